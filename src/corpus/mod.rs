@@ -1,0 +1,179 @@
+//! Readers: files on disk to [`Document`]s.
+//!
+//! This is the edge where bytes come in. Everything here names the file it is about in its
+//! errors; everything after it works on [`Document`] values in memory.
+//!
+//! - [`decode_text`]: bytes to text (UTF-8, UTF-8 with BOM, UTF-16 with BOM, else Windows-1252),
+//!   refusing binary data;
+//! - gzip'd input is recognised by its magic bytes, not by the file name;
+//! - [`trec`]: TREC SGML documents;
+//! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it.
+
+mod decode;
+pub mod trec;
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+pub use decode::{NotText, decode_text};
+use trec::TrecOptions;
+
+use crate::document::Document;
+use crate::error::{Error, Result};
+
+/// How to interpret a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// TREC SGML when the text starts with `<DOC>`, else plain text.
+    #[default]
+    Auto,
+    /// Plain text: the whole file is one document.
+    Text,
+    /// TREC SGML.
+    Trec,
+}
+
+/// Settings for [`read_document`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// How to interpret the file.
+    pub format: Format,
+    /// For a TREC file with several documents: the `DOCNO` to take.
+    pub docno: Option<String>,
+    /// Refuse files (after decompression) larger than this many bytes.
+    pub max_bytes: u64,
+    /// Which TREC elements make the text.
+    pub trec: TrecOptions,
+}
+
+/// Default size limit for one file: 256 MiB.
+pub const DEFAULT_MAX_BYTES: u64 = 256 << 20;
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            format: Format::Auto,
+            docno: None,
+            max_bytes: DEFAULT_MAX_BYTES,
+            trec: TrecOptions::default(),
+        }
+    }
+}
+
+/// Read the raw bytes of a file, inflating gzip'd content (recognised by its magic bytes).
+///
+/// # Errors
+/// [`Error::IsDirectory`], [`Error::Io`], [`Error::TooLarge`], [`Error::Gzip`].
+pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.is_dir() {
+        return Err(Error::IsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    let too_large = |size| Error::TooLarge {
+        path: path.to_path_buf(),
+        size,
+        limit: max_bytes,
+    };
+    let mut raw = Vec::new();
+    File::open(path)
+        .map_err(io)?
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut raw)
+        .map_err(io)?;
+    if raw.len() as u64 > max_bytes {
+        return Err(too_large(meta.len()));
+    }
+    if !raw.starts_with(&[0x1F, 0x8B]) {
+        return Ok(raw);
+    }
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(raw.as_slice())
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| Error::Gzip {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        })?;
+    if out.len() as u64 > max_bytes {
+        return Err(too_large(out.len() as u64));
+    }
+    Ok(out)
+}
+
+/// Read one document from a file: plain text (id = the path as given), or one document of a
+/// TREC SGML file (id = its `DOCNO`; the file must hold exactly one, or `options.docno` must
+/// name one).
+///
+/// An empty file is a document with empty text, not an error.
+///
+/// # Errors
+/// Anything [`read_bytes`] reports; [`Error::Binary`]; for TREC input [`Error::Sgml`],
+/// [`Error::AmbiguousDocument`] and [`Error::NoSuchDocument`].
+pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
+    let bytes = read_bytes(path, options.max_bytes)?;
+    let (text, encoding) = decode_text(&bytes).map_err(|NotText(reason)| Error::Binary {
+        path: path.to_path_buf(),
+        reason,
+    })?;
+    let is_trec = match options.format {
+        Format::Auto => trec::looks_like_trec(&text),
+        Format::Text => false,
+        Format::Trec => true,
+    };
+    if !is_trec {
+        return Ok(Document {
+            id: path.display().to_string(),
+            text,
+            encoding,
+        });
+    }
+    let docs = trec::read_trec(&text, &options.trec).map_err(|e| Error::Sgml {
+        path: path.to_path_buf(),
+        line: e.line,
+        detail: e.detail,
+    })?;
+    let chosen = match &options.docno {
+        Some(docno) => {
+            docs.iter()
+                .position(|d| &d.docno == docno)
+                .ok_or_else(|| Error::NoSuchDocument {
+                    path: path.to_path_buf(),
+                    docno: docno.clone(),
+                    count: docs.len(),
+                })?
+        }
+        None if docs.len() == 1 => 0,
+        None => {
+            let mut examples: Vec<&str> = docs.iter().take(3).map(|d| d.docno.as_str()).collect();
+            if docs.len() > 3 {
+                examples.push("…");
+            }
+            return Err(if docs.is_empty() {
+                Error::Sgml {
+                    path: path.to_path_buf(),
+                    line: 1,
+                    detail: "no <DOC> element found".into(),
+                }
+            } else {
+                Error::AmbiguousDocument {
+                    path: path.to_path_buf(),
+                    count: docs.len(),
+                    examples: examples.join(", "),
+                }
+            });
+        }
+    };
+    let doc = docs.into_iter().nth(chosen).expect("index found above");
+    Ok(Document {
+        id: doc.docno,
+        text: doc.text,
+        encoding,
+    })
+}

@@ -1,0 +1,98 @@
+//! The library's one error type.
+//!
+//! Every variant names the input it is about (a path, and where it helps a document id or a
+//! line), so that a message printed as-is tells the user what happened, to which file, and what to
+//! do. Degenerate inputs that still have a defined result (an empty file, a text with no
+//! sentences) are *not* errors: they produce empty profiles and a similarity of 0.
+
+use std::path::PathBuf;
+
+/// A specialised `Result` for slst.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong while reading input or configuring a method.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The file could not be opened or read (missing, permission denied, …).
+    #[error("{}: cannot read: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A directory was given where a file was expected.
+    #[error("{}: is a directory, not a file (give a file; `slst batch` reads folders)", path.display())]
+    IsDirectory {
+        /// The directory.
+        path: PathBuf,
+    },
+    /// The file holds binary data, not text.
+    #[error("{}: looks like a binary file ({reason}); give a text, TREC SGML or gzip'd text file", path.display())]
+    Binary {
+        /// The file.
+        path: PathBuf,
+        /// What gave it away, e.g. "NUL byte at offset 12".
+        reason: String,
+    },
+    /// The file is larger than the configured limit.
+    #[error("{}: {size} bytes is more than the limit of {limit} bytes (raise it with --max-bytes)", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size (after decompression, if it was gzip'd), or the part read before giving up.
+        size: u64,
+        /// The limit in force.
+        limit: u64,
+    },
+    /// The gzip stream is corrupt or ends early.
+    #[error("{}: damaged gzip data ({detail}); the file may be truncated", path.display())]
+    Gzip {
+        /// The file.
+        path: PathBuf,
+        /// The decoder's message.
+        detail: String,
+    },
+    /// TREC SGML that cannot be read as documents.
+    #[error("{}: malformed TREC SGML at line {line}: {detail}", path.display())]
+    Sgml {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the problem.
+        line: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A TREC file holds several documents and none was chosen.
+    #[error("{}: holds {count} TREC documents ({examples}); pick one with --doc DOCNO", path.display())]
+    AmbiguousDocument {
+        /// The file.
+        path: PathBuf,
+        /// How many documents it holds.
+        count: usize,
+        /// The first few DOCNOs.
+        examples: String,
+    },
+    /// The requested DOCNO is not in the file.
+    #[error("{}: no document with DOCNO {docno:?} ({count} documents in the file)", path.display())]
+    NoSuchDocument {
+        /// The file.
+        path: PathBuf,
+        /// The DOCNO asked for.
+        docno: String,
+        /// How many documents the file holds.
+        count: usize,
+    },
+    /// A parameter is out of its valid range.
+    #[error("invalid setting {name} = {value}: {expected}")]
+    InvalidParameter {
+        /// The parameter's name, as the CLI spells it.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What would have been valid.
+        expected: &'static str,
+    },
+}

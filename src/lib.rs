@@ -1,0 +1,77 @@
+//! # slst — near-duplicate documents and reused text, by sentence structure
+//!
+//! slst finds near-duplicate documents with **SL+ST** (sentence length + suffix tree; Feng Jinbo,
+//! 2015): each document becomes a string with one symbol per sentence — the sentence's length in
+//! terms after stop-word removal, in base 36 — and each sentence keeps its first two terms. A
+//! suffix structure finds the common runs of sentences of two documents, the runs are verified on
+//! the leading terms, and the Jaccard coefficient over the sentences in verified blocks says how
+//! alike the two documents are. Every reported block carries sentence indices and byte spans, so a
+//! person can see *why* two documents were matched.
+//!
+//! ## The pipeline
+//! Each stage is a module, in the order data flows:
+//!
+//! 1. [`corpus`] — files to [`Document`]s (lenient decoding, gzip, TREC SGML);
+//! 2. [`text`] — sentences (UAX #29 plus repairs), words, [stop words](text::StopWords);
+//! 3. [`profile`] — a [`SentenceProfile`]: the length string, leading terms and spans;
+//! 4. [`matcher`] — maximal common substrings ([`Match`]) with a generalized suffix array, and a
+//!    naive diagonal scan as the oracle;
+//! 5. [`block`] — verification, splitting and tiling into [`Block`]s;
+//! 6. [`similarity`] — resemblance and containments ([`Similarity`]);
+//! 7. [`method`] — the [`Detector`] interface and SL+ST behind it ([`SlSt`]);
+//! 8. [`report`] — the JSON records and human text of the CLI.
+//!
+//! ## Glossary
+//! - **term**: a word (UAX #29, containing a letter or digit, lowercased) that is not a stop word.
+//! - **sentence length**: the number of terms of a sentence; 0 → skipped, above 35 → dropped.
+//! - **length string**: one base-36 symbol per kept sentence (`1`–`9`, `a`–`z`).
+//! - **leading terms**: a sentence's first two terms, used to verify matches.
+//! - **match**: a maximal common substring of two symbol strings (unverified).
+//! - **block**: a verified run of at least two sentences, one-to-one after tiling.
+//! - **resemblance** J = m / (|A| + |B| − m), m = sentences in blocks; **containment** of A in B =
+//!   m / |A|.
+//!
+//! ## Example
+//! ```
+//! use slst::{Detector, Document, SlSt, SlstConfig};
+//!
+//! let a = Document::new("a", "The central bank cut interest rates on Tuesday. \
+//!     Markets rallied on the news. Analysts expect another cut in March. Oil was flat.");
+//! let b = Document::new("b", "Gold rose. The central bank cut interest rates on Tuesday. \
+//!     Markets rallied on the news. Analysts expect another cut in March.");
+//!
+//! let slst = SlSt::new(SlstConfig::default())?;
+//! let c = slst.compare(&slst.sketch(&a), &slst.sketch(&b));
+//! assert_eq!(c.evidence.blocks.len(), 1);           // sentences 0..3 of A = 1..4 of B
+//! assert!((c.similarity.resemblance - 0.6).abs() < 1e-12); // 3 / (4 + 4 − 3)
+//! assert!(c.duplicate);
+//! # Ok::<(), slst::Error>(())
+//! ```
+//!
+//! ## References
+//! - Feng Jinbo et al., 2015: SL+ST, a sentence-length and suffix-tree method for near-duplicate
+//!   detection (the core method).
+//! - Wang and Chang, AIRS 2009: sentence-length features, the method SL+ST builds on.
+//! - Broder, 1997: shingles, resemblance and containment (the baseline family).
+
+#![deny(missing_docs)]
+
+pub mod block;
+pub mod corpus;
+/// Documents: an id and a text.
+pub mod document;
+pub mod error;
+pub mod matcher;
+pub mod method;
+pub mod profile;
+pub mod report;
+pub mod similarity;
+pub mod text;
+
+pub use block::Block;
+pub use document::{Document, Encoding};
+pub use error::{Error, Result};
+pub use matcher::Match;
+pub use method::{Comparison, Detector, MatchKey, SlSt, SlstComparison, SlstConfig};
+pub use profile::{ProfileConfig, SentenceProfile};
+pub use similarity::Similarity;

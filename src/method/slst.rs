@@ -1,0 +1,304 @@
+//! SL+ST: sentence lengths + suffix structure (Feng Jinbo, 2015), SPEC §2–3.
+
+use std::collections::HashMap;
+
+use crate::block::{self, Block};
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::matcher::{self, Match};
+use crate::profile::{ProfileConfig, SentenceProfile};
+use crate::similarity::Similarity;
+
+use super::{Comparison, Detector};
+
+/// Which sentence symbol the suffix structure matches on.
+///
+/// Both give the same blocks (a test proves it): a block is a run of sentences that agree on
+/// length *and* leading terms, whether the leading terms are checked after matching or folded
+/// into the symbol before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MatchKey {
+    /// One symbol per (length, leading terms): the suffix structure only ever reports runs that
+    /// will pass verification. Far fewer chance matches on long documents and in corpora, where
+    /// lengths alone agree by chance everywhere.
+    #[default]
+    LengthAndLeading,
+    /// The paper's literal procedure: match on the length string alone, then verify.
+    Length,
+}
+
+/// Settings of SL+ST (SPEC §2–3); every field is also a CLI flag.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlstConfig {
+    /// The profile stage: maximum length, leading terms, stop words.
+    pub profile: ProfileConfig,
+    /// Blocks shorter than this many sentences are dropped (default 2).
+    pub min_block: usize,
+    /// Duplicate when the resemblance is at least this (default 0.5).
+    pub threshold: f64,
+    /// What the suffix structure matches on.
+    pub match_key: MatchKey,
+}
+
+impl Default for SlstConfig {
+    fn default() -> Self {
+        SlstConfig {
+            profile: ProfileConfig::default(),
+            min_block: 2,
+            threshold: 0.5,
+            match_key: MatchKey::default(),
+        }
+    }
+}
+
+impl SlstConfig {
+    /// Check every setting.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming the first setting out of range.
+    pub fn validate(&self) -> Result<()> {
+        self.profile.validate()?;
+        if self.min_block == 0 {
+            return Err(Error::InvalidParameter {
+                name: "--min-block",
+                value: "0".into(),
+                expected: "at least 1 sentence",
+            });
+        }
+        if !(0.0..=1.0).contains(&self.threshold) {
+            return Err(Error::InvalidParameter {
+                name: "--threshold",
+                value: self.threshold.to_string(),
+                expected: "a number from 0 to 1",
+            });
+        }
+        Ok(())
+    }
+}
+
+/// What SL+ST found when comparing two profiles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlstComparison {
+    /// The kept blocks, sorted by start in A.
+    pub blocks: Vec<Block>,
+    /// Sentences covered by the blocks (the same on both sides).
+    pub matched: usize,
+    /// Kept sentences of A.
+    pub len_a: usize,
+    /// Kept sentences of B.
+    pub len_b: usize,
+    /// The two profiles are identical (same symbols and leading terms); they then form one block
+    /// whatever their length.
+    pub identical: bool,
+    /// How many maximal matches the suffix structure reported before verification.
+    pub matches_found: usize,
+}
+
+/// The SL+ST detector.
+///
+/// # Example
+/// ```
+/// use slst::{Detector, Document, SlSt, SlstConfig};
+/// let slst = SlSt::new(SlstConfig::default()).unwrap();
+/// let a = Document::new("a", "Stocks rose sharply on Monday. Bond yields fell to a low. Oil was flat.");
+/// let b = Document::new("b", "Stocks rose sharply on Monday. Bond yields fell to a low. Gold gained.");
+/// let c = slst.compare(&slst.sketch(&a), &slst.sketch(&b));
+/// assert_eq!(c.evidence.matched, 2);
+/// assert!((c.similarity.resemblance - 0.5).abs() < 1e-12); // 2 / (3 + 3 - 2)
+/// assert!(c.duplicate);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SlSt {
+    config: SlstConfig,
+}
+
+impl SlSt {
+    /// An SL+ST detector with the given settings.
+    ///
+    /// # Errors
+    /// A setting out of range (see [`SlstConfig::validate`]).
+    pub fn new(config: SlstConfig) -> Result<Self> {
+        config.validate()?;
+        Ok(SlSt { config })
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &SlstConfig {
+        &self.config
+    }
+
+    /// The sentence symbols of two profiles under the configured [`MatchKey`].
+    fn symbols(&self, a: &SentenceProfile, b: &SentenceProfile) -> (Vec<u32>, Vec<u32>) {
+        match self.config.match_key {
+            MatchKey::Length => {
+                let lengths =
+                    |p: &SentenceProfile| p.sentences.iter().map(|s| u32::from(s.length)).collect();
+                (lengths(a), lengths(b))
+            }
+            MatchKey::LengthAndLeading => {
+                let mut ids: HashMap<(u8, &[Box<str>]), u32> = HashMap::new();
+                let encode = |p: &SentenceProfile| -> Vec<u32> { Vec::with_capacity(p.len()) };
+                let (mut sa, mut sb) = (encode(a), encode(b));
+                for (p, out) in [(a, &mut sa), (b, &mut sb)] {
+                    for s in &p.sentences {
+                        let next = ids.len() as u32;
+                        out.push(*ids.entry((s.length, &s.leading)).or_insert(next));
+                    }
+                }
+                (sa, sb)
+            }
+        }
+    }
+}
+
+impl Detector for SlSt {
+    type Sketch = SentenceProfile;
+    type Evidence = SlstComparison;
+
+    fn name(&self) -> &'static str {
+        "slst"
+    }
+
+    fn sketch(&self, doc: &Document) -> SentenceProfile {
+        SentenceProfile::new(doc, &self.config.profile)
+    }
+
+    fn compare(&self, a: &SentenceProfile, b: &SentenceProfile) -> Comparison<SlstComparison> {
+        let (len_a, len_b) = (a.len(), b.len());
+        let identical = len_a > 0
+            && len_a == len_b
+            && a.sentences
+                .iter()
+                .zip(&b.sentences)
+                .all(|(x, y)| x.length == y.length && x.leading == y.leading);
+        let (blocks, matches_found) = if identical {
+            (
+                vec![Block {
+                    a: 0,
+                    b: 0,
+                    len: len_a,
+                }],
+                1,
+            )
+        } else {
+            let (sa, sb) = self.symbols(a, b);
+            let matches: Vec<Match> = matcher::maximal_matches(&sa, &sb, self.config.min_block);
+            let mut verified = Vec::new();
+            for &m in &matches {
+                block::verify(
+                    m,
+                    |i, j| a.sentences[i].leading == b.sentences[j].leading,
+                    self.config.min_block,
+                    &mut verified,
+                );
+            }
+            (
+                block::tile(&verified, self.config.min_block, len_a, len_b),
+                matches.len(),
+            )
+        };
+        let matched = blocks.iter().map(|b| b.len).sum();
+        let similarity = Similarity::from_counts(matched, len_a, len_b);
+        Comparison {
+            method: self.name(),
+            duplicate: similarity.resemblance >= self.config.threshold && matched > 0,
+            similarity,
+            evidence: SlstComparison {
+                blocks,
+                matched,
+                len_a,
+                len_b,
+                identical,
+                matches_found,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::StopWords;
+
+    fn slst(key: MatchKey) -> SlSt {
+        SlSt::new(SlstConfig {
+            match_key: key,
+            ..SlstConfig::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn identity_scores_one_even_for_a_single_sentence() {
+        let d = SlSt::new(SlstConfig::default()).unwrap();
+        let p = d.sketch(&Document::new("x", "Only one sentence lives here."));
+        let c = d.compare(&p, &p);
+        assert_eq!(c.similarity.resemblance, 1.0);
+        assert!(c.duplicate && c.evidence.identical);
+        assert_eq!(c.evidence.blocks, [Block { a: 0, b: 0, len: 1 }]);
+    }
+
+    #[test]
+    fn empty_documents_score_zero() {
+        let d = SlSt::new(SlstConfig::default()).unwrap();
+        let e = d.sketch(&Document::new("e", ""));
+        let c = d.compare(&e, &e);
+        assert_eq!(c.similarity.resemblance, 0.0);
+        assert!(!c.duplicate);
+        assert!(c.evidence.blocks.is_empty());
+    }
+
+    #[test]
+    fn same_lengths_with_different_leading_terms_do_not_match() {
+        let a = Document::new("a", "Red apples grow. Green pears fall. Blue plums rot.");
+        let b = Document::new("b", "Tall trees sway. Old dogs sleep. Blue plums rot.");
+        for key in [MatchKey::Length, MatchKey::LengthAndLeading] {
+            let d = slst(key);
+            let c = d.compare(&d.sketch(&a), &d.sketch(&b));
+            assert_eq!(c.evidence.matched, 0, "{key:?}");
+        }
+        // On lengths alone ("333" against "333") the suffix structure sees runs on three
+        // diagonals (0, +1, -1); verification removes all of them.
+        let d = slst(MatchKey::Length);
+        assert_eq!(
+            d.compare(&d.sketch(&a), &d.sketch(&b))
+                .evidence
+                .matches_found,
+            3
+        );
+    }
+
+    #[test]
+    fn zero_threshold_still_needs_a_block_to_be_a_duplicate() {
+        let d = SlSt::new(SlstConfig {
+            threshold: 0.0,
+            profile: ProfileConfig {
+                stopwords: StopWords::none(),
+                ..ProfileConfig::default()
+            },
+            ..SlstConfig::default()
+        })
+        .unwrap();
+        let c = d.compare(
+            &d.sketch(&Document::new("a", "One two. Three four.")),
+            &d.sketch(&Document::new("b", "Five six. Seven eight.")),
+        );
+        assert!(!c.duplicate);
+    }
+
+    #[test]
+    fn invalid_settings_are_rejected() {
+        for cfg in [
+            SlstConfig {
+                min_block: 0,
+                ..SlstConfig::default()
+            },
+            SlstConfig {
+                threshold: 1.5,
+                ..SlstConfig::default()
+            },
+        ] {
+            assert!(SlSt::new(cfg).is_err());
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! Reports: the stable JSON records and the human-readable text of `slst compare` and
+//! `slst profile`.
+//!
+//! The JSON field names are a public interface: fields may be added, none renamed or removed.
+
+use serde::Serialize;
+
+use crate::block::Block;
+use crate::document::{Document, Encoding};
+use crate::method::{Comparison, SlstComparison, SlstConfig};
+use crate::profile::SentenceProfile;
+
+/// How many words of a block's first sentence the reports quote.
+const OPENING_WORDS: usize = 10;
+
+/// One document's line in a comparison record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentSummary {
+    /// The document id.
+    pub id: String,
+    /// Kept sentences.
+    pub sentences: usize,
+    /// Sentences skipped: no term left after stop-word removal.
+    pub skipped_empty: usize,
+    /// Sentences dropped: longer than the maximum length.
+    pub dropped_long: usize,
+    /// How the text was decoded.
+    pub encoding: Encoding,
+}
+
+impl DocumentSummary {
+    /// The summary of a document and its profile.
+    pub fn new(doc: &Document, profile: &SentenceProfile) -> Self {
+        DocumentSummary {
+            id: doc.id.clone(),
+            sentences: profile.len(),
+            skipped_empty: profile.skipped_empty,
+            dropped_long: profile.dropped_long,
+            encoding: doc.encoding,
+        }
+    }
+}
+
+/// One kept block, located in both documents.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlockRecord {
+    /// First sentence in A (kept sentences, from 0).
+    pub a_start: usize,
+    /// First sentence in B.
+    pub b_start: usize,
+    /// Number of sentences.
+    pub len: usize,
+    /// Byte span `[start, end)` of the block in A's text.
+    pub a_span: [usize; 2],
+    /// Byte span `[start, end)` of the block in B's text.
+    pub b_span: [usize; 2],
+    /// The first words of the block in A.
+    pub a_opening: String,
+    /// The first words of the block in B.
+    pub b_opening: String,
+}
+
+impl BlockRecord {
+    /// Locate a block in the two documents.
+    pub fn new(
+        block: Block,
+        a: (&Document, &SentenceProfile),
+        b: (&Document, &SentenceProfile),
+    ) -> Self {
+        let span = |p: &SentenceProfile, start: usize| {
+            [
+                p.sentences[start].start,
+                p.sentences[start + block.len - 1].end,
+            ]
+        };
+        let a_span = span(a.1, block.a);
+        let b_span = span(b.1, block.b);
+        BlockRecord {
+            a_start: block.a,
+            b_start: block.b,
+            len: block.len,
+            a_span,
+            b_span,
+            a_opening: opening(&a.0.text[a_span[0]..a_span[1]]),
+            b_opening: opening(&b.0.text[b_span[0]..b_span[1]]),
+        }
+    }
+}
+
+/// The settings a comparison ran with, recorded so that a result can be reproduced.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParamsRecord {
+    /// Minimum block length in sentences.
+    pub min_block: usize,
+    /// Maximum sentence length in terms.
+    pub max_length: usize,
+    /// Leading terms per sentence.
+    pub leading_terms: usize,
+    /// The stop-word list's id.
+    pub stopwords: String,
+    /// The resemblance threshold.
+    pub threshold: f64,
+}
+
+impl From<&SlstConfig> for ParamsRecord {
+    fn from(c: &SlstConfig) -> Self {
+        ParamsRecord {
+            min_block: c.min_block,
+            max_length: c.profile.max_length,
+            leading_terms: c.profile.leading_terms,
+            stopwords: c.profile.stopwords.id().to_string(),
+            threshold: c.threshold,
+        }
+    }
+}
+
+/// The JSON record of `slst compare` for SL+ST:
+/// `{"method","resemblance","containment_a","containment_b","duplicate","a","b","blocks",…}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CompareRecord {
+    /// The method's name.
+    pub method: &'static str,
+    /// Resemblance (Jaccard over sentences in blocks).
+    pub resemblance: f64,
+    /// Containment of A in B.
+    pub containment_a: f64,
+    /// Containment of B in A.
+    pub containment_b: f64,
+    /// The decision at the threshold.
+    pub duplicate: bool,
+    /// Document A.
+    pub a: DocumentSummary,
+    /// Document B.
+    pub b: DocumentSummary,
+    /// Sentences covered by blocks (the same in both documents).
+    pub matched_sentences: usize,
+    /// The kept blocks, sorted by start in A.
+    pub blocks: Vec<BlockRecord>,
+    /// `"no sentences"` when a document has no kept sentence, `"identical profiles"` when the
+    /// two profiles are the same; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<&'static str>,
+    /// The settings used.
+    pub params: ParamsRecord,
+}
+
+impl CompareRecord {
+    /// Assemble the record of one SL+ST comparison.
+    pub fn new(
+        a: (&Document, &SentenceProfile),
+        b: (&Document, &SentenceProfile),
+        comparison: &Comparison<SlstComparison>,
+        config: &SlstConfig,
+    ) -> Self {
+        let ev = &comparison.evidence;
+        let note = if a.1.is_empty() || b.1.is_empty() {
+            Some("no sentences")
+        } else if ev.identical {
+            Some("identical profiles")
+        } else {
+            None
+        };
+        let s = comparison.similarity;
+        CompareRecord {
+            method: comparison.method,
+            resemblance: s.resemblance,
+            containment_a: s.containment_a.unwrap_or(0.0),
+            containment_b: s.containment_b.unwrap_or(0.0),
+            duplicate: comparison.duplicate,
+            a: DocumentSummary::new(a.0, a.1),
+            b: DocumentSummary::new(b.0, b.1),
+            matched_sentences: ev.matched,
+            blocks: ev
+                .blocks
+                .iter()
+                .map(|&blk| BlockRecord::new(blk, a, b))
+                .collect(),
+            note,
+            params: ParamsRecord::from(config),
+        }
+    }
+
+    /// The human-readable report.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let doc_line = |tag: &str, d: &DocumentSummary| {
+            format!(
+                "{tag}  {}\n   {} sentences kept, {} skipped as empty, {} dropped as longer than {} terms{}\n",
+                d.id,
+                d.sentences,
+                d.skipped_empty,
+                d.dropped_long,
+                self.params.max_length,
+                if d.encoding.is_fallback() {
+                    format!(" (decoded as {})", d.encoding.name())
+                } else {
+                    String::new()
+                }
+            )
+        };
+        out.push_str(&doc_line("A", &self.a));
+        out.push_str(&doc_line("B", &self.b));
+        out.push('\n');
+        if let Some(note) = self.note {
+            out.push_str(&format!("note: {note}\n"));
+        }
+        out.push_str(&format!("resemblance J        {:.4}\n", self.resemblance));
+        out.push_str(&format!("containment A in B   {:.4}\n", self.containment_a));
+        out.push_str(&format!("containment B in A   {:.4}\n", self.containment_b));
+        out.push_str(&format!(
+            "duplicate at θ = {}: {}\n",
+            self.params.threshold,
+            if self.duplicate { "yes" } else { "no" }
+        ));
+        out.push('\n');
+        let n = self.blocks.len();
+        out.push_str(&format!(
+            "{n} block{} covering {} sentence{} of each document{}\n",
+            if n == 1 { "" } else { "s" },
+            self.matched_sentences,
+            if self.matched_sentences == 1 { "" } else { "s" },
+            if n == 0 {
+                "."
+            } else {
+                " (sentences counted from 0, ranges half-open):"
+            }
+        ));
+        for (k, b) in self.blocks.iter().enumerate() {
+            out.push_str(&format!(
+                "  #{:<3} A sentences {}..{} bytes {}..{}   B sentences {}..{} bytes {}..{}   ({} sentences)\n",
+                k + 1,
+                b.a_start,
+                b.a_start + b.len,
+                b.a_span[0],
+                b.a_span[1],
+                b.b_start,
+                b.b_start + b.len,
+                b.b_span[0],
+                b.b_span[1],
+                b.len
+            ));
+            out.push_str(&format!(
+                "       A: {}\n       B: {}\n",
+                b.a_opening, b.b_opening
+            ));
+        }
+        out
+    }
+}
+
+/// One kept sentence in a profile record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SentenceRecord {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// Number of terms.
+    pub length: u8,
+    /// The base-36 symbol of the length.
+    pub symbol: char,
+    /// The leading terms (empty strings where the sentence has fewer terms).
+    pub leading: Vec<String>,
+}
+
+/// The JSON record of `slst profile`: `{"id","length_string","sentences":[…],…}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProfileRecord {
+    /// The document id.
+    pub id: String,
+    /// One base-36 symbol per kept sentence.
+    pub length_string: String,
+    /// The kept sentences.
+    pub sentences: Vec<SentenceRecord>,
+    /// Sentences skipped as empty.
+    pub skipped_empty: usize,
+    /// Sentences dropped as too long.
+    pub dropped_long: usize,
+    /// How the text was decoded.
+    pub encoding: Encoding,
+    /// The stop-word list's id.
+    pub stopwords: String,
+}
+
+impl ProfileRecord {
+    /// The record of a profile.
+    pub fn new(doc: &Document, profile: &SentenceProfile, stopwords_id: &str) -> Self {
+        ProfileRecord {
+            id: profile.id.clone(),
+            length_string: profile.length_string(),
+            sentences: profile
+                .sentences
+                .iter()
+                .map(|s| SentenceRecord {
+                    start: s.start,
+                    end: s.end,
+                    length: s.length,
+                    symbol: s.symbol(),
+                    leading: s.leading.iter().map(|t| t.to_string()).collect(),
+                })
+                .collect(),
+            skipped_empty: profile.skipped_empty,
+            dropped_long: profile.dropped_long,
+            encoding: doc.encoding,
+            stopwords: stopwords_id.to_string(),
+        }
+    }
+
+    /// The human-readable report: one line per kept sentence, then the length string.
+    pub fn to_text(&self, doc: &Document) -> String {
+        let mut out = format!(
+            "{}\n{} sentences kept, {} skipped as empty, {} dropped as too long; stop words: {}\n\n",
+            self.id,
+            self.sentences.len(),
+            self.skipped_empty,
+            self.dropped_long,
+            self.stopwords
+        );
+        out.push_str("   #  bytes          len sym  leading terms         opening\n");
+        for (k, s) in self.sentences.iter().enumerate() {
+            let span = format!("{}..{}", s.start, s.end);
+            let leading = s
+                .leading
+                .iter()
+                .map(|t| if t.is_empty() { "-" } else { t.as_str() })
+                .collect::<Vec<_>>()
+                .join(" ");
+            out.push_str(&format!(
+                "{k:>4}  {span:<14} {:>3}  {}   {leading:<20}  {}\n",
+                s.length,
+                s.symbol,
+                opening(&doc.text[s.start..s.end])
+            ));
+        }
+        out.push_str(&format!("\nlength string: {}\n", self.length_string));
+        out
+    }
+}
+
+/// The first words of a text on one line, with "…" when cut.
+fn opening(text: &str) -> String {
+    let mut words = text.split_whitespace();
+    let head: Vec<&str> = words.by_ref().take(OPENING_WORDS).collect();
+    let mut s = head.join(" ");
+    if words.next().is_some() {
+        s.push_str(" …");
+    }
+    s
+}
