@@ -134,7 +134,7 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
             encoding,
         });
     }
-    let docs = trec::read_trec(&text, &options.trec).map_err(|e| Error::Sgml {
+    let mut docs = trec::read_trec(&text, &options.trec).map_err(|e| Error::Sgml {
         path: path.to_path_buf(),
         line: e.line,
         detail: e.detail,
@@ -170,7 +170,7 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
             });
         }
     };
-    let doc = docs.into_iter().nth(chosen).expect("index found above");
+    let doc = docs.swap_remove(chosen);
     Ok(Document {
         id: doc.docno,
         text: doc.text,

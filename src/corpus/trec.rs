@@ -7,8 +7,9 @@
 //!
 //! The text of a document is the concatenation of its `<TEXT>` elements (and, when asked, its
 //! headline elements), separated by a blank line. Tags *inside* those elements are replaced by
-//! white space of the same byte length (paragraph tags by a blank line), so that every byte offset
-//! in the text is also an offset into the element's raw content.
+//! white space of the same byte length (paragraph tags by a blank line) and character entities
+//! (`&amp;`, `&#39;`) by their characters; byte spans of TREC documents are offsets into this
+//! text.
 
 /// Which elements of a TREC document make its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,14 +141,24 @@ fn element_contents<'a>(body: &'a str, tag: &'a str) -> impl Iterator<Item = (us
     })
 }
 
-/// Copy `raw` into `out` with each markup tag replaced by spaces of the same byte length;
-/// paragraph-like tags (`<P>`, `<BR>`, and their closing forms) start with two line breaks so
-/// they act as paragraph boundaries.
+/// Copy `raw` into `out` with each markup tag replaced by spaces of the same byte length
+/// (paragraph-like tags, `<P>` and `<BR>` and their closing forms, start with two line breaks so
+/// they act as paragraph boundaries), and each character entity (`&amp;`, `&#39;`, …) replaced
+/// by its character, so that `Smith&#39;s` stays one word. A bare `&` stays as it is.
 fn blank_inner_tags(raw: &str, out: &mut String) {
     let bytes = raw.as_bytes();
     let mut i = 0;
     let mut copied = 0;
     while i < bytes.len() {
+        if bytes[i] == b'&'
+            && let Some((decoded, len)) = entity_at(&raw[i..])
+        {
+            out.push_str(&raw[copied..i]);
+            out.push(decoded);
+            i += len;
+            copied = i;
+            continue;
+        }
         if bytes[i] == b'<' {
             let name_start = i + 1 + usize::from(bytes.get(i + 1) == Some(&b'/'));
             let starts_tag = bytes
@@ -173,6 +184,30 @@ fn blank_inner_tags(raw: &str, out: &mut String) {
         i += 1;
     }
     out.push_str(&raw[copied..]);
+}
+
+/// The character of an SGML/HTML character entity at the start of `s` (named: the XML five and
+/// `nbsp`; numeric: decimal or hex), and the entity's byte length.
+fn entity_at(s: &str) -> Option<(char, usize)> {
+    let end = s.as_bytes().iter().take(12).position(|&b| b == b';')?;
+    let name = &s[1..end];
+    let c = match name {
+        "amp" => '&',
+        "lt" => '<',
+        "gt" => '>',
+        "quot" => '"',
+        "apos" => '\'',
+        "nbsp" => '\u{A0}',
+        _ => {
+            let num = name.strip_prefix('#')?;
+            let code = match num.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => num.parse().ok()?,
+            };
+            char::from_u32(code)?
+        }
+    };
+    (c.len_utf8() <= end + 1).then_some((c, end + 1))
 }
 
 /// Find `<tag>` or `<tag attr…>` (case-insensitive) at or after `from`; returns the tag's start
@@ -287,6 +322,13 @@ mod tests {
         let at = raw.find(" here.").unwrap();
         assert_eq!(&docs[0].text[at..], " here.");
         assert_eq!(&docs[0].text[..10], "Language: ");
+    }
+
+    #[test]
+    fn entities_are_decoded_in_place() {
+        let sgml = "<DOC><DOCNO>X</DOCNO><TEXT>Lot &amp; his wife; AT&T &lt;5% &#8217;tis &#x41;.</TEXT></DOC>";
+        let t = &read_trec(sgml, &TrecOptions::default()).unwrap()[0].text;
+        assert_eq!(t, "Lot & his wife; AT&T <5% \u{2019}tis A.");
     }
 
     #[test]

@@ -29,6 +29,24 @@ pub trait Detector {
     fn compare(&self, a: &Self::Sketch, b: &Self::Sketch) -> Comparison<Self::Evidence>;
 }
 
+/// Sketch two documents at once, on two threads: the whole of a pairwise comparison's
+/// profiling cost is then that of the larger document.
+pub fn sketch_pair<D>(detector: &D, a: &Document, b: &Document) -> (D::Sketch, D::Sketch)
+where
+    D: Detector + Sync,
+    D::Sketch: Send,
+{
+    std::thread::scope(|scope| {
+        let b_sketch = scope.spawn(|| detector.sketch(b));
+        let a_sketch = detector.sketch(a);
+        let b_sketch = match b_sketch.join() {
+            Ok(sketch) => sketch,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        (a_sketch, b_sketch)
+    })
+}
+
 /// The outcome of comparing two documents with one method.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison<E> {

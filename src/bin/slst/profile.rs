@@ -1,0 +1,44 @@
+//! `slst profile FILE`: the sentence profile of one document.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use slst::report::ProfileRecord;
+use slst::{Result, SentenceProfile};
+
+use crate::args::{InputArgs, ProfileFlags};
+
+/// Arguments of `slst profile`.
+#[derive(Args, Debug)]
+pub struct ProfileArgs {
+    /// The document: a text file, or a TREC SGML file (gzip'd or not).
+    pub file: PathBuf,
+    /// The DOCNO to take from a TREC file holding several documents.
+    #[arg(long, value_name = "DOCNO")]
+    pub doc: Option<String>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+pub fn run(args: ProfileArgs) -> Result<()> {
+    let config = args.profile.config()?;
+    let doc = args.input.read(&args.file, args.doc.as_deref())?;
+    let profile = SentenceProfile::new(&doc, &config);
+    let record = ProfileRecord::new(&doc, &profile, config.stopwords.id());
+    if args.json {
+        crate::emit(&(to_json(&record) + "\n"))
+    } else {
+        crate::emit(&record.to_text(&doc))
+    }
+}
+
+/// Serialise a record; the records hold only strings, numbers and booleans, which always
+/// serialise.
+pub fn to_json<T: serde::Serialize>(record: &T) -> String {
+    serde_json::to_string(record).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
