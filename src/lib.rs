@@ -68,6 +68,11 @@ pub mod report;
 pub mod similarity;
 pub mod text;
 
+/// The README's Rust examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub use block::Block;
 pub use document::{Document, Encoding};
 pub use error::{Error, Result};

@@ -140,11 +140,36 @@ pub struct CompareRecord {
     /// two profiles are the same; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
+    /// With a containment threshold θc: whether A lies in B (containment_a ≥ θc) and B in A.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contained: Option<Contained>,
     /// The settings used.
     pub params: ParamsRecord,
 }
 
+/// The containment decisions at a threshold θc (SPEC §3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Contained {
+    /// The threshold θc.
+    pub threshold: f64,
+    /// containment_a ≥ θc (and at least one block).
+    pub a_in_b: bool,
+    /// containment_b ≥ θc (and at least one block).
+    pub b_in_a: bool,
+}
+
 impl CompareRecord {
+    /// Add the containment decisions at `threshold`.
+    pub fn with_containment_threshold(mut self, threshold: f64) -> Self {
+        let found = self.matched_sentences > 0;
+        self.contained = Some(Contained {
+            threshold,
+            a_in_b: found && self.containment_a >= threshold,
+            b_in_a: found && self.containment_b >= threshold,
+        });
+        self
+    }
+
     /// Assemble the record of one SL+ST comparison.
     pub fn new(
         a: (&Document, &SentenceProfile),
@@ -176,6 +201,7 @@ impl CompareRecord {
                 .map(|&blk| BlockRecord::new(blk, a, b))
                 .collect(),
             note,
+            contained: None,
             params: ParamsRecord::from(config),
         }
     }
@@ -212,6 +238,16 @@ impl CompareRecord {
             self.params.threshold,
             if self.duplicate { "yes" } else { "no" }
         ));
+        if let Some(c) = self.contained {
+            let yes = |b: bool| if b { "yes" } else { "no" };
+            out.push_str(&format!(
+                "A contained in B at θc = {}: {}\nB contained in A at θc = {}: {}\n",
+                c.threshold,
+                yes(c.a_in_b),
+                c.threshold,
+                yes(c.b_in_a)
+            ));
+        }
         out.push('\n');
         let n = self.blocks.len();
         out.push_str(&format!(

@@ -24,6 +24,9 @@ pub struct CompareArgs {
     /// Duplicate when the resemblance J is at least this.
     #[arg(long, default_value_t = 0.5, value_name = "θ")]
     pub threshold: f64,
+    /// Also decide containment: "A is contained in B" when containment_a is at least this.
+    #[arg(long, value_name = "θc")]
+    pub containment: Option<f64>,
     /// Blocks shorter than this many sentences are dropped.
     #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
     pub min_block: usize,
@@ -64,7 +67,18 @@ pub fn run(args: CompareArgs) -> Result<()> {
     let doc_b = args.input.read(&args.b, args.doc_b.as_deref())?;
     let (pa, pb) = slst::sketch_pair(&detector, &doc_a, &doc_b);
     let comparison = detector.compare(&pa, &pb);
-    let record = CompareRecord::new((&doc_a, &pa), (&doc_b, &pb), &comparison, detector.config());
+    let mut record =
+        CompareRecord::new((&doc_a, &pa), (&doc_b, &pb), &comparison, detector.config());
+    if let Some(theta) = args.containment {
+        if !(0.0..=1.0).contains(&theta) {
+            return Err(slst::Error::InvalidParameter {
+                name: "--containment",
+                value: theta.to_string(),
+                expected: "a number from 0 to 1",
+            });
+        }
+        record = record.with_containment_threshold(theta);
+    }
     if args.json {
         crate::emit(&(crate::profile::to_json(&record) + "\n"))
     } else {
