@@ -77,6 +77,8 @@ pub use block::Block;
 pub use document::{Document, Encoding};
 pub use error::{Error, Result};
 pub use matcher::Match;
-pub use method::{Comparison, Detector, MatchKey, SlSt, SlstComparison, SlstConfig, sketch_pair};
+pub use method::{
+    AnyDetector, Comparison, Detector, MatchKey, SlSt, SlstComparison, SlstConfig, sketch_pair,
+};
 pub use profile::{ProfileConfig, SentenceProfile};
 pub use similarity::Similarity;

@@ -8,6 +8,10 @@ mod slst;
 
 pub use self::slst::{MatchKey, SlSt, SlstComparison, SlstConfig};
 
+use std::any::Any;
+
+use serde::Serialize;
+
 use crate::document::Document;
 use crate::similarity::Similarity;
 
@@ -58,4 +62,84 @@ pub struct Comparison<E> {
     pub duplicate: bool,
     /// The method's own evidence.
     pub evidence: E,
+}
+
+/// The object-safe face of a [`Detector`], for choosing a method at run time (`--method NAME`,
+/// `--method all`): sketches are boxed, evidence becomes JSON. Every `Detector` whose sketch is
+/// `Send + Sync + 'static` and whose evidence is `Serialize` is one, through a blanket impl.
+pub trait AnyDetector: Send + Sync {
+    /// The method's name.
+    fn name(&self) -> &'static str;
+    /// Sketch one document.
+    fn sketch_any(&self, doc: &Document) -> Box<dyn Any + Send + Sync>;
+    /// Compare two sketches made by this detector.
+    ///
+    /// # Panics
+    /// When a sketch was made by a detector of another type.
+    fn compare_any(
+        &self,
+        a: &(dyn Any + Send + Sync),
+        b: &(dyn Any + Send + Sync),
+    ) -> Comparison<serde_json::Value>;
+}
+
+impl<D> AnyDetector for D
+where
+    D: Detector + Send + Sync,
+    D::Sketch: Send + Sync + 'static,
+    D::Evidence: Serialize,
+{
+    fn name(&self) -> &'static str {
+        Detector::name(self)
+    }
+
+    fn sketch_any(&self, doc: &Document) -> Box<dyn Any + Send + Sync> {
+        Box::new(self.sketch(doc))
+    }
+
+    fn compare_any(
+        &self,
+        a: &(dyn Any + Send + Sync),
+        b: &(dyn Any + Send + Sync),
+    ) -> Comparison<serde_json::Value> {
+        let name = Detector::name(self);
+        let (Some(a), Some(b)) = (a.downcast_ref::<D::Sketch>(), b.downcast_ref::<D::Sketch>())
+        else {
+            panic!("a sketch of another method was given to {name}");
+        };
+        let c = self.compare(a, b);
+        Comparison {
+            method: c.method,
+            similarity: c.similarity,
+            duplicate: c.duplicate,
+            evidence: serde_json::to_value(&c.evidence).unwrap_or(serde_json::Value::Null),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_detector_gives_the_typed_result_with_json_evidence() {
+        let slst = SlSt::new(SlstConfig::default()).unwrap();
+        let (a, b) = (
+            Document::new(
+                "a",
+                "Stocks rose sharply on Monday. Bond yields fell to a low. Oil was flat.",
+            ),
+            Document::new(
+                "b",
+                "Stocks rose sharply on Monday. Bond yields fell to a low. Gold gained.",
+            ),
+        );
+        let typed = slst.compare(&slst.sketch(&a), &slst.sketch(&b));
+        let dynamic: &dyn AnyDetector = &slst;
+        let c = dynamic.compare_any(&*dynamic.sketch_any(&a), &*dynamic.sketch_any(&b));
+        assert_eq!(c.method, "slst");
+        assert_eq!(c.similarity, typed.similarity);
+        assert_eq!(c.evidence["matched"], 2);
+        assert_eq!(c.evidence["blocks"][0]["len"], 2);
+    }
 }

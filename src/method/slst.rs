@@ -77,7 +77,7 @@ impl SlstConfig {
 }
 
 /// What SL+ST found when comparing two profiles.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SlstComparison {
     /// The kept blocks, sorted by start in A.
     pub blocks: Vec<Block>,
