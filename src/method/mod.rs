@@ -6,7 +6,7 @@
 
 mod slst;
 
-pub use self::slst::{MatchKey, SlSt, SlstComparison, SlstConfig};
+pub use self::slst::{MatchKey, SlSt, SlstComparison, SlstConfig, canonical_order};
 
 use std::any::Any;
 

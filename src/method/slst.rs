@@ -1,5 +1,6 @@
 //! SL+ST: sentence lengths + suffix structure (Feng Jinbo, 2015), SPEC §2–3.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use crate::block::{self, Block};
@@ -151,6 +152,41 @@ impl SlSt {
     }
 }
 
+impl SlSt {
+    /// Match, verify and tile with `a` as the first document (whose positions break ties).
+    /// Returns the kept blocks and the number of matches the suffix structure reported.
+    fn tiled_blocks(&self, a: &SentenceProfile, b: &SentenceProfile) -> (Vec<Block>, usize) {
+        let (sa, sb) = self.symbols(a, b);
+        let matches: Vec<Match> = matcher::maximal_matches(&sa, &sb, self.config.min_block);
+        let mut verified = Vec::new();
+        for &m in &matches {
+            block::verify(
+                m,
+                |i, j| a.sentences[i].leading == b.sentences[j].leading,
+                self.config.min_block,
+                &mut verified,
+            );
+        }
+        let blocks = block::tile(&verified, self.config.min_block, a.len(), b.len());
+        (blocks, matches.len())
+    }
+}
+
+/// The order in which two profiles are tiled.
+///
+/// Greedy tiling breaks ties between equally long blocks by their start in the first document
+/// (SPEC §3.3), so tiling (A, B) and (B, A) can keep different blocks when equal-length
+/// candidates compete — and SPEC §3.6 requires sim(A, B) = sim(B, A). slst therefore always tiles
+/// with the profiles in this canonical order: their sentence sequences (length, leading terms)
+/// compared lexicographically. `compare(b, a)` is then exactly `compare(a, b)` with the sides
+/// swapped.
+pub fn canonical_order(a: &SentenceProfile, b: &SentenceProfile) -> Ordering {
+    fn key(p: &SentenceProfile) -> impl Iterator<Item = (u8, &[Box<str>])> {
+        p.sentences.iter().map(|s| (s.length, &*s.leading))
+    }
+    key(a).cmp(key(b))
+}
+
 impl Detector for SlSt {
     type Sketch = SentenceProfile;
     type Evidence = SlstComparison;
@@ -180,22 +216,20 @@ impl Detector for SlSt {
                 }],
                 1,
             )
+        } else if canonical_order(a, b) == Ordering::Greater {
+            let (swapped, found) = self.tiled_blocks(b, a);
+            let mut blocks: Vec<Block> = swapped
+                .into_iter()
+                .map(|x| Block {
+                    a: x.b,
+                    b: x.a,
+                    len: x.len,
+                })
+                .collect();
+            blocks.sort_unstable();
+            (blocks, found)
         } else {
-            let (sa, sb) = self.symbols(a, b);
-            let matches: Vec<Match> = matcher::maximal_matches(&sa, &sb, self.config.min_block);
-            let mut verified = Vec::new();
-            for &m in &matches {
-                block::verify(
-                    m,
-                    |i, j| a.sentences[i].leading == b.sentences[j].leading,
-                    self.config.min_block,
-                    &mut verified,
-                );
-            }
-            (
-                block::tile(&verified, self.config.min_block, len_a, len_b),
-                matches.len(),
-            )
+            self.tiled_blocks(a, b)
         };
         let matched = blocks.iter().map(|b| b.len).sum();
         let similarity = Similarity::from_counts(matched, len_a, len_b);
@@ -284,6 +318,46 @@ mod tests {
             &d.sketch(&Document::new("b", "Five six. Seven eight.")),
         );
         assert!(!c.duplicate);
+    }
+
+    /// Regression: tiling ties were broken by position in whichever document came first, so
+    /// compare(A, B) and compare(B, A) could keep different blocks. Sentences x y z w v stand
+    /// for real ones; A = x y z x w y v, B = z x y v. Candidate 2-blocks: A[0..2]~B[1..3],
+    /// A[2..4]~B[0..2], A[5..7]~B[2..4]; tie-breaking on A's start keeps only the first (m = 2),
+    /// on B's start the second and third (m = 4).
+    #[test]
+    fn tiling_is_symmetric_when_equal_blocks_compete() {
+        let s = [
+            "Cain knew his wife.",
+            "A hyperlink counts as a vote.",
+            "Cain said unto the Lord.",
+            "A page links to pages.",
+            "A window shalt thou make.",
+        ];
+        let doc = |ids: &[usize]| {
+            Document::new("d", ids.iter().map(|&i| s[i]).collect::<Vec<_>>().join(" "))
+        };
+        let (a, b) = (doc(&[0, 1, 2, 0, 3, 1, 4]), doc(&[2, 0, 1, 4]));
+        let d = SlSt::new(SlstConfig::default()).unwrap();
+        let (pa, pb) = (d.sketch(&a), d.sketch(&b));
+        let ab = d.compare(&pa, &pb);
+        let ba = d.compare(&pb, &pa);
+        assert_eq!(ab.similarity, ba.similarity.swapped());
+        let flipped: Vec<Block> = {
+            let mut v: Vec<Block> = ba
+                .evidence
+                .blocks
+                .iter()
+                .map(|x| Block {
+                    a: x.b,
+                    b: x.a,
+                    len: x.len,
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(ab.evidence.blocks, flipped);
     }
 
     #[test]
