@@ -56,7 +56,7 @@ pub enum Error {
         detail: String,
     },
     /// TREC SGML that cannot be read as documents.
-    #[error("{}: malformed TREC SGML at line {line}: {detail}", path.display())]
+    #[error("{}: malformed SGML at line {line}: {detail}", path.display())]
     Sgml {
         /// The file.
         path: PathBuf,
@@ -65,8 +65,18 @@ pub enum Error {
         /// What is wrong.
         detail: String,
     },
+    /// A JSON-lines line that cannot be read as a document.
+    #[error("{}: line {line}: {detail}", path.display())]
+    Jsonl {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        detail: String,
+    },
     /// A TREC file holds several documents and none was chosen.
-    #[error("{}: holds {count} TREC documents ({examples}); pick one with --doc DOCNO", path.display())]
+    #[error("{}: holds {count} documents ({examples}); pick one with --doc ID", path.display())]
     AmbiguousDocument {
         /// The file.
         path: PathBuf,
@@ -76,7 +86,7 @@ pub enum Error {
         examples: String,
     },
     /// The requested DOCNO is not in the file.
-    #[error("{}: no document with DOCNO {docno:?} ({count} documents in the file)", path.display())]
+    #[error("{}: no document with id {docno:?} ({count} documents in the file)", path.display())]
     NoSuchDocument {
         /// The file.
         path: PathBuf,

@@ -227,7 +227,12 @@ fn trec_file_needs_doc_when_it_holds_several() {
     let o = slst(&["profile", "corpora/bible/sample.trec"]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(err.contains("holds 6 TREC documents (KJV-01-001, WBT-01-001, KJV-01-002, …); pick one with --doc DOCNO"), "{err}");
+    assert!(
+        err.contains(
+            "holds 6 documents (KJV-01-001, WBT-01-001, KJV-01-002, …); pick one with --doc ID"
+        ),
+        "{err}"
+    );
     let o = slst(&[
         "profile",
         "--json",
@@ -240,7 +245,7 @@ fn trec_file_needs_doc_when_it_holds_several() {
     assert_eq!(v["id"], "WBT-01-002");
     let o = slst(&["profile", "--doc", "NOPE", "corpora/bible/sample.trec"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no document with DOCNO \"NOPE\""));
+    assert!(stderr(&o).contains("no document with id \"NOPE\""));
 }
 
 #[test]
@@ -274,7 +279,7 @@ fn malformed_trec_is_an_error_naming_file_and_line() {
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(
-        err.contains("bad.trec: malformed TREC SGML at line 1: <DOC> without a non-empty <DOCNO>"),
+        err.contains("bad.trec: malformed SGML at line 1: <DOC> without a non-empty <DOCNO>"),
         "{err}"
     );
 }

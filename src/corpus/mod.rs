@@ -6,18 +6,21 @@
 //! - [`decode_text`]: bytes to text (UTF-8, UTF-8 with BOM, UTF-16 with BOM, else Windows-1252),
 //!   refusing binary data;
 //! - gzip'd input is recognised by its magic bytes, not by the file name;
-//! - [`trec`]: TREC SGML documents;
+//! - [`sgml`]: TREC SGML and other SGML collections (Reuters-21578);
 //! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it.
 
 mod decode;
-pub mod trec;
+pub mod jsonl;
+pub mod sgml;
+mod source;
 
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
 pub use decode::{NotText, decode_text};
-use trec::TrecOptions;
+use sgml::SgmlOptions;
+pub use source::{Item, Skipped, SourceOptions, read_sources};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -32,6 +35,10 @@ pub enum Format {
     Text,
     /// TREC SGML.
     Trec,
+    /// Generic SGML, with the elements given in [`ReadOptions::sgml`].
+    Sgml,
+    /// JSON lines: one object per line.
+    Jsonl,
 }
 
 /// Settings for [`read_document`].
@@ -43,8 +50,10 @@ pub struct ReadOptions {
     pub docno: Option<String>,
     /// Refuse files (after decompression) larger than this many bytes.
     pub max_bytes: u64,
-    /// Which TREC elements make the text.
-    pub trec: TrecOptions,
+    /// Which SGML elements make a document, its id and its text (TREC by default).
+    pub sgml: SgmlOptions,
+    /// Which JSON fields hold a document's id and text.
+    pub jsonl: jsonl::JsonlOptions,
 }
 
 /// Default size limit for one file: 256 MiB.
@@ -56,7 +65,8 @@ impl Default for ReadOptions {
             format: Format::Auto,
             docno: None,
             max_bytes: DEFAULT_MAX_BYTES,
-            trec: TrecOptions::default(),
+            sgml: SgmlOptions::trec(),
+            jsonl: jsonl::JsonlOptions::default(),
         }
     }
 }
@@ -108,8 +118,8 @@ pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
 }
 
 /// Read one document from a file: plain text (id = the path as given), or one document of a
-/// TREC SGML file (id = its `DOCNO`; the file must hold exactly one, or `options.docno` must
-/// name one).
+/// TREC/SGML or JSON-lines file (id = its `DOCNO` or id field; the file must hold exactly one, or
+/// `options.docno` must name one).
 ///
 /// An empty file is a document with empty text, not an error.
 ///
@@ -122,27 +132,59 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
         path: path.to_path_buf(),
         reason,
     })?;
-    let is_trec = match options.format {
-        Format::Auto => trec::looks_like_trec(&text),
-        Format::Text => false,
-        Format::Trec => true,
+    let format = match options.format {
+        Format::Auto if sgml::looks_like_trec(&text) => Format::Trec,
+        Format::Auto => Format::Text,
+        f => f,
     };
-    if !is_trec {
-        return Ok(Document {
-            id: path.display().to_string(),
-            text,
-            encoding,
-        });
-    }
-    let mut docs = trec::read_trec(&text, &options.trec).map_err(|e| Error::Sgml {
-        path: path.to_path_buf(),
-        line: e.line,
-        detail: e.detail,
-    })?;
+    let docs: Vec<(String, String)> = match format {
+        Format::Auto | Format::Text => {
+            return Ok(Document {
+                id: path.display().to_string(),
+                text,
+                encoding,
+            });
+        }
+        Format::Trec | Format::Sgml => {
+            let sgml_options = if format == Format::Trec {
+                SgmlOptions {
+                    include_headlines: options.sgml.include_headlines,
+                    ..SgmlOptions::trec()
+                }
+            } else {
+                options.sgml.clone()
+            };
+            sgml::read_sgml(&text, &sgml_options)
+                .map_err(|e| Error::Sgml {
+                    path: path.to_path_buf(),
+                    line: e.line,
+                    detail: e.detail,
+                })?
+                .into_iter()
+                .map(|d| (d.id, d.text))
+                .collect()
+        }
+        Format::Jsonl => {
+            let mut docs = Vec::new();
+            for (k, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                docs.push(jsonl::parse_line(line, &options.jsonl).map_err(|detail| {
+                    Error::Jsonl {
+                        path: path.to_path_buf(),
+                        line: k + 1,
+                        detail,
+                    }
+                })?);
+            }
+            docs
+        }
+    };
     let chosen = match &options.docno {
         Some(docno) => {
             docs.iter()
-                .position(|d| &d.docno == docno)
+                .position(|d| &d.0 == docno)
                 .ok_or_else(|| Error::NoSuchDocument {
                     path: path.to_path_buf(),
                     docno: docno.clone(),
@@ -151,15 +193,15 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
         }
         None if docs.len() == 1 => 0,
         None => {
-            let mut examples: Vec<&str> = docs.iter().take(3).map(|d| d.docno.as_str()).collect();
+            let mut examples: Vec<&str> = docs.iter().take(3).map(|d| d.0.as_str()).collect();
             if docs.len() > 3 {
                 examples.push("…");
             }
             return Err(if docs.is_empty() {
-                Error::Sgml {
+                Error::NoSuchDocument {
                     path: path.to_path_buf(),
-                    line: 1,
-                    detail: "no <DOC> element found".into(),
+                    docno: String::new(),
+                    count: 0,
                 }
             } else {
                 Error::AmbiguousDocument {
@@ -170,10 +212,7 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
             });
         }
     };
-    let doc = docs.swap_remove(chosen);
-    Ok(Document {
-        id: doc.docno,
-        text: doc.text,
-        encoding,
-    })
+    let mut docs = docs;
+    let (id, text) = docs.swap_remove(chosen);
+    Ok(Document { id, text, encoding })
 }

@@ -1,53 +1,93 @@
-//! A tolerant reader for TREC SGML: `<DOC><DOCNO>…</DOCNO>…<TEXT>…</TEXT></DOC>`.
+//! A tolerant reader for SGML document collections: TREC (`<DOC><DOCNO>…</DOCNO><TEXT>…`),
+//! Reuters-21578 (`<REUTERS NEWID="1">…<TITLE>…<BODY>…`) and their relatives.
 //!
-//! TREC collections are SGML, not XML: bare `&` (`AT&T`), unquoted attributes (`<F P=105>`),
+//! These collections are SGML, not XML: bare `&` (`AT&T`), unquoted attributes (`<F P=105>`),
 //! unclosed `<P>` and a missing final `</DOC>` all occur in the shipped volumes, and an XML parser
 //! stops at the first of them. This reader only looks for the few tags it needs, case-insensitively,
 //! and tolerates everything else.
 //!
-//! The text of a document is the concatenation of its `<TEXT>` elements (and, when asked, its
+//! The text of a document is the concatenation of its text elements (and, when asked, its
 //! headline elements), separated by a blank line. Tags *inside* those elements are replaced by
 //! white space of the same byte length (paragraph tags by a blank line) and character entities
-//! (`&amp;`, `&#39;`) by their characters; byte spans of TREC documents are offsets into this
+//! (`&amp;`, `&#39;`) by their characters; byte spans of SGML documents are offsets into this
 //! text.
+//!
+//! [`read_sgml`] parses a whole text in memory; [`SgmlSplitter`] cuts a byte stream into
+//! document elements without ever holding more than one document (plus a read buffer), so
+//! corpora of any size stream through.
 
-/// Which elements of a TREC document make its text.
+use std::io::Read;
+
+/// Where a document's id comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TrecOptions {
-    /// Elements whose content is the document's body (default: `TEXT`).
+pub enum IdSource {
+    /// The trimmed content of the first element with this tag (TREC: `DOCNO`).
+    Tag(String),
+    /// The value of this attribute of the document's own tag (Reuters: `NEWID`).
+    Attr(String),
+}
+
+/// Which elements make a document, its id and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SgmlOptions {
+    /// The element that holds one document (TREC: `DOC`).
+    pub doc_tag: String,
+    /// Where the id comes from (TREC: the `DOCNO` element).
+    pub id: IdSource,
+    /// Elements whose content is the document's body (TREC: `TEXT`).
     pub text_tags: Vec<String>,
     /// Headline elements put before the body when `include_headlines` is set
-    /// (default: `HEAD`, `HEADLINE`, `HL`: AP, LA Times, WSJ).
+    /// (TREC: `HEAD`, `HEADLINE`, `HL` — AP, LA Times, WSJ).
     pub headline_tags: Vec<String>,
     /// Put headline elements before the body text.
     pub include_headlines: bool,
 }
 
-impl Default for TrecOptions {
-    fn default() -> Self {
-        TrecOptions {
+impl SgmlOptions {
+    /// TREC: `<DOC>`, id from `<DOCNO>`, text from `<TEXT>`, headlines `HEAD`/`HEADLINE`/`HL`.
+    pub fn trec() -> Self {
+        SgmlOptions {
+            doc_tag: "DOC".into(),
+            id: IdSource::Tag("DOCNO".into()),
             text_tags: vec!["TEXT".into()],
             headline_tags: vec!["HEAD".into(), "HEADLINE".into(), "HL".into()],
             include_headlines: false,
         }
     }
+
+    /// Reuters-21578 as it ships: `<REUTERS NEWID="…">`, text from `<TITLE>` and `<BODY>`.
+    pub fn reuters() -> Self {
+        SgmlOptions {
+            doc_tag: "REUTERS".into(),
+            id: IdSource::Attr("NEWID".into()),
+            text_tags: vec!["TITLE".into(), "BODY".into()],
+            headline_tags: Vec::new(),
+            include_headlines: false,
+        }
+    }
 }
 
-/// One document read from a TREC file.
+impl Default for SgmlOptions {
+    fn default() -> Self {
+        Self::trec()
+    }
+}
+
+/// One document read from an SGML collection.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TrecDocument {
-    /// The trimmed `DOCNO`.
-    pub docno: String,
+pub struct SgmlDocument {
+    /// The document's id (trimmed).
+    pub id: String,
     /// The document text (see the module docs).
     pub text: String,
-    /// Byte offset of the document's `<DOC>` tag in the file text.
-    pub offset: usize,
+    /// 1-based line of the document's opening tag.
+    pub line: usize,
 }
 
-/// A problem found while reading TREC SGML: the 1-based line and what is wrong.
+/// A problem found while reading SGML: the 1-based line and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SgmlError {
-    /// 1-based line number in the file text.
+    /// 1-based line number.
     pub line: usize,
     /// What is wrong.
     pub detail: String,
@@ -59,72 +99,213 @@ pub fn looks_like_trec(text: &str) -> bool {
     open_tag_at(t.as_bytes(), 0, "DOC").is_some()
 }
 
-/// Read every `<DOC>` of a TREC SGML text, in file order.
+/// Read every document element of an SGML text, in order.
 ///
 /// # Errors
-/// A `<DOC>` without a `<DOCNO>`, or a file with text but no `<DOC>` at all.
+/// A document without an id, or a text with content but no document element at all.
 ///
 /// # Example
 /// ```
-/// use slst::corpus::trec::{read_trec, TrecOptions};
+/// use slst::corpus::sgml::{read_sgml, SgmlOptions};
 /// let sgml = "<DOC>\n<DOCNO> AP900101-0001 </DOCNO>\n<TEXT>\nAT&T rose. <P> Shares fell.\n</TEXT>\n</DOC>\n";
-/// let docs = read_trec(sgml, &TrecOptions::default()).unwrap();
-/// assert_eq!(docs[0].docno, "AP900101-0001");
+/// let docs = read_sgml(sgml, &SgmlOptions::trec()).unwrap();
+/// assert_eq!(docs[0].id, "AP900101-0001");
 /// assert!(docs[0].text.contains("AT&T rose."));
 /// ```
-pub fn read_trec(text: &str, options: &TrecOptions) -> Result<Vec<TrecDocument>, SgmlError> {
-    let bytes = text.as_bytes();
+pub fn read_sgml(text: &str, options: &SgmlOptions) -> Result<Vec<SgmlDocument>, SgmlError> {
+    let mut splitter = SgmlSplitter::new(text.as_bytes(), &options.doc_tag);
     let mut docs = Vec::new();
-    let mut pos = 0;
-    while let Some((start, body_start)) = find_open_tag(bytes, pos, "DOC") {
-        // The document ends at its </DOC>, or at the next <DOC>, or at the end of the file.
-        let next_open = find_open_tag(bytes, body_start, "DOC").map(|(s, _)| s);
-        let close = find_close_tag(bytes, body_start, "DOC");
-        let (end, resume) = match (close, next_open) {
-            (Some((c, after)), Some(n)) if c < n => (c, after),
-            (Some((c, after)), None) => (c, after),
-            (_, Some(n)) => (n, n),
-            (None, None) => (bytes.len(), bytes.len()),
-        };
-        let body = &text[body_start..end];
-        let docno = element_contents(body, "DOCNO")
-            .next()
-            .map(|(s, e)| body[s..e].trim().to_string())
-            .filter(|d| !d.is_empty())
-            .ok_or_else(|| SgmlError {
-                line: line_of(text, start),
-                detail: "<DOC> without a non-empty <DOCNO>".into(),
-            })?;
-        let mut parts: Vec<&str> = Vec::new();
-        let mut tags: Vec<&str> = Vec::new();
-        if options.include_headlines {
-            tags.extend(options.headline_tags.iter().map(String::as_str));
-        }
-        tags.extend(options.text_tags.iter().map(String::as_str));
-        for tag in tags {
-            parts.extend(element_contents(body, tag).map(|(s, e)| &body[s..e]));
-        }
-        let mut doc_text = String::new();
-        for part in parts {
-            if !doc_text.is_empty() {
-                doc_text.push_str("\n\n");
-            }
-            blank_inner_tags(part, &mut doc_text);
-        }
-        docs.push(TrecDocument {
-            docno,
-            text: doc_text,
-            offset: start,
-        });
-        pos = resume.max(body_start);
+    while let Some(raw) = splitter.next_document().map_err(|e| SgmlError {
+        line: 1,
+        detail: e.to_string(),
+    })? {
+        let element = String::from_utf8_lossy(&raw.bytes);
+        docs.push(parse_document(&element, raw.line, options)?);
     }
     if docs.is_empty() && !text.trim().is_empty() {
         return Err(SgmlError {
             line: 1,
-            detail: "no <DOC> element found".into(),
+            detail: format!("no <{}> element found", options.doc_tag),
         });
     }
     Ok(docs)
+}
+
+/// Parse one document element (from its opening tag to its closing tag, or to where the next
+/// document starts) into id and text. `line` is the element's first line in its file.
+///
+/// # Errors
+/// The element has no id.
+pub fn parse_document(
+    element: &str,
+    line: usize,
+    options: &SgmlOptions,
+) -> Result<SgmlDocument, SgmlError> {
+    let bytes = element.as_bytes();
+    let body_start = open_tag_at(bytes, 0, &options.doc_tag).unwrap_or(0);
+    let body = &element[body_start..];
+    let id = match &options.id {
+        IdSource::Tag(tag) => element_contents(body, tag)
+            .next()
+            .map(|(s, e)| decode_entities(body[s..e].trim())),
+        IdSource::Attr(attr) => attribute(&element[..body_start], attr),
+    }
+    .filter(|d| !d.is_empty())
+    .ok_or_else(|| SgmlError {
+        line,
+        detail: match &options.id {
+            IdSource::Tag(tag) => format!("<{}> without a non-empty <{tag}>", options.doc_tag),
+            IdSource::Attr(attr) => format!("<{}> without a {attr} attribute", options.doc_tag),
+        },
+    })?;
+    let mut tags: Vec<&str> = Vec::new();
+    if options.include_headlines {
+        tags.extend(options.headline_tags.iter().map(String::as_str));
+    }
+    tags.extend(options.text_tags.iter().map(String::as_str));
+    let mut text = String::new();
+    for tag in tags {
+        for (s, e) in element_contents(body, tag) {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            blank_inner_tags(&body[s..e], &mut text);
+        }
+    }
+    Ok(SgmlDocument { id, text, line })
+}
+
+/// The bytes of one document element, cut from a stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawElement {
+    /// From the opening tag to the end of the closing tag (or to where the next document
+    /// starts, or to the end of the stream).
+    pub bytes: Vec<u8>,
+    /// 1-based line of the opening tag.
+    pub line: usize,
+}
+
+/// Cuts a byte stream into document elements (`<DOC>…</DOC>`), holding at most one document and
+/// a read buffer in memory. Bytes outside document elements (a `<!DOCTYPE>` line, white space)
+/// are skipped.
+pub struct SgmlSplitter<R> {
+    reader: R,
+    tag: String,
+    buf: Vec<u8>,
+    eof: bool,
+    /// Newlines in the bytes already dropped from the front of `buf`.
+    line: usize,
+}
+
+const CHUNK: usize = 1 << 20;
+
+impl<R: Read> SgmlSplitter<R> {
+    /// A splitter over `reader` for elements named `doc_tag` (case-insensitive).
+    pub fn new(reader: R, doc_tag: &str) -> Self {
+        SgmlSplitter {
+            reader,
+            tag: doc_tag.to_string(),
+            buf: Vec::new(),
+            eof: false,
+            line: 1,
+        }
+    }
+
+    fn fill(&mut self) -> std::io::Result<()> {
+        let old = self.buf.len();
+        self.buf.resize(old + CHUNK, 0);
+        let n = loop {
+            match self.reader.read(&mut self.buf[old..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => break other,
+            }
+        };
+        let n = n.inspect_err(|_| self.buf.truncate(old))?;
+        self.buf.truncate(old + n);
+        self.eof = n == 0;
+        Ok(())
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.line += self.buf[..n].iter().filter(|&&b| b == b'\n').count();
+        self.buf.drain(..n);
+    }
+
+    /// The next document element, or `None` at the end of the stream.
+    ///
+    /// # Errors
+    /// Reading failed (including a truncated or corrupt gzip stream under the reader).
+    pub fn next_document(&mut self) -> std::io::Result<Option<RawElement>> {
+        // Find the next opening tag.
+        let start = loop {
+            if let Some((s, _)) = find_open_tag(&self.buf, 0, &self.tag) {
+                break s;
+            }
+            if self.eof {
+                self.consume(self.buf.len());
+                return Ok(None);
+            }
+            // Keep a tail that may hold the start of a tag cut by the chunk boundary.
+            let keep = self.tag.len() + 2;
+            if self.buf.len() > keep {
+                self.consume(self.buf.len() - keep);
+            }
+            self.fill()?;
+        };
+        self.consume(start);
+        // Find where it ends: its closing tag, or the next opening tag, or the end.
+        let mut searched: usize = 1;
+        let end = loop {
+            let from = searched.saturating_sub(self.tag.len() + 3).max(1);
+            let close = find_close_tag(&self.buf, from, &self.tag);
+            let next = find_open_tag(&self.buf, from, &self.tag).map(|(s, _)| s);
+            match (close, next) {
+                (Some((c, after)), Some(n)) if c < n => break after,
+                (Some((_, after)), None) => break after,
+                (_, Some(n)) => break n,
+                (None, None) if self.eof => break self.buf.len(),
+                (None, None) => {
+                    searched = self.buf.len();
+                    self.fill()?;
+                }
+            }
+        };
+        let line = self.line;
+        let bytes = self.buf[..end].to_vec();
+        self.consume(end);
+        Ok(Some(RawElement { bytes, line }))
+    }
+}
+
+/// The value of attribute `name` (case-insensitive) in an opening tag, quoted or not.
+fn attribute(open_tag: &str, name: &str) -> Option<String> {
+    let lower = open_tag.to_ascii_lowercase();
+    let needle = format!("{}=", name.to_ascii_lowercase());
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(&needle) {
+        let at = from + found;
+        let before_ok = at == 0 || lower.as_bytes()[at - 1].is_ascii_whitespace();
+        let value = &open_tag[at + needle.len()..];
+        if before_ok {
+            let v = match value.chars().next() {
+                Some(q @ ('"' | '\'')) => value[1..].split(q).next().unwrap_or(""),
+                _ => value
+                    .split(|c: char| c.is_whitespace() || c == '>')
+                    .next()
+                    .unwrap_or(""),
+            };
+            return Some(v.trim().to_string());
+        }
+        from = at + needle.len();
+    }
+    None
+}
+
+/// Decode the character entities of a short text (an id).
+fn decode_entities(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    blank_inner_tags(s, &mut out);
+    out
 }
 
 /// The (start, end) byte ranges of the contents of every `<tag …>…</tag>` in `body`; an element
@@ -266,13 +447,6 @@ fn find_close_tag(bytes: &[u8], from: usize, tag: &str) -> Option<(usize, usize)
     None
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    1 + text.as_bytes()[..offset]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,31 +455,31 @@ mod tests {
 
     #[test]
     fn reads_documents_case_insensitively_with_bare_ampersands() {
-        let docs = read_trec(AP, &TrecOptions::default()).unwrap();
+        let docs = read_sgml(AP, &SgmlOptions::trec()).unwrap();
         assert_eq!(docs.len(), 2);
-        assert_eq!(docs[0].docno, "AP900101-0001");
+        assert_eq!(docs[0].id, "AP900101-0001");
         assert!(docs[0].text.contains("AT&T gained <5%."));
         assert!(!docs[0].text.contains("Markets Rally"));
-        assert_eq!(docs[1].docno, "AP900101-0002");
+        assert_eq!(docs[1].id, "AP900101-0002");
         assert_eq!(docs[1].text, "Second story.\n\nIts second part.");
     }
 
     #[test]
     fn headlines_come_first_when_asked() {
-        let opts = TrecOptions {
+        let opts = SgmlOptions {
             include_headlines: true,
-            ..TrecOptions::default()
+            ..SgmlOptions::trec()
         };
-        let docs = read_trec(AP, &opts).unwrap();
+        let docs = read_sgml(AP, &opts).unwrap();
         assert!(docs[0].text.starts_with("Markets Rally\n\n"));
     }
 
     #[test]
     fn missing_final_close_tag_and_unclosed_text_are_tolerated() {
         let sgml = "<DOC>\n<DOCNO>FT911-2</DOCNO>\n<TEXT>\nShares rose. <P> Unclosed paragraph tag here.\n";
-        let docs = read_trec(sgml, &TrecOptions::default()).unwrap();
+        let docs = read_sgml(sgml, &SgmlOptions::trec()).unwrap();
         assert_eq!(docs.len(), 1);
-        assert_eq!(docs[0].docno, "FT911-2");
+        assert_eq!(docs[0].id, "FT911-2");
         let t = &docs[0].text;
         assert!(
             t.contains("Shares rose. \n\n  Unclosed paragraph tag here."),
@@ -316,7 +490,7 @@ mod tests {
     #[test]
     fn inner_tags_keep_byte_offsets() {
         let sgml = "<DOC><DOCNO>X</DOCNO><TEXT>Language: <F P=105> English </F> here.</TEXT></DOC>";
-        let docs = read_trec(sgml, &TrecOptions::default()).unwrap();
+        let docs = read_sgml(sgml, &SgmlOptions::trec()).unwrap();
         let raw = "Language: <F P=105> English </F> here.";
         assert_eq!(docs[0].text.len(), raw.len());
         let at = raw.find(" here.").unwrap();
@@ -327,14 +501,14 @@ mod tests {
     #[test]
     fn entities_are_decoded_in_place() {
         let sgml = "<DOC><DOCNO>X</DOCNO><TEXT>Lot &amp; his wife; AT&T &lt;5% &#8217;tis &#x41;.</TEXT></DOC>";
-        let t = &read_trec(sgml, &TrecOptions::default()).unwrap()[0].text;
+        let t = &read_sgml(sgml, &SgmlOptions::trec()).unwrap()[0].text;
         assert_eq!(t, "Lot & his wife; AT&T <5% \u{2019}tis A.");
     }
 
     #[test]
     fn doc_without_docno_is_an_error_with_its_line() {
         let sgml = "<DOC>\n<DOCNO>A</DOCNO><TEXT>x</TEXT></DOC>\n<DOC>\n<TEXT>y</TEXT>\n</DOC>\n";
-        let err = read_trec(sgml, &TrecOptions::default()).unwrap_err();
+        let err = read_sgml(sgml, &SgmlOptions::trec()).unwrap_err();
         assert_eq!(err.line, 3);
     }
 
@@ -346,8 +520,58 @@ mod tests {
     }
 
     #[test]
+    fn reuters_reads_as_it_ships() {
+        let sgml = "<!DOCTYPE lewis SYSTEM \"lewis.dtd\">\n<REUTERS TOPICS=\"YES\" OLDID=\"5544\" NEWID=\"1\">\n<TEXT>&#2;\n<TITLE>BAHIA COCOA REVIEW</TITLE>\n<DATELINE>    SALVADOR, Feb 26 - </DATELINE><BODY>Showers continued throughout\nthe week. Comissaria Smith &amp; Co said.\n&#3;</BODY></TEXT>\n</REUTERS>\n<REUTERS NEWID=2><TEXT><BODY>Second.</BODY></TEXT></REUTERS>";
+        let docs = read_sgml(sgml, &SgmlOptions::reuters()).unwrap();
+        assert_eq!(docs.len(), 2);
+        assert_eq!((docs[0].id.as_str(), docs[0].line), ("1", 2));
+        assert!(
+            docs[0]
+                .text
+                .starts_with("BAHIA COCOA REVIEW\n\nShowers continued"),
+            "{:?}",
+            docs[0].text
+        );
+        assert!(docs[0].text.contains("Smith & Co said."));
+        assert!(!docs[0].text.contains("SALVADOR"));
+        assert_eq!(docs[1].id, "2");
+    }
+
+    #[test]
+    fn splitter_streams_documents_across_small_reads() {
+        // A reader that hands out 7 bytes at a time forces tags to straddle reads.
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.0.len().min(7).min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut splitter = SgmlSplitter::new(Trickle(AP.as_bytes()), "DOC");
+        let mut ids = Vec::new();
+        while let Some(raw) = splitter.next_document().unwrap() {
+            let element = String::from_utf8(raw.bytes).unwrap();
+            ids.push((
+                parse_document(&element, raw.line, &SgmlOptions::trec())
+                    .unwrap()
+                    .id,
+                raw.line,
+            ));
+        }
+        assert_eq!(
+            ids,
+            [
+                ("AP900101-0001".to_string(), 1),
+                ("AP900101-0002".to_string(), 10)
+            ]
+        );
+    }
+
+    #[test]
     fn text_without_doc_is_an_error() {
-        assert!(read_trec("just text", &TrecOptions::default()).is_err());
-        assert_eq!(read_trec("  \n", &TrecOptions::default()).unwrap(), vec![]);
+        assert!(read_sgml("just text", &SgmlOptions::trec()).is_err());
+        assert_eq!(read_sgml("  \n", &SgmlOptions::trec()).unwrap(), vec![]);
     }
 }

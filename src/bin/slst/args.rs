@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use slst::corpus::{self, Format, ReadOptions, trec::TrecOptions};
+use slst::corpus::jsonl::JsonlOptions;
+use slst::corpus::sgml::{IdSource, SgmlOptions};
+use slst::corpus::{self, Format, ReadOptions, SourceOptions};
 use slst::profile::ProfileConfig;
 use slst::text::StopWords;
 use slst::{Document, Result};
@@ -11,13 +13,44 @@ use slst::{Document, Result};
 /// How to read input files.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// Input format: auto (TREC SGML when the file starts with <DOC>, else text), text, trec.
+    /// Input format: auto (by content: <DOC> → trec, `{` → jsonl, else text), text, trec, sgml
+    /// (with --doc-tag, --id-tag/--id-attr, --text-tags), jsonl.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
     /// For TREC input: put headline elements (HEAD, HEADLINE, HL) before the body text.
     #[arg(long)]
     pub headlines: bool,
-    /// Refuse files larger than this many bytes (after gzip decompression).
+    /// For --format sgml: the element holding one document.
+    #[arg(long, default_value = "DOC", value_name = "TAG")]
+    pub doc_tag: String,
+    /// For --format sgml: the element holding the id.
+    #[arg(
+        long,
+        default_value = "DOCNO",
+        value_name = "TAG",
+        conflicts_with = "id_attr"
+    )]
+    pub id_tag: String,
+    /// For --format sgml: take the id from this attribute of the document element instead
+    /// (Reuters-21578: NEWID).
+    #[arg(long, value_name = "ATTR")]
+    pub id_attr: Option<String>,
+    /// For --format sgml: the elements whose text makes the document, in order.
+    #[arg(
+        long,
+        default_value = "TEXT",
+        value_name = "TAG,…",
+        value_delimiter = ','
+    )]
+    pub text_tags: Vec<String>,
+    /// For JSON lines: the field holding the id.
+    #[arg(long, default_value = "id", value_name = "FIELD")]
+    pub id_field: String,
+    /// For JSON lines: the field holding the text.
+    #[arg(long, default_value = "text", value_name = "FIELD")]
+    pub text_field: String,
+    /// Refuse files (single-document commands) or skip documents (batch) larger than this many
+    /// bytes (after gzip decompression).
     #[arg(long, default_value_t = corpus::DEFAULT_MAX_BYTES, value_name = "BYTES")]
     pub max_bytes: u64,
 }
@@ -25,30 +58,74 @@ pub struct InputArgs {
 /// The input formats.
 #[derive(ValueEnum, Debug, Clone, Copy)]
 pub enum FormatArg {
-    /// Detect: TREC SGML when the text starts with <DOC>, else plain text.
+    /// Detect by content.
     Auto,
     /// Plain text: the whole file is one document.
     Text,
     /// TREC SGML: <DOC><DOCNO>…</DOCNO><TEXT>…</TEXT></DOC>.
     Trec,
+    /// Generic SGML with the elements given by --doc-tag, --id-tag or --id-attr, --text-tags.
+    Sgml,
+    /// JSON lines, one object per line, with --id-field and --text-field.
+    Jsonl,
 }
 
 impl InputArgs {
-    /// Read one document, picking `docno` from a TREC file with several; reports a decoding
-    /// fallback on standard error.
+    fn format(&self) -> Format {
+        match self.format {
+            FormatArg::Auto => Format::Auto,
+            FormatArg::Text => Format::Text,
+            FormatArg::Trec => Format::Trec,
+            FormatArg::Sgml => Format::Sgml,
+            FormatArg::Jsonl => Format::Jsonl,
+        }
+    }
+
+    fn sgml(&self) -> SgmlOptions {
+        match self.format {
+            FormatArg::Sgml => SgmlOptions {
+                doc_tag: self.doc_tag.clone(),
+                id: match &self.id_attr {
+                    Some(attr) => IdSource::Attr(attr.clone()),
+                    None => IdSource::Tag(self.id_tag.clone()),
+                },
+                text_tags: self.text_tags.clone(),
+                headline_tags: Vec::new(),
+                include_headlines: false,
+            },
+            _ => SgmlOptions {
+                include_headlines: self.headlines,
+                ..SgmlOptions::trec()
+            },
+        }
+    }
+
+    fn jsonl(&self) -> JsonlOptions {
+        JsonlOptions {
+            id_field: self.id_field.clone(),
+            text_field: self.text_field.clone(),
+        }
+    }
+
+    /// The settings of a streaming corpus read.
+    pub fn source_options(&self) -> SourceOptions {
+        SourceOptions {
+            format: self.format(),
+            sgml: self.sgml(),
+            jsonl: self.jsonl(),
+            max_bytes: self.max_bytes,
+        }
+    }
+
+    /// Read one document, picking `docno` from a collection file with several; reports a
+    /// decoding fallback on standard error.
     pub fn read(&self, path: &Path, docno: Option<&str>) -> Result<Document> {
         let options = ReadOptions {
-            format: match self.format {
-                FormatArg::Auto => Format::Auto,
-                FormatArg::Text => Format::Text,
-                FormatArg::Trec => Format::Trec,
-            },
+            format: self.format(),
             docno: docno.map(str::to_string),
             max_bytes: self.max_bytes,
-            trec: TrecOptions {
-                include_headlines: self.headlines,
-                ..TrecOptions::default()
-            },
+            sgml: self.sgml(),
+            jsonl: self.jsonl(),
         };
         let doc = corpus::read_document(path, &options)?;
         if doc.encoding.is_fallback() {

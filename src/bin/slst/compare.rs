@@ -16,10 +16,10 @@ pub struct CompareArgs {
     /// The second document (B).
     pub b: PathBuf,
     /// The DOCNO to take from A when it is a TREC file with several documents.
-    #[arg(long, value_name = "DOCNO")]
+    #[arg(long, value_name = "ID")]
     pub doc_a: Option<String>,
     /// The DOCNO to take from B when it is a TREC file with several documents.
-    #[arg(long, value_name = "DOCNO")]
+    #[arg(long, value_name = "ID")]
     pub doc_b: Option<String>,
     /// Duplicate when the resemblance J is at least this.
     #[arg(long, default_value_t = 0.5, value_name = "θ")]

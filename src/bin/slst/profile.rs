@@ -13,8 +13,8 @@ use crate::args::{InputArgs, ProfileFlags};
 pub struct ProfileArgs {
     /// The document: a text file, or a TREC SGML file (gzip'd or not).
     pub file: PathBuf,
-    /// The DOCNO to take from a TREC file holding several documents.
-    #[arg(long, value_name = "DOCNO")]
+    /// The id (DOCNO) to take from a TREC, SGML or JSON-lines file holding several documents.
+    #[arg(long, value_name = "ID")]
     pub doc: Option<String>,
     /// Print one JSON object instead of the table.
     #[arg(long)]

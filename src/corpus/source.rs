@@ -1,0 +1,436 @@
+//! Streaming corpus reading: files, folders and standard input to a stream of documents.
+//!
+//! A batch run reads [`read_sources`]: every document of every source, in order, one at a time,
+//! so memory never holds the corpus text. A file or document that cannot be read becomes a
+//! [`Skipped`] item naming where it is and why, and the stream goes on.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use super::jsonl::{self, JsonlOptions};
+use super::sgml::{self, SgmlOptions, SgmlSplitter};
+use super::{Format, NotText, decode_text};
+use crate::document::Document;
+use crate::error::Error;
+
+/// How to read sources.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceOptions {
+    /// The format; `Auto` decides per file by content (`<DOC` → TREC, `{` → JSON lines, else
+    /// text) and by extension (`.jsonl`, `.ndjson`).
+    pub format: Format,
+    /// SGML elements (TREC by default; also used for `Format::Sgml`).
+    pub sgml: SgmlOptions,
+    /// JSON-lines fields.
+    pub jsonl: JsonlOptions,
+    /// Documents (and plain-text files) larger than this many bytes are skipped.
+    pub max_bytes: u64,
+}
+
+impl Default for SourceOptions {
+    fn default() -> Self {
+        SourceOptions {
+            format: Format::Auto,
+            sgml: SgmlOptions::trec(),
+            jsonl: JsonlOptions::default(),
+            max_bytes: super::DEFAULT_MAX_BYTES,
+        }
+    }
+}
+
+/// A document that was not read, and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Skipped {
+    /// The document's id, when it was known.
+    pub id: Option<String>,
+    /// Where: the file, and the line for documents inside a collection file.
+    pub location: String,
+    /// What was wrong.
+    pub reason: String,
+}
+
+/// One item of a corpus stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Item {
+    /// A document.
+    Document(Document),
+    /// Something that could not be read as a document.
+    Skipped(Skipped),
+}
+
+/// Every document of `sources`, in order: files as given, folders recursively in sorted path
+/// order, `-` for standard input. Ids: the path as given for a text file, the path relative to
+/// the folder for a text file inside one, the collection's own id for SGML and JSON lines.
+pub fn read_sources(sources: &[PathBuf], options: &SourceOptions) -> impl Iterator<Item = Item> {
+    let options = options.clone();
+    let mut pending: Vec<(PathBuf, Option<PathBuf>)> =
+        sources.iter().rev().map(|p| (p.clone(), None)).collect();
+    let mut current: Option<Box<dyn Iterator<Item = Item>>> = None;
+    std::iter::from_fn(move || {
+        loop {
+            if let Some(items) = current.as_mut() {
+                if let Some(item) = items.next() {
+                    return Some(item);
+                }
+                current = None;
+            }
+            let (path, root) = pending.pop()?;
+            if path.as_os_str() == "-" {
+                current = Some(stream_items(
+                    Box::new(std::io::stdin().lock()),
+                    "-".into(),
+                    "<stdin>".into(),
+                    &options,
+                ));
+                continue;
+            }
+            if path.is_dir() {
+                match folder_files(&path) {
+                    Ok(files) => {
+                        let root = root.unwrap_or_else(|| path.clone());
+                        pending.extend(files.into_iter().rev().map(|f| (f, Some(root.clone()))));
+                    }
+                    Err(reason) => {
+                        return Some(Item::Skipped(Skipped {
+                            id: None,
+                            location: path.display().to_string(),
+                            reason,
+                        }));
+                    }
+                }
+                continue;
+            }
+            let id = match &root {
+                Some(r) => path.strip_prefix(r).unwrap_or(&path).display().to_string(),
+                None => path.display().to_string(),
+            };
+            current = Some(match open(&path, options.max_bytes) {
+                Ok(reader) => stream_items(reader, id, path.display().to_string(), &options),
+                Err(e) => Box::new(std::iter::once(Item::Skipped(Skipped {
+                    id: None,
+                    location: path.display().to_string(),
+                    reason: error_reason(&e),
+                }))),
+            });
+        }
+    })
+}
+
+/// The message of an error without the path it starts with (the location says it).
+fn error_reason(e: &Error) -> String {
+    let text = e.to_string();
+    match text.split_once(": ") {
+        Some((_, rest)) => rest.to_string(),
+        None => text,
+    }
+}
+
+/// The files of a folder, recursively, sorted by path; hidden entries are left out.
+fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&d).map_err(|e| format!("cannot list {}: {e}", d.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("cannot list {}: {e}", d.display()))?;
+            let path = entry.path();
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Open a file for streaming, inflating gzip (recognised by its magic bytes).
+fn open(path: &Path, _max_bytes: u64) -> Result<Box<dyn Read>, Error> {
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = BufReader::new(File::open(path).map_err(io)?);
+    let gz = reader.fill_buf().map_err(io)?.starts_with(&[0x1F, 0x8B]);
+    Ok(if gz {
+        Box::new(flate2::read::MultiGzDecoder::new(reader))
+    } else {
+        Box::new(reader)
+    })
+}
+
+/// The items of one opened stream, by its format.
+fn stream_items(
+    reader: Box<dyn Read>,
+    id: String,
+    location: String,
+    options: &SourceOptions,
+) -> Box<dyn Iterator<Item = Item>> {
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let format = match options.format {
+        Format::Auto => {
+            let head = match reader.fill_buf() {
+                Ok(h) => h,
+                Err(e) => return skipped_once(None, location, format!("cannot read: {e}")),
+            };
+            let text = String::from_utf8_lossy(&head[..head.len().min(512)]);
+            let first = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
+            if sgml::looks_like_trec(first) {
+                Format::Trec
+            } else if first.starts_with('{')
+                || location.ends_with(".jsonl")
+                || location.ends_with(".ndjson")
+            {
+                Format::Jsonl
+            } else {
+                Format::Text
+            }
+        }
+        f => f,
+    };
+    let options = options.clone();
+    match format {
+        Format::Auto | Format::Text => {
+            let mut bytes = Vec::new();
+            let read = reader
+                .take(options.max_bytes.saturating_add(1))
+                .read_to_end(&mut bytes);
+            let item = match read {
+                Err(e) => skipped(None, location, read_failure(&e)),
+                Ok(_) if bytes.len() as u64 > options.max_bytes => skipped(
+                    Some(id),
+                    location,
+                    format!("more than the limit of {} bytes", options.max_bytes),
+                ),
+                Ok(_) => match decode_text(&bytes) {
+                    Ok((text, encoding)) => Item::Document(Document { id, text, encoding }),
+                    Err(NotText(reason)) => skipped(
+                        Some(id),
+                        location,
+                        format!("looks like a binary file ({reason})"),
+                    ),
+                },
+            };
+            Box::new(std::iter::once(item))
+        }
+        Format::Trec | Format::Sgml => {
+            let sgml_options = if format == Format::Trec && options.format == Format::Auto {
+                SgmlOptions {
+                    include_headlines: options.sgml.include_headlines,
+                    ..SgmlOptions::trec()
+                }
+            } else {
+                options.sgml.clone()
+            };
+            let mut splitter = SgmlSplitter::new(reader, &sgml_options.doc_tag);
+            let mut failed = false;
+            let mut found_any = false;
+            Box::new(std::iter::from_fn(move || {
+                if failed {
+                    return None;
+                }
+                match splitter.next_document() {
+                    Err(e) => {
+                        failed = true;
+                        Some(skipped(None, location.clone(), read_failure(&e)))
+                    }
+                    Ok(None) if !found_any => {
+                        failed = true;
+                        Some(skipped(
+                            None,
+                            location.clone(),
+                            format!("no <{}> element found", sgml_options.doc_tag),
+                        ))
+                    }
+                    Ok(None) => None,
+                    Ok(Some(raw)) => {
+                        found_any = true;
+                        let at = format!("{}:{}", location, raw.line);
+                        if raw.bytes.len() as u64 > options.max_bytes {
+                            return Some(skipped(
+                                None,
+                                at,
+                                format!(
+                                    "document of {} bytes is over the limit of {}",
+                                    raw.bytes.len(),
+                                    options.max_bytes
+                                ),
+                            ));
+                        }
+                        Some(match decode_text(&raw.bytes) {
+                            Err(NotText(reason)) => {
+                                skipped(None, at, format!("not text ({reason})"))
+                            }
+                            Ok((element, encoding)) => {
+                                match sgml::parse_document(&element, raw.line, &sgml_options) {
+                                    Ok(doc) => Item::Document(Document {
+                                        id: doc.id,
+                                        text: doc.text,
+                                        encoding,
+                                    }),
+                                    Err(e) => skipped(None, at, e.detail),
+                                }
+                            }
+                        })
+                    }
+                }
+            }))
+        }
+        Format::Jsonl => {
+            let mut line_no = 0usize;
+            let mut buf = Vec::new();
+            let mut done = false;
+            Box::new(std::iter::from_fn(move || {
+                while !done {
+                    buf.clear();
+                    line_no += 1;
+                    match reader.read_until(b'\n', &mut buf) {
+                        Err(e) => {
+                            done = true;
+                            return Some(skipped(
+                                None,
+                                format!("{location}:{line_no}"),
+                                read_failure(&e),
+                            ));
+                        }
+                        Ok(0) => done = true,
+                        Ok(_) => {
+                            let at = format!("{location}:{line_no}");
+                            let line = match std::str::from_utf8(&buf) {
+                                Ok(l) => l.trim(),
+                                Err(_) => {
+                                    return Some(skipped(
+                                        None,
+                                        at,
+                                        "not valid UTF-8 (JSON must be)".into(),
+                                    ));
+                                }
+                            };
+                            if line.is_empty() {
+                                continue;
+                            }
+                            return Some(match jsonl::parse_line(line, &options.jsonl) {
+                                Ok((id, text)) => Item::Document(Document::new(id, text)),
+                                Err(reason) => skipped(None, at, reason),
+                            });
+                        }
+                    }
+                }
+                None
+            }))
+        }
+    }
+}
+
+fn read_failure(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::UnexpectedEof
+        | std::io::ErrorKind::InvalidInput
+        | std::io::ErrorKind::InvalidData => {
+            format!("damaged gzip data or truncated input ({e})")
+        }
+        _ => format!("cannot read: {e}"),
+    }
+}
+
+fn skipped(id: Option<String>, location: String, reason: String) -> Item {
+    Item::Skipped(Skipped {
+        id,
+        location,
+        reason,
+    })
+}
+
+fn skipped_once(
+    id: Option<String>,
+    location: String,
+    reason: String,
+) -> Box<dyn Iterator<Item = Item>> {
+    Box::new(std::iter::once(skipped(id, location, reason)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(sources: &[PathBuf], options: &SourceOptions) -> (Vec<Document>, Vec<Skipped>) {
+        let mut docs = Vec::new();
+        let mut skipped = Vec::new();
+        for item in read_sources(sources, options) {
+            match item {
+                Item::Document(d) => docs.push(d),
+                Item::Skipped(s) => skipped.push(s),
+            }
+        }
+        (docs, skipped)
+    }
+
+    #[test]
+    fn folder_is_read_recursively_in_path_order_with_relative_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("b.txt"), "Bee text.").unwrap();
+        std::fs::write(dir.path().join("a.txt"), "Ay text.").unwrap();
+        std::fs::write(dir.path().join("sub/c.txt"), "See text.").unwrap();
+        std::fs::write(dir.path().join(".hidden"), "no").unwrap();
+        std::fs::write(
+            dir.path().join("d.jsonl"),
+            "{\"id\":\"j1\",\"text\":\"Jay.\"}\n\n{\"id\":2}\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("e.bin"), b"\x00\x01\x02").unwrap();
+        let (docs, skipped) = collect(&[dir.path().to_path_buf()], &SourceOptions::default());
+        let ids: Vec<&str> = docs.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, ["a.txt", "b.txt", "j1", "sub/c.txt"]);
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert!(
+            skipped[0].location.ends_with("d.jsonl:3")
+                && skipped[0].reason.contains("no field \"text\"")
+        );
+        assert!(skipped[1].reason.contains("binary"), "{skipped:?}");
+    }
+
+    #[test]
+    fn trec_gzip_streams_and_bad_documents_are_skipped_with_their_line() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let sgml = "<DOC>\n<DOCNO>A</DOCNO><TEXT>One.</TEXT></DOC>\n<DOC>\n<TEXT>no id</TEXT></DOC>\n<DOC><DOCNO>C</DOCNO><TEXT>Three.</TEXT></DOC>\n";
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(sgml.as_bytes()).unwrap();
+        let gz = enc.finish().unwrap();
+        let path = dir.path().join("vol1");
+        std::fs::write(&path, &gz).unwrap();
+        let (docs, skipped) = collect(std::slice::from_ref(&path), &SourceOptions::default());
+        assert_eq!(
+            docs.iter().map(|d| d.id.as_str()).collect::<Vec<_>>(),
+            ["A", "C"]
+        );
+        assert_eq!(skipped.len(), 1);
+        assert!(skipped[0].location.ends_with("vol1:3"), "{skipped:?}");
+        // Truncated gzip: the documents before the damage are read, then one skip says why.
+        std::fs::write(&path, &gz[..gz.len() - 12]).unwrap();
+        let (_, skipped) = collect(&[path], &SourceOptions::default());
+        assert!(
+            skipped.last().unwrap().reason.contains("damaged gzip"),
+            "{skipped:?}"
+        );
+    }
+
+    #[test]
+    fn missing_file_is_skipped_and_the_stream_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("ok.txt"), "Fine.").unwrap();
+        let (docs, skipped) = collect(
+            &[dir.path().join("missing.txt"), dir.path().join("ok.txt")],
+            &SourceOptions::default(),
+        );
+        assert_eq!(docs.len(), 1);
+        assert!(skipped[0].reason.starts_with("cannot read"), "{skipped:?}");
+    }
+}
