@@ -19,7 +19,8 @@
 //! 5. [`block`] — verification, splitting and tiling into [`Block`]s;
 //! 6. [`similarity`] — resemblance and containments ([`Similarity`]);
 //! 7. [`method`] — the [`Detector`] interface and SL+ST behind it ([`SlSt`]);
-//! 8. [`report`] — the JSON records and human text of the CLI.
+//! 8. [`batch`] — corpus mode: all near-duplicate pairs and clusters of a collection;
+//! 9. [`report`] — the JSON records, pair files and human text of the CLI.
 //!
 //! ## Glossary
 //! - **term**: a word (UAX #29, containing a letter or digit, lowercased) that is not a stop word.
@@ -56,17 +57,18 @@
 
 #![deny(missing_docs)]
 
-pub mod block;
-pub mod corpus;
-/// Documents: an id and a text.
-pub mod document;
-pub mod error;
-pub mod matcher;
-pub mod method;
-pub mod profile;
-pub mod report;
-pub mod similarity;
-pub mod text;
+// The pipeline, in the order data flows through it.
+pub mod error; // the one error type
+pub mod document; // Document: id + text
+pub mod corpus; // files, folders, TREC/SGML, JSON lines → documents
+pub mod text; // sentences, words, stop words
+pub mod profile; // document → SentenceProfile (length string, leading terms, spans)
+pub mod matcher; // symbol strings → maximal common substrings (suffix array)
+pub mod block; // matches → verified, tiled blocks
+pub mod similarity; // blocks → resemblance, containments
+pub mod method; // the Detector interface; SL+ST
+pub mod batch; // corpus mode: candidates, verification, clusters, outputs
+pub mod report; // JSON records and human text of compare/profile
 
 /// The README's Rust examples, compiled and run as doctests so they cannot rot.
 #[cfg(doctest)]

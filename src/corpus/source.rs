@@ -62,7 +62,10 @@ pub enum Item {
 /// Every document of `sources`, in order: files as given, folders recursively in sorted path
 /// order, `-` for standard input. Ids: the path as given for a text file, the path relative to
 /// the folder for a text file inside one, the collection's own id for SGML and JSON lines.
-pub fn read_sources(sources: &[PathBuf], options: &SourceOptions) -> impl Iterator<Item = Item> {
+pub fn read_sources(
+    sources: &[PathBuf],
+    options: &SourceOptions,
+) -> impl Iterator<Item = Item> + use<> {
     let options = options.clone();
     let mut pending: Vec<(PathBuf, Option<PathBuf>)> =
         sources.iter().rev().map(|p| (p.clone(), None)).collect();

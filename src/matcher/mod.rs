@@ -39,12 +39,15 @@ pub struct GeneralizedSuffixArray {
 }
 
 impl GeneralizedSuffixArray {
-    /// Build the array over `docs` (symbols are any `u32`; they are remapped densely) with the
+    /// Build the array over `docs` (symbols of any ordered type, remapped densely) with the
     /// given suffix sorter.
-    pub fn build(docs: &[&[u32]], sorter: &dyn SuffixSorter) -> Self {
+    ///
+    /// # Panics
+    /// When the documents hold 2³¹ or more symbols in all (the 32-bit suffix array's limit).
+    pub fn build<T: Ord + Copy>(docs: &[&[T]], sorter: &dyn SuffixSorter) -> Self {
         let n_docs = docs.len();
         // Dense remapping keeps the alphabet (and libsais' bucket arrays) small.
-        let mut symbols: Vec<u32> = docs.iter().flat_map(|d| d.iter().copied()).collect();
+        let mut symbols: Vec<T> = docs.iter().flat_map(|d| d.iter().copied()).collect();
         symbols.sort_unstable();
         symbols.dedup();
         let total: usize = docs.iter().map(|d| d.len() + 1).sum();
@@ -79,6 +82,43 @@ impl GeneralizedSuffixArray {
         &self.index
     }
 
+    /// The maximal runs of suffix-array ranks whose suffixes share their first `k` symbols
+    /// (`k ≥ 1`): every group of suffixes that start with the same k symbols is one range.
+    pub fn shared_prefix_ranges(
+        &self,
+        k: usize,
+    ) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        let k = k.max(1) as u32;
+        let lcp = &self.index.lcp;
+        let mut r = 0;
+        std::iter::from_fn(move || {
+            while r < lcp.len() {
+                let start = r;
+                r += 1;
+                while r < lcp.len() && lcp[r] >= k {
+                    r += 1;
+                }
+                if r - start >= 2 {
+                    return Some(start..r);
+                }
+            }
+            None
+        })
+    }
+
+    /// The text position of the suffix of rank `rank`.
+    pub fn suffix_at(&self, rank: usize) -> usize {
+        self.index.sa[rank] as usize
+    }
+
+    /// The (dense) symbol just before text position `pos`, or −1 at the very start. A
+    /// document's first symbol is preceded by the previous document's unique separator, so two
+    /// suffixes of different documents with equal preceding symbols extend one step left
+    /// together.
+    pub fn preceding_symbol(&self, pos: usize) -> i32 {
+        if pos == 0 { -1 } else { self.text[pos - 1] }
+    }
+
     /// Every [`Match`] of at least `min_len` symbols between document `x` and document `y`
     /// (`x != y`), sorted by start in `x`, then in `y`.
     ///
@@ -89,47 +129,36 @@ impl GeneralizedSuffixArray {
     /// `min_len` symbols, which is at most the total length of the matches reported.
     pub fn matches_between(&self, x: usize, y: usize, min_len: usize) -> Vec<Match> {
         assert!(x != y, "matches_between needs two different documents");
-        let min_len = min_len.max(1) as u32;
-        let (sa, lcp) = (&self.index.sa, &self.index.lcp);
-        let left = |p: usize| if p == 0 { -1 } else { self.text[p - 1] };
         let mut out = Vec::new();
         let (mut xs, mut ys) = (Vec::new(), Vec::new());
-        let mut r = 0;
-        while r < sa.len() {
-            let mut end = r + 1;
-            while end < sa.len() && lcp[end] >= min_len {
-                end += 1;
-            }
-            if end - r >= 2 {
-                xs.clear();
-                ys.clear();
-                for &p in &sa[r..end] {
-                    let p = p as usize;
-                    match self.locate(p).0 {
-                        d if d == x => xs.push(p),
-                        d if d == y => ys.push(p),
-                        _ => {}
-                    }
-                }
-                for &p in &xs {
-                    for &q in &ys {
-                        if left(p) == left(q) {
-                            continue;
-                        }
-                        let len = self.text[p..]
-                            .iter()
-                            .zip(&self.text[q..])
-                            .take_while(|(s, t)| s == t)
-                            .count();
-                        out.push(Match {
-                            a: p - self.starts[x],
-                            b: q - self.starts[y],
-                            len,
-                        });
-                    }
+        for range in self.shared_prefix_ranges(min_len) {
+            xs.clear();
+            ys.clear();
+            for rank in range {
+                let p = self.suffix_at(rank);
+                match self.locate(p).0 {
+                    d if d == x => xs.push(p),
+                    d if d == y => ys.push(p),
+                    _ => {}
                 }
             }
-            r = end;
+            for &p in &xs {
+                for &q in &ys {
+                    if self.preceding_symbol(p) == self.preceding_symbol(q) {
+                        continue;
+                    }
+                    let len = self.text[p..]
+                        .iter()
+                        .zip(&self.text[q..])
+                        .take_while(|(s, t)| s == t)
+                        .count();
+                    out.push(Match {
+                        a: p - self.starts[x],
+                        b: q - self.starts[y],
+                        len,
+                    });
+                }
+            }
         }
         out.sort_unstable();
         out

@@ -3,6 +3,7 @@
 //! (0 success, 2 error).
 
 mod args;
+mod batch;
 mod compare;
 mod profile;
 
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Compare two documents: scores, decision, and the matching sentence blocks.
     Compare(compare::CompareArgs),
+    /// Find every near-duplicate pair and cluster of a corpus (TREC, SGML, JSON lines, folders).
+    Batch(batch::BatchArgs),
     /// Show a document's sentence profile: each kept sentence's span, length, symbol and
     /// leading terms, and the length string.
     Profile(profile::ProfileArgs),
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
+        Command::Batch(args) => batch::run(args),
         Command::Profile(args) => profile::run(args),
     };
     match result {

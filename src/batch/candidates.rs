@@ -1,0 +1,238 @@
+//! Step 2: candidate pairs from exact-duplicate groups and one generalized suffix array.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::{DocumentSketch, Progress};
+use crate::matcher::{GeneralizedSuffixArray, Libsais};
+
+/// Documents with identical profiles, grouped. Each group is represented by its earliest
+/// document; a document outside every group stands for itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Groups {
+    /// For each document, the index of its group in `groups`, if it has one.
+    group_of: Vec<Option<u32>>,
+    /// The groups (two or more documents each, ascending).
+    groups: Vec<Vec<usize>>,
+    /// `identity[x] == x`: the one-element member list of an ungrouped document.
+    identity: Vec<usize>,
+}
+
+impl Groups {
+    fn new(n: usize) -> Self {
+        Groups {
+            group_of: vec![None; n],
+            groups: Vec::new(),
+            identity: (0..n).collect(),
+        }
+    }
+
+    /// The documents a representative stands for (itself included).
+    pub fn members(&self, x: usize) -> &[usize] {
+        match self.group_of[x] {
+            Some(g) => &self.groups[g as usize],
+            None => std::slice::from_ref(&self.identity[x]),
+        }
+    }
+
+    /// The exact-duplicate groups (two or more documents each).
+    pub fn groups(&self) -> &[Vec<usize>] {
+        &self.groups
+    }
+}
+
+/// A run of block keys shared by more documents than the limit: excluded from candidate
+/// generation and reported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoilerplateBlock {
+    /// The earliest document holding the run.
+    pub document: usize,
+    /// Where the run starts in that document (kept sentences, from 0).
+    pub sentence: usize,
+    /// Its length in sentences (the minimum block).
+    pub len: usize,
+    /// How many distinct profiles hold it (exact-duplicate groups count once).
+    pub documents: usize,
+}
+
+/// The outcome of candidate generation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CandidateSet {
+    /// Pairs of representatives (x < y) to compare, sorted, without repeats.
+    pub pairs: Vec<(usize, usize)>,
+    /// Exact-duplicate groups.
+    pub groups: Groups,
+    /// Boilerplate runs excluded (each run of `min_block` keys once).
+    pub boilerplate: Vec<BoilerplateBlock>,
+    /// Documents without any kept sentence (they are in no pair).
+    pub empty_documents: usize,
+}
+
+impl CandidateSet {
+    /// Every pair of documents that have at least one sentence, no grouping: the oracle path.
+    pub fn all_pairs(corpus: &[DocumentSketch]) -> Self {
+        let live: Vec<usize> = (0..corpus.len())
+            .filter(|&i| !corpus[i].keys.is_empty())
+            .collect();
+        let mut pairs = Vec::with_capacity(live.len() * live.len().saturating_sub(1) / 2);
+        for (i, &x) in live.iter().enumerate() {
+            pairs.extend(live[i + 1..].iter().map(|&y| (x, y)));
+        }
+        CandidateSet {
+            pairs,
+            groups: Groups::new(corpus.len()),
+            boilerplate: Vec::new(),
+            empty_documents: corpus.len() - live.len(),
+        }
+    }
+}
+
+/// Group documents with identical profiles (same length and leading terms, sentence by
+/// sentence). Returns the groups and the representatives (earliest member of each group, and
+/// every ungrouped document with at least one sentence), ascending.
+fn exact_groups(corpus: &[DocumentSketch]) -> (Groups, Vec<usize>) {
+    let mut groups = Groups::new(corpus.len());
+    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut representatives = Vec::new();
+    for (i, doc) in corpus.iter().enumerate() {
+        if doc.keys.is_empty() {
+            continue;
+        }
+        let bytes: Vec<u8> = doc.keys.iter().flat_map(|k| k.to_le_bytes()).collect();
+        let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+        let same = |j: usize| {
+            let (p, q) = (&corpus[j].profile.sentences, &doc.profile.sentences);
+            p.len() == q.len()
+                && p.iter()
+                    .zip(q)
+                    .all(|(x, y)| x.length == y.length && x.leading == y.leading)
+        };
+        let bucket = by_hash.entry(hash).or_default();
+        match bucket.iter().copied().find(|&j| same(j)) {
+            Some(rep) => match groups.group_of[rep] {
+                Some(g) => {
+                    groups.groups[g as usize].push(i);
+                    groups.group_of[i] = Some(g);
+                }
+                None => {
+                    let g = groups.groups.len() as u32;
+                    groups.groups.push(vec![rep, i]);
+                    groups.group_of[rep] = Some(g);
+                    groups.group_of[i] = Some(g);
+                }
+            },
+            None => {
+                bucket.push(i);
+                representatives.push(i);
+            }
+        }
+    }
+    (groups, representatives)
+}
+
+/// Step 2: every pair of representatives that shares a run of at least `min_block` block keys
+/// that is not boilerplate.
+///
+/// A pair of documents has a verified block exactly when their fused (length, leading terms)
+/// strings share a run of `min_block` symbols, i.e. when two of their suffixes fall into one
+/// range of the suffix array with LCP ≥ `min_block`. A range holding more than `max_df`
+/// distinct profiles is boilerplate: reported, and no pair is emitted from it. Within other
+/// ranges a pair is emitted only where its two suffixes are preceded by different symbols (or
+/// the run one to the left is boilerplate), which keeps emission near the number of distinct
+/// shared runs instead of their total length.
+pub fn candidates(
+    corpus: &[DocumentSketch],
+    min_block: usize,
+    max_df: usize,
+    progress: &dyn Progress,
+) -> CandidateSet {
+    progress.stage("finding candidate pairs", None);
+    let (groups, reps) = exact_groups(corpus);
+    let strings: Vec<&[u64]> = reps.iter().map(|&r| corpus[r].keys.as_slice()).collect();
+    let gsa = GeneralizedSuffixArray::build(&strings, &Libsais);
+    let k = min_block.max(1);
+    // Pass 1: which k-symbol runs are boilerplate (held by more than `max_df` profiles). A
+    // position is marked when the run starting there is one.
+    let mut boilerplate_at = vec![false; gsa.index().sa.len()];
+    let mut boilerplate = Vec::new();
+    let mut docs_seen: Vec<u32> = Vec::new();
+    for range in gsa.shared_prefix_ranges(k) {
+        if range.len() <= max_df {
+            continue; // cannot hold more than max_df documents
+        }
+        docs_seen.clear();
+        let mut earliest = (usize::MAX, 0);
+        for rank in range.clone() {
+            let (doc, offset) = gsa.locate(gsa.suffix_at(rank));
+            earliest = earliest.min((doc, offset));
+            docs_seen.push(doc as u32);
+        }
+        docs_seen.sort_unstable();
+        docs_seen.dedup();
+        if docs_seen.len() > max_df {
+            for rank in range {
+                boilerplate_at[gsa.suffix_at(rank)] = true;
+            }
+            boilerplate.push(BoilerplateBlock {
+                document: reps[earliest.0],
+                sentence: earliest.1,
+                len: k,
+                documents: docs_seen.len(),
+            });
+        }
+    }
+    // Pass 2: emit pairs. Two suffixes preceded by the same symbol also meet one position to the
+    // left, in the range of the run that starts there, and are emitted there — unless that run is
+    // boilerplate, in which case they are emitted here. So a pair is emitted exactly when it
+    // shares a run of k symbols that is not boilerplate.
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    // (representative number, preceding symbol or a unique stand-in) of each suffix in a range.
+    let mut entries: Vec<(u32, i64)> = Vec::new();
+    // Per distinct document of a range: its preceding symbol if it has exactly one.
+    let mut docs: Vec<(u32, Option<i64>)> = Vec::new();
+    for range in gsa.shared_prefix_ranges(k) {
+        if boilerplate_at[gsa.suffix_at(range.start)] {
+            continue;
+        }
+        entries.clear();
+        for rank in range {
+            let pos = gsa.suffix_at(rank);
+            let left = if pos > 0 && boilerplate_at[pos - 1] {
+                -2 - pos as i64 // unique: never equal to another suffix's
+            } else {
+                i64::from(gsa.preceding_symbol(pos))
+            };
+            entries.push((gsa.locate(pos).0 as u32, left));
+        }
+        entries.sort_unstable();
+        entries.dedup();
+        docs.clear();
+        for &(d, left) in &entries {
+            match docs.last_mut() {
+                Some((last, single)) if *last == d => *single = None,
+                _ => docs.push((d, Some(left))),
+            }
+        }
+        for (i, &(x, sx)) in docs.iter().enumerate() {
+            for &(y, sy) in &docs[i + 1..] {
+                if sx.is_none() || sx != sy {
+                    pairs.push((x, y));
+                }
+            }
+        }
+        progress.advance(1);
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    progress.finish_stage();
+    CandidateSet {
+        pairs: pairs
+            .into_iter()
+            .map(|(x, y)| (reps[x as usize], reps[y as usize]))
+            .collect(),
+        groups,
+        boilerplate,
+        empty_documents: corpus.iter().filter(|d| d.keys.is_empty()).count(),
+    }
+}

@@ -1,0 +1,204 @@
+//! `slst batch SOURCE…`: every near-duplicate pair and cluster of a corpus.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use slst::batch::output::{self, BatchSummary, PairFormat};
+use slst::batch::{self, BatchConfig, Candidates, Progress};
+use slst::corpus::read_sources;
+use slst::{MatchKey, Result, SlSt, SlstConfig};
+
+use crate::args::{InputArgs, ProfileFlags};
+
+/// Arguments of `slst batch`.
+#[derive(Args, Debug)]
+pub struct BatchArgs {
+    /// Files, folders (read recursively, in path order) or `-` for standard input.
+    #[arg(required = true)]
+    pub sources: Vec<PathBuf>,
+    /// Where to write the pairs (default: standard output).
+    #[arg(long, default_value = "-", value_name = "FILE")]
+    pub out: PathBuf,
+    /// Format of the pairs file.
+    #[arg(long, value_enum, default_value_t = PairFormatArg::Jsonl)]
+    pub out_format: PairFormatArg,
+    /// Include each pair's blocks (sentence ranges and byte spans) in JSON-lines output.
+    #[arg(long)]
+    pub blocks: bool,
+    /// Also write clusters (`cluster_id<TAB>doc_id`, the earliest document first) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub clusters: Option<PathBuf>,
+    /// Also write the run's summary as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// The method (batch runs SL+ST).
+    #[arg(long, default_value = "slst", value_parser = ["slst"])]
+    pub method: String,
+    /// Report pairs whose resemblance J is at least this.
+    #[arg(long, default_value_t = 0.5, value_name = "θ")]
+    pub threshold: f64,
+    /// Report pairs where either document's containment in the other is at least this,
+    /// instead of using the resemblance threshold.
+    #[arg(long, value_name = "θc")]
+    pub containment: Option<f64>,
+    /// Blocks shorter than this many sentences are dropped.
+    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    pub min_block: usize,
+    /// How candidate pairs are found: `index` (suffix array over block keys) or `all` (compare
+    /// every pair: slow, obviously correct).
+    #[arg(long, value_enum, default_value_t = CandidatesArg::Index)]
+    pub candidates: CandidatesArg,
+    /// A run of sentences shared by more documents than this is boilerplate: reported and left
+    /// out of candidate generation.
+    #[arg(long, default_value_t = 1000, value_name = "F")]
+    pub max_df: usize,
+    /// Worker threads (default: all cores). The output is the same for any number.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bars and no summary on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// Pair file formats.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum PairFormatArg {
+    /// JSON lines.
+    Jsonl,
+    /// Tab-separated.
+    Tsv,
+    /// Comma-separated.
+    Csv,
+}
+
+/// Candidate modes.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum CandidatesArg {
+    /// Exact-duplicate groups and a generalized suffix array.
+    Index,
+    /// Every pair.
+    All,
+}
+
+/// Progress bars on standard error, one per stage.
+struct Bars {
+    hidden: bool,
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Progress for Bars {
+    fn stage(&self, name: &'static str, total: Option<u64>) {
+        let target = if self.hidden {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
+        let bar = match total {
+            Some(n) => ProgressBar::with_draw_target(Some(n), target).with_style(
+                ProgressStyle::with_template(
+                    "{msg:>26} [{bar:30}] {human_pos}/{human_len} ({per_sec}, {eta})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            ),
+            None => ProgressBar::with_draw_target(None, target).with_style(
+                ProgressStyle::with_template(
+                    "{msg:>26} {spinner} {human_pos} ({per_sec}) {elapsed}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            ),
+        };
+        bar.set_message(name);
+        if let Ok(mut slot) = self.bar.lock() {
+            *slot = Some(bar);
+        }
+    }
+
+    fn advance(&self, n: u64) {
+        if let Ok(slot) = self.bar.lock()
+            && let Some(bar) = slot.as_ref()
+        {
+            bar.inc(n);
+        }
+    }
+
+    fn finish_stage(&self) {
+        if let Ok(mut slot) = self.bar.lock()
+            && let Some(bar) = slot.take()
+        {
+            bar.finish();
+        }
+    }
+}
+
+pub fn run(args: BatchArgs) -> Result<()> {
+    if let Some(n) = args.threads {
+        // Fails only when a pool already exists, which cannot happen this early.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global();
+    }
+    let slst_config = SlstConfig {
+        profile: args.profile.config()?,
+        min_block: args.min_block,
+        threshold: args.threshold,
+        match_key: MatchKey::LengthAndLeading,
+    };
+    if let Some(theta) = args.containment
+        && !(0.0..=1.0).contains(&theta)
+    {
+        return Err(slst::Error::InvalidParameter {
+            name: "--containment",
+            value: theta.to_string(),
+            expected: "a number from 0 to 1",
+        });
+    }
+    let detector = SlSt::new(slst_config)?;
+    let config = BatchConfig {
+        containment: args.containment,
+        candidates: match args.candidates {
+            CandidatesArg::Index => Candidates::Index,
+            CandidatesArg::All => Candidates::All,
+        },
+        max_df: args.max_df,
+    };
+    let bars = Bars {
+        hidden: args.quiet || !std::io::stderr().is_terminal(),
+        bar: Mutex::new(None),
+    };
+    let items = read_sources(&args.sources, &args.input.source_options());
+    let result = batch::run(items, &detector, &config, &bars);
+    let clusters = batch::clusters(
+        result.corpus.documents.len(),
+        result.pairs.iter().map(|p| (p.a, p.b)),
+    );
+    let format = match args.out_format {
+        PairFormatArg::Jsonl => PairFormat::Jsonl,
+        PairFormatArg::Tsv => PairFormat::Tsv,
+        PairFormatArg::Csv => PairFormat::Csv,
+    };
+    output::write_atomically(&args.out, |w| {
+        output::write_pairs(w, &result, format, args.blocks)
+    })?;
+    if let Some(path) = &args.clusters {
+        output::write_atomically(path, |w| output::write_clusters(w, &result, &clusters))?;
+    }
+    let summary = BatchSummary::new(&result, &clusters, detector.config(), &config);
+    if let Some(path) = &args.summary {
+        output::write_atomically(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &summary)?;
+            w.write_all(b"\n")
+        })?;
+    }
+    if !args.quiet {
+        eprint!("{}", summary.to_text());
+    }
+    Ok(())
+}

@@ -1,0 +1,329 @@
+//! Corpus mode: the indexed path equals comparing every pair, on random corpora built from real
+//! sentences and on real Reuters-21578 documents; the output does not depend on the thread
+//! count; exact-duplicate groups and boilerplate behave as documented.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use slst::batch::{self, BatchConfig, BatchResult, Candidates, Silent};
+use slst::corpus::sgml::SgmlOptions;
+use slst::corpus::{Item, SourceOptions, read_sources};
+use slst::text::split_sentences;
+use slst::{Document, SlSt, SlstConfig};
+
+/// Real sentences (Clough PageRank source and the first chapters of Genesis, KJV).
+fn pool() -> &'static [String] {
+    static POOL: OnceLock<Vec<String>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let mut out = Vec::new();
+        for text in [
+            include_str!("../corpora/clough/orig_taskb.txt"),
+            &include_str!("../corpora/bible/kjv-1mb.txt")[..30_000],
+        ] {
+            for r in split_sentences(text) {
+                let s = text[r].split_whitespace().collect::<Vec<_>>().join(" ");
+                if s.chars().next().is_some_and(char::is_uppercase) && s.ends_with('.') {
+                    out.push(s);
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out.truncate(30);
+        out
+    })
+}
+
+/// A corpus of up to 14 documents: random runs of pool sentences, some documents copied
+/// exactly, some copied with a sentence changed, some empty.
+fn corpus() -> impl Strategy<Value = Vec<String>> {
+    let doc = proptest::collection::vec(0usize..30, 0..14);
+    proptest::collection::vec((doc, 0u8..6), 1..14).prop_map(|specs| {
+        let pool = pool();
+        let mut docs: Vec<String> = Vec::new();
+        for (sentences, how) in specs {
+            let text = match (how, docs.last()) {
+                (0, Some(prev)) => prev.clone(),
+                (1, Some(prev)) => format!("{} {}", pool[sentences.len() % pool.len()], prev),
+                _ => sentences
+                    .iter()
+                    .map(|&k| pool[k % pool.len()].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            docs.push(text);
+        }
+        docs
+    })
+}
+
+fn run(texts: &[String], config: &BatchConfig, threshold: f64) -> BatchResult {
+    let detector = SlSt::new(SlstConfig {
+        threshold,
+        ..SlstConfig::default()
+    })
+    .unwrap();
+    let items = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())));
+    batch::run(items, &detector, config, &Silent)
+}
+
+/// (a, b, resemblance, containments, blocks) of every reported pair.
+type PairKey = (
+    usize,
+    usize,
+    f64,
+    Option<f64>,
+    Option<f64>,
+    Vec<slst::Block>,
+);
+
+fn pair_keys(r: &BatchResult) -> Vec<PairKey> {
+    r.pairs
+        .iter()
+        .map(|p| {
+            let s = p.comparison.similarity;
+            (
+                p.a,
+                p.b,
+                s.resemblance,
+                s.containment_a,
+                s.containment_b,
+                p.comparison.evidence.blocks.clone(),
+            )
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn indexed_batch_equals_all_pairs(texts in corpus(), threshold in prop_oneof![Just(0.01), Just(0.3), Just(0.5), Just(0.9)]) {
+        let index = run(&texts, &BatchConfig::default(), threshold);
+        let all = run(&texts, &BatchConfig { candidates: Candidates::All, ..BatchConfig::default() }, threshold);
+        prop_assert!(index.candidates.boilerplate.is_empty());
+        prop_assert_eq!(pair_keys(&index), pair_keys(&all));
+    }
+
+    #[test]
+    fn indexed_batch_equals_all_pairs_by_containment(texts in corpus()) {
+        let config = BatchConfig { containment: Some(0.6), ..BatchConfig::default() };
+        let index = run(&texts, &config, 0.5);
+        let all = run(&texts, &BatchConfig { candidates: Candidates::All, ..config }, 0.5);
+        prop_assert_eq!(pair_keys(&index), pair_keys(&all));
+    }
+
+    /// With a tiny boilerplate limit: the indexed pairs are the all-pairs result minus exactly
+    /// the pairs whose every shared run of 2 sentences is held by more than `max_df` distinct
+    /// profiles (computed here the slow way).
+    #[test]
+    fn indexed_batch_equals_all_pairs_minus_boilerplate(texts in corpus(), max_df in 2usize..4) {
+        use std::collections::{HashMap, HashSet};
+        let index = run(&texts, &BatchConfig { max_df, ..BatchConfig::default() }, 0.01);
+        let all = run(&texts, &BatchConfig { candidates: Candidates::All, ..BatchConfig::default() }, 0.01);
+        let keys: Vec<&[u64]> = all.corpus.documents.iter().map(|d| d.keys.as_slice()).collect();
+        let distinct: HashSet<&[u64]> = keys.iter().copied().collect();
+        let mut holders: HashMap<&[u64], usize> = HashMap::new();
+        for k in &distinct {
+            let grams: HashSet<&[u64]> = k.windows(2).collect();
+            for g in grams {
+                *holders.entry(g).or_default() += 1;
+            }
+        }
+        let shares_non_boilerplate = |a: usize, b: usize| {
+            let ga: HashSet<&[u64]> = keys[a].windows(2).collect();
+            keys[a] == keys[b] || keys[b].windows(2).any(|g| ga.contains(g) && holders[g] <= max_df)
+        };
+        let expected: Vec<PairKey> = pair_keys(&all).into_iter().filter(|p| shares_non_boilerplate(p.0, p.1)).collect();
+        prop_assert_eq!(pair_keys(&index), expected);
+    }
+
+    #[test]
+    fn batch_pairs_equal_pairwise_compare(texts in corpus()) {
+        let detector = SlSt::new(SlstConfig::default()).unwrap();
+        let result = run(&texts, &BatchConfig::default(), 0.5);
+        let mut expected = Vec::new();
+        for i in 0..texts.len() {
+            for j in i + 1..texts.len() {
+                use slst::Detector;
+                let a = detector.sketch(&Document::new("a", texts[i].clone()));
+                let b = detector.sketch(&Document::new("b", texts[j].clone()));
+                let c = detector.compare(&a, &b);
+                if c.duplicate {
+                    expected.push((i, j, c.similarity.resemblance));
+                }
+            }
+        }
+        let got: Vec<(usize, usize, f64)> = result.pairs.iter().map(|p| (p.a, p.b, p.comparison.similarity.resemblance)).collect();
+        prop_assert_eq!(got, expected);
+    }
+}
+
+#[test]
+fn exact_copies_are_grouped_and_compared_once() {
+    let pool = pool();
+    let base = pool[..6].join(" ");
+    let other = pool[10..14].join(" ");
+    let texts = vec![
+        base.clone(),
+        other.clone(),
+        base.clone(),
+        base.clone(),
+        other,
+        String::new(),
+    ];
+    let r = run(&texts, &BatchConfig::default(), 0.5);
+    assert_eq!(r.candidates.groups.groups(), [vec![0, 2, 3], vec![1, 4]]);
+    assert_eq!(r.candidates.empty_documents, 1);
+    let pairs: Vec<(usize, usize)> = r.pairs.iter().map(|p| (p.a, p.b)).collect();
+    assert_eq!(pairs, [(0, 2), (0, 3), (1, 4), (2, 3)]);
+    assert!(
+        r.pairs
+            .iter()
+            .all(|p| p.comparison.similarity.resemblance == 1.0)
+    );
+    let clusters = batch::clusters(texts.len(), r.pairs.iter().map(|p| (p.a, p.b)));
+    assert_eq!(clusters, [vec![0, 2, 3], vec![1, 4]]);
+}
+
+#[test]
+fn boilerplate_shared_by_too_many_documents_is_excluded_and_reported() {
+    let pool = pool();
+    let header = pool[..2].join(" ");
+    // Five documents share a 2-sentence header and nothing else; two also share a body.
+    let bodies = [
+        &pool[2..5],
+        &pool[5..8],
+        &pool[8..11],
+        &pool[11..14],
+        &pool[2..5],
+    ];
+    let mut texts: Vec<String> = bodies
+        .iter()
+        .map(|b| format!("{header} {}", b.join(" ")))
+        .collect();
+    // Not an exact copy of document 0: one more sentence at the end.
+    texts[4].push_str(&format!(" {}", pool[20]));
+    let r = run(
+        &texts,
+        &BatchConfig {
+            max_df: 3,
+            ..BatchConfig::default()
+        },
+        0.01,
+    );
+    assert_eq!(r.candidates.boilerplate.len(), 1);
+    let b = &r.candidates.boilerplate[0];
+    assert_eq!((b.document, b.sentence, b.len, b.documents), (0, 0, 2, 5));
+    // Only documents 0 and 4 share more than the header; the header still counts in their score.
+    let pairs: Vec<(usize, usize, usize)> = r
+        .pairs
+        .iter()
+        .map(|p| (p.a, p.b, p.comparison.evidence.matched))
+        .collect();
+    assert_eq!(pairs, [(0, 4, 5)]);
+    // Without the limit every pair shares the header block.
+    let r = run(&texts, &BatchConfig::default(), 0.01);
+    assert_eq!(r.pairs.len(), 10);
+}
+
+#[test]
+fn output_is_the_same_at_one_and_two_threads() {
+    let texts: Vec<String> = (0..60)
+        .map(|i| {
+            let pool = pool();
+            (0..8)
+                .map(|k| pool[(i * 7 + k * (i % 5 + 1)) % pool.len()].as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let with = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let r = run(&texts, &BatchConfig::default(), 0.2);
+            let mut out = Vec::new();
+            batch::output::write_pairs(&mut out, &r, batch::output::PairFormat::Jsonl, true)
+                .unwrap();
+            out
+        })
+    };
+    let one = with(1);
+    assert!(!one.is_empty());
+    assert_eq!(one, with(2));
+}
+
+fn reuters_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/reuters21578");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: the shared corpora must sit beside the repository",
+        dir.display()
+    );
+    dir
+}
+
+fn reuters(n: usize) -> Vec<String> {
+    let options = SourceOptions {
+        format: slst::corpus::Format::Sgml,
+        sgml: SgmlOptions::reuters(),
+        ..SourceOptions::default()
+    };
+    let files = [
+        reuters_dir().join("reut2-000.sgm"),
+        reuters_dir().join("reut2-001.sgm"),
+    ];
+    read_sources(&files, &options)
+        .filter_map(|item| match item {
+            Item::Document(d) => Some(d.text),
+            Item::Skipped(_) => None,
+        })
+        .take(n)
+        .collect()
+}
+
+/// On real news: 600 Reuters-21578 documents (title + body), indexed against all 179,700 pairs.
+#[test]
+fn reuters_subset_indexed_equals_all_pairs() {
+    let texts = reuters(600);
+    assert_eq!(texts.len(), 600);
+    for threshold in [0.2, 0.5] {
+        let index = run(&texts, &BatchConfig::default(), threshold);
+        let all = run(
+            &texts,
+            &BatchConfig {
+                candidates: Candidates::All,
+                ..BatchConfig::default()
+            },
+            threshold,
+        );
+        assert_eq!(pair_keys(&index), pair_keys(&all), "threshold {threshold}");
+        assert!(!index.pairs.is_empty());
+        assert!(index.candidates.pairs.len() < all.candidates.pairs.len() / 50);
+    }
+}
+
+/// The same on 2,000 documents (about 2 million pairs): slow in a debug build, so run it with
+/// `cargo test --release --test batch -- --ignored`.
+#[test]
+#[ignore]
+fn reuters_2000_indexed_equals_all_pairs() {
+    let texts = reuters(2000);
+    let index = run(&texts, &BatchConfig::default(), 0.3);
+    let all = run(
+        &texts,
+        &BatchConfig {
+            candidates: Candidates::All,
+            ..BatchConfig::default()
+        },
+        0.3,
+    );
+    assert_eq!(pair_keys(&index), pair_keys(&all));
+}

@@ -1,0 +1,269 @@
+//! End-to-end tests of `slst batch`.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn slst_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_slst"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the slst binary runs")
+}
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A small corpus folder: the Clough source, the cut answer, a copy of the source, an
+/// unrelated Bible text, an empty file and a binary file.
+fn corpus_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("corpus");
+    std::fs::create_dir_all(c.join("nested")).unwrap();
+    let source = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    std::fs::write(c.join("orig.txt"), &source).unwrap();
+    std::fs::write(c.join("nested/copy.txt"), &source).unwrap();
+    std::fs::copy(
+        repo().join("corpora/clough/g0pA_taskb.txt"),
+        c.join("answer.txt"),
+    )
+    .unwrap();
+    let kjv = std::fs::read_to_string(repo().join("corpora/bible/kjv-1mb.txt")).unwrap();
+    std::fs::write(c.join("genesis.txt"), &kjv[..3000]).unwrap();
+    std::fs::write(c.join("empty.txt"), "").unwrap();
+    std::fs::write(c.join("blob.bin"), b"\x00\x01binary").unwrap();
+    dir
+}
+
+#[test]
+fn batch_writes_pairs_clusters_and_summary() {
+    let dir = corpus_dir();
+    let o = slst_in(
+        dir.path(),
+        &[
+            "batch",
+            "corpus",
+            "--out",
+            "pairs.jsonl",
+            "--clusters",
+            "clusters.tsv",
+            "--summary",
+            "summary.json",
+            "--containment",
+            "0.6",
+            "--blocks",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pairs = std::fs::read_to_string(dir.path().join("pairs.jsonl")).unwrap();
+    let records: Vec<serde_json::Value> = pairs
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids: Vec<(String, String)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["a"].as_str().unwrap().to_string(),
+                r["b"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    // Path order: answer.txt, blob.bin (skipped), empty.txt, genesis.txt, nested/copy.txt, orig.txt.
+    assert_eq!(
+        ids,
+        [
+            ("answer.txt".to_string(), "nested/copy.txt".to_string()),
+            ("answer.txt".to_string(), "orig.txt".to_string()),
+            ("nested/copy.txt".to_string(), "orig.txt".to_string()),
+        ]
+    );
+    let r = &records[0];
+    assert_eq!(r["method"], "slst");
+    assert_eq!(r["block_count"], 2);
+    assert_eq!(r["containment_a"], 0.625);
+    assert_eq!(r["blocks"][0]["a_span"], serde_json::json!([266, 668]));
+    assert_eq!(records[2]["resemblance"], 1.0);
+    let clusters = std::fs::read_to_string(dir.path().join("clusters.tsv")).unwrap();
+    assert_eq!(
+        clusters,
+        "cluster_id\tdoc_id\n1\tanswer.txt\n1\tnested/copy.txt\n1\torig.txt\n"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(summary["documents_read"], 5);
+    assert_eq!(summary["documents_skipped"], 1);
+    assert!(
+        summary["skipped"][0]["location"]
+            .as_str()
+            .unwrap()
+            .ends_with("blob.bin")
+    );
+    assert_eq!(summary["documents_without_sentences"], 1);
+    assert_eq!(summary["exact_duplicate_groups"], 1);
+    assert_eq!(summary["pairs_reported"], 3);
+    assert!(
+        stderr(&o).contains("pairs reported: 3; clusters: 1"),
+        "{}",
+        stderr(&o)
+    );
+    // Nothing half-written is left beside the outputs.
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("partial"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn candidates_all_gives_the_same_output() {
+    let dir = corpus_dir();
+    let a = slst_in(dir.path(), &["batch", "-q", "corpus", "--threshold", "0.1"]);
+    let b = slst_in(
+        dir.path(),
+        &[
+            "batch",
+            "-q",
+            "corpus",
+            "--threshold",
+            "0.1",
+            "--candidates",
+            "all",
+        ],
+    );
+    assert!(a.status.success() && b.status.success());
+    assert!(!a.stdout.is_empty());
+    assert_eq!(a.stdout, b.stdout);
+    assert!(a.stderr.is_empty(), "-q prints nothing: {}", stderr(&a));
+}
+
+#[test]
+fn tsv_and_csv_outputs() {
+    let dir = corpus_dir();
+    let o = slst_in(
+        dir.path(),
+        &["batch", "-q", "corpus", "--out-format", "tsv"],
+    );
+    let tsv = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        tsv.lines().next().unwrap(),
+        "a\tb\tmethod\tresemblance\tcontainment_a\tcontainment_b\tblock_count"
+    );
+    assert_eq!(
+        tsv.lines().nth(1).unwrap(),
+        "nested/copy.txt\torig.txt\tslst\t1\t1\t1\t1"
+    );
+    let o = slst_in(
+        dir.path(),
+        &["batch", "-q", "corpus", "--out-format", "csv"],
+    );
+    let csv = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        csv.lines().nth(1).unwrap(),
+        "nested/copy.txt,orig.txt,slst,1,1,1,1"
+    );
+}
+
+#[test]
+fn sgml_with_configured_tags_and_bad_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = std::fs::read_to_string(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    let sgml = format!(
+        "<!DOCTYPE lewis SYSTEM \"lewis.dtd\">\n<REUTERS NEWID=\"1\"><TEXT><TITLE>PAGERANK</TITLE><BODY>{body}</BODY></TEXT></REUTERS>\n\
+         <REUTERS OLDID=\"9\"><TEXT><BODY>No id here.</BODY></TEXT></REUTERS>\n\
+         <REUTERS NEWID=\"3\"><TEXT><TITLE>PAGERANK</TITLE><BODY>{body}</BODY></TEXT></REUTERS>\n"
+    );
+    let bad_line = sgml[..sgml.find("<REUTERS OLDID").unwrap()]
+        .matches('\n')
+        .count()
+        + 1;
+    std::fs::write(dir.path().join("reut.sgm"), &sgml).unwrap();
+    let o = slst_in(
+        dir.path(),
+        &[
+            "batch",
+            "reut.sgm",
+            "--format",
+            "sgml",
+            "--doc-tag",
+            "REUTERS",
+            "--id-attr",
+            "NEWID",
+            "--text-tags",
+            "TITLE,BODY",
+            "--summary",
+            "s.json",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(out.starts_with("{\"a\":\"1\",\"b\":\"3\""), "{out}");
+    let expected = format!("skipped: reut.sgm:{bad_line}: <REUTERS> without a NEWID attribute");
+    assert!(stderr(&o).contains(&expected), "{}", stderr(&o));
+}
+
+#[test]
+fn jsonl_from_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    let line = |id: &str| serde_json::json!({"doc": id, "body": text}).to_string();
+    let input = format!("{}\nnot json\n{}\n", line("x"), line("y"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_slst"))
+        .args([
+            "batch",
+            "-",
+            "--format",
+            "jsonl",
+            "--id-field",
+            "doc",
+            "--text-field",
+            "body",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        String::from_utf8(o.stdout.clone())
+            .unwrap()
+            .starts_with("{\"a\":\"x\",\"b\":\"y\",\"method\":\"slst\",\"resemblance\":1.0")
+    );
+    assert!(
+        stderr(&o).contains("skipped: <stdin>:2: not JSON"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn unwritable_output_is_an_error_naming_it() {
+    let dir = corpus_dir();
+    let o = slst_in(
+        dir.path(),
+        &["batch", "-q", "corpus", "--out", "no/such/dir/pairs.jsonl"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no/such/dir/pairs.jsonl"),
+        "{}",
+        stderr(&o)
+    );
+}
