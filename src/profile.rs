@@ -53,15 +53,75 @@ impl ProfileConfig {
 /// The first terms of a sentence, compared during block verification (the paper's
 /// "Kth-in-sentence" strategy with K = 1, 2). A sentence with fewer terms has empty strings in
 /// the missing places, so every sentence of a profile has the same number of leading terms.
-pub type LeadingTerms = Box<[Box<str>]>;
+///
+/// Stored compactly — the terms, each followed by U+001F (which no word contains), in one small
+/// string that holds up to 24 bytes without a heap allocation — because a corpus run keeps one
+/// per sentence of the corpus.
+///
+/// # Example
+/// ```
+/// use slst::profile::LeadingTerms;
+/// let t = LeadingTerms::new(["stop", ""]);
+/// assert_eq!(t.iter().collect::<Vec<_>>(), ["stop", ""]);
+/// assert_eq!(t.len(), 2);
+/// ```
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LeadingTerms(compact_str::CompactString);
+
+/// Ends each term inside [`LeadingTerms`].
+const TERM_END: char = '\u{1F}';
+
+impl LeadingTerms {
+    /// Leading terms from the terms themselves.
+    pub fn new<'a>(terms: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut s = compact_str::CompactString::default();
+        for t in terms {
+            s.push_str(t);
+            s.push(TERM_END);
+        }
+        LeadingTerms(s)
+    }
+
+    /// The terms, in order (empty strings where the sentence had fewer terms).
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.split_terminator(TERM_END)
+    }
+
+    /// How many terms (K).
+    pub fn len(&self) -> usize {
+        self.0.matches(TERM_END).count()
+    }
+
+    /// True when K = 0.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The encoded form (each term followed by U+001F): equal encodings mean equal terms.
+    pub fn encoded(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for LeadingTerms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for LeadingTerms {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
 
 /// One kept sentence of a profile.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProfiledSentence {
     /// First byte of the sentence in the document text.
-    pub start: usize,
+    pub start: u32,
     /// One past the last byte of the sentence in the document text.
-    pub end: usize,
+    pub end: u32,
     /// Number of terms (1..=35).
     pub length: u8,
     /// The leading terms.
@@ -76,7 +136,7 @@ impl ProfiledSentence {
 
     /// The byte span in the document text.
     pub fn span(&self) -> Range<usize> {
-        self.start..self.end
+        self.start as usize..self.end as usize
     }
 }
 
@@ -122,14 +182,21 @@ impl SentenceProfile {
     /// let p = SentenceProfile::new(&doc, &ProfileConfig::default());
     /// assert_eq!(p.length_string(), "314");
     /// assert_eq!(p.skipped_empty, 0);
-    /// assert_eq!(&*p.sentences[0].leading[0], "cat");
+    /// assert_eq!(p.sentences[0].leading.iter().next(), Some("cat"));
     /// ```
     pub fn new(doc: &Document, config: &ProfileConfig) -> Self {
         Self::from_text(&doc.id, &doc.text, config)
     }
 
     /// Build the profile of a text with the given id.
+    ///
+    /// # Panics
+    /// When the text is 4 GiB or longer (spans are 32-bit; the readers refuse such documents).
     pub fn from_text(id: &str, text: &str, config: &ProfileConfig) -> Self {
+        assert!(
+            text.len() < u32::MAX as usize,
+            "document {id} is 4 GiB or longer"
+        );
         let mut profile = SentenceProfile {
             id: id.to_string(),
             sentences: Vec::new(),
@@ -137,16 +204,16 @@ impl SentenceProfile {
             dropped_long: 0,
         };
         let k = config.leading_terms;
-        let mut leading: Vec<Box<str>> = Vec::with_capacity(k);
+        let mut leading: Vec<String> = vec![String::new(); k];
         for span in text::split_sentences(text) {
             let mut length = 0usize;
-            leading.clear();
+            leading.iter_mut().for_each(String::clear);
             text::for_each_word(&text[span.clone()], |word| {
                 if !config.stopwords.contains(word) {
-                    length += 1;
-                    if leading.len() < k {
-                        leading.push(word.into());
+                    if length < k {
+                        leading[length].push_str(word);
                     }
+                    length += 1;
                 }
             });
             if length == 0 {
@@ -154,12 +221,11 @@ impl SentenceProfile {
             } else if length > config.max_length {
                 profile.dropped_long += 1;
             } else {
-                leading.resize(k, "".into());
                 profile.sentences.push(ProfiledSentence {
-                    start: span.start,
-                    end: span.end,
+                    start: span.start as u32,
+                    end: span.end as u32,
                     length: length as u8,
-                    leading: leading.as_slice().into(),
+                    leading: LeadingTerms::new(leading.iter().map(String::as_str)),
                 });
             }
         }
@@ -218,21 +284,21 @@ mod tests {
     fn one_term_sentence_has_empty_second_leading_term() {
         let p = profile("Stop. Go there now.");
         assert_eq!(p.length_string(), "11");
-        assert_eq!(&*p.sentences[0].leading[0], "stop");
-        assert_eq!(&*p.sentences[0].leading[1], "");
-        assert_eq!(&*p.sentences[1].leading[0], "go");
-        assert_eq!(&*p.sentences[1].leading[1], "");
+        assert_eq!(
+            p.sentences[0].leading.iter().collect::<Vec<_>>(),
+            ["stop", ""]
+        );
+        assert_eq!(
+            p.sentences[1].leading.iter().collect::<Vec<_>>(),
+            ["go", ""]
+        );
     }
 
     #[test]
     fn leading_terms_skip_stop_words_and_are_lowercase() {
         let p = profile("The PageRank of a page is high.");
         assert_eq!(
-            p.sentences[0]
-                .leading
-                .iter()
-                .map(|t| &**t)
-                .collect::<Vec<_>>(),
+            p.sentences[0].leading.iter().collect::<Vec<_>>(),
             ["pagerank", "page"]
         );
         assert_eq!(p.sentences[0].length, 3);

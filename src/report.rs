@@ -69,8 +69,8 @@ impl BlockRecord {
     ) -> Self {
         let span = |p: &SentenceProfile, start: usize| {
             [
-                p.sentences[start].start,
-                p.sentences[start + block.len - 1].end,
+                p.sentences[start].start as usize,
+                p.sentences[start + block.len - 1].end as usize,
             ]
         };
         let a_span = span(a.1, block.a);
@@ -288,9 +288,9 @@ impl CompareRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SentenceRecord {
     /// First byte.
-    pub start: usize,
+    pub start: u32,
     /// One past the last byte.
-    pub end: usize,
+    pub end: u32,
     /// Number of terms.
     pub length: u8,
     /// The base-36 symbol of the length.
@@ -365,7 +365,7 @@ impl ProfileRecord {
                 "{k:>4}  {span:<14} {:>3}  {}   {leading:<20}  {}\n",
                 s.length,
                 s.symbol,
-                opening(&doc.text[s.start..s.end])
+                opening(&doc.text[s.start as usize..s.end as usize])
             ));
         }
         out.push_str(&format!("\nlength string: {}\n", self.length_string));

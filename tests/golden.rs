@@ -108,7 +108,7 @@ fn genesis_light_revision_where_punctuation_moves_sentence_boundaries() {
         let c = slst.compare(&pa, &pb);
         assert_eq!(c.evidence.blocks, [Block { a: 3, b: 2, len: 2 }], "{key:?}");
         assert_eq!(c.similarity.resemblance, 0.2);
-        let lead: Vec<&str> = pa.sentences[4].leading.iter().map(|t| &**t).collect();
+        let lead: Vec<&str> = pa.sentences[4].leading.iter().collect();
         assert_eq!(lead, ["god", "saw"]);
     }
 }

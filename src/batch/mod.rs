@@ -31,7 +31,7 @@ pub use self::cluster::clusters;
 use crate::corpus::{Item, Skipped};
 use crate::document::Document;
 use crate::method::{Comparison, Detector, SlSt, SlstComparison};
-use crate::profile::SentenceProfile;
+use crate::profile::{LeadingTerms, SentenceProfile};
 
 /// How candidate pairs are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -78,14 +78,8 @@ pub struct DocumentSketch {
 /// The 64-bit block key of a sentence: XXH3 of its length and leading terms, stable across
 /// runs, platforms and versions. Two sentences with equal keys almost surely agree on length and
 /// leading terms; candidates are verified exactly, so a collision could only add a candidate.
-pub fn sentence_key(length: u8, leading: &[Box<str>]) -> u64 {
-    let mut bytes = Vec::with_capacity(16 + leading.iter().map(|t| t.len() + 1).sum::<usize>());
-    bytes.push(length);
-    for term in leading {
-        bytes.push(0xFF); // never inside UTF-8: a safe separator
-        bytes.extend_from_slice(term.as_bytes());
-    }
-    xxhash_rust::xxh3::xxh3_64(&bytes)
+pub fn sentence_key(length: u8, leading: &LeadingTerms) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(leading.encoded().as_bytes(), u64::from(length))
 }
 
 impl DocumentSketch {

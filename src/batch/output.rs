@@ -76,7 +76,10 @@ impl<'a> PairRecord<'a> {
                 .iter()
                 .map(|blk| {
                     let span = |p: &crate::SentenceProfile, s: usize| {
-                        [p.sentences[s].start, p.sentences[s + blk.len - 1].end]
+                        [
+                            p.sentences[s].start as usize,
+                            p.sentences[s + blk.len - 1].end as usize,
+                        ]
                     };
                     PairBlock {
                         a_start: blk.a,

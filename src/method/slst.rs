@@ -7,7 +7,7 @@ use crate::block::{self, Block};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::matcher::{self, Match};
-use crate::profile::{ProfileConfig, SentenceProfile};
+use crate::profile::{LeadingTerms, ProfileConfig, SentenceProfile};
 use crate::similarity::Similarity;
 
 use super::{Comparison, Detector};
@@ -137,7 +137,7 @@ impl SlSt {
                 (lengths(a), lengths(b))
             }
             MatchKey::LengthAndLeading => {
-                let mut ids: HashMap<(u8, &[Box<str>]), u32> = HashMap::new();
+                let mut ids: HashMap<(u8, &LeadingTerms), u32> = HashMap::new();
                 let encode = |p: &SentenceProfile| -> Vec<u32> { Vec::with_capacity(p.len()) };
                 let (mut sa, mut sb) = (encode(a), encode(b));
                 for (p, out) in [(a, &mut sa), (b, &mut sb)] {
@@ -181,8 +181,8 @@ impl SlSt {
 /// compared lexicographically. `compare(b, a)` is then exactly `compare(a, b)` with the sides
 /// swapped.
 pub fn canonical_order(a: &SentenceProfile, b: &SentenceProfile) -> Ordering {
-    fn key(p: &SentenceProfile) -> impl Iterator<Item = (u8, &[Box<str>])> {
-        p.sentences.iter().map(|s| (s.length, &*s.leading))
+    fn key(p: &SentenceProfile) -> impl Iterator<Item = (u8, &LeadingTerms)> {
+        p.sentences.iter().map(|s| (s.length, &s.leading))
     }
     key(a).cmp(key(b))
 }
