@@ -115,8 +115,15 @@ impl Serialize for LeadingTerms {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for LeadingTerms {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let terms = Vec::<String>::deserialize(deserializer)?;
+        Ok(LeadingTerms::new(terms.iter().map(String::as_str)))
+    }
+}
+
 /// One kept sentence of a profile.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ProfiledSentence {
     /// First byte of the sentence in the document text.
     pub start: u32,
@@ -160,7 +167,7 @@ pub fn length_symbol(length: usize) -> char {
 }
 
 /// A document's sentence profile: the kept sentences in order, plus what was left out.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SentenceProfile {
     /// The document id.
     pub id: String,
@@ -312,6 +319,14 @@ mod tests {
         };
         let p = SentenceProfile::from_text("t", "Aa bb cc. Dd ee.", &cfg);
         assert_eq!((p.length_string().as_str(), p.dropped_long), ("2", 1));
+    }
+
+    #[test]
+    fn profiles_round_trip_through_json() {
+        let p = profile("Stop. The PageRank of a page is high.");
+        let json = serde_json::to_string(&p).unwrap();
+        assert!(json.contains(r#""leading":["stop",""]"#), "{json}");
+        assert_eq!(serde_json::from_str::<SentenceProfile>(&json).unwrap(), p);
     }
 
     #[test]

@@ -64,8 +64,9 @@ impl Default for BatchConfig {
     }
 }
 
-/// Step 1's record for one document: its id, its profile and its block keys.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Step 1's record for one document: its id, its profile and its block keys. Serialisable, so
+/// that the steps can run apart (a later engine ships these records between workers).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct DocumentSketch {
     /// The document id.
     pub id: String,
