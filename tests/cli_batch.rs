@@ -106,6 +106,10 @@ fn batch_writes_pairs_clusters_and_summary() {
             .ends_with("blob.bin")
     );
     assert_eq!(summary["documents_without_sentences"], 1);
+    assert_eq!(
+        summary["without_sentences"],
+        serde_json::json!(["empty.txt"])
+    );
     assert_eq!(summary["exact_duplicate_groups"], 1);
     assert_eq!(summary["pairs_reported"], 3);
     assert!(

@@ -265,6 +265,8 @@ pub struct BatchSummary {
     pub skipped: Vec<Skipped>,
     /// Documents read without any kept sentence (in no pair).
     pub documents_without_sentences: usize,
+    /// The ids of the first 100 of them.
+    pub without_sentences: Vec<String>,
     /// Documents decoded by the Windows-1252 fallback.
     pub documents_fallback_decoded: usize,
     /// Kept sentences in all.
@@ -313,6 +315,12 @@ impl BatchSummary {
             documents_skipped: result.corpus.skipped.len(),
             skipped: result.corpus.skipped.clone(),
             documents_without_sentences: docs.iter().filter(|d| d.keys.is_empty()).count(),
+            without_sentences: docs
+                .iter()
+                .filter(|d| d.keys.is_empty())
+                .take(100)
+                .map(|d| d.id.clone())
+                .collect(),
             documents_fallback_decoded: result.corpus.fallback_decoded,
             sentences: docs.iter().map(|d| d.keys.len()).sum(),
             exact_duplicate_groups: groups.len(),

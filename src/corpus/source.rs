@@ -305,6 +305,17 @@ fn stream_items(
                         Ok(0) => done = true,
                         Ok(_) => {
                             let at = format!("{location}:{line_no}");
+                            if buf.len() as u64 > options.max_bytes {
+                                return Some(skipped(
+                                    None,
+                                    at,
+                                    format!(
+                                        "line of {} bytes is over the limit of {}",
+                                        buf.len(),
+                                        options.max_bytes
+                                    ),
+                                ));
+                            }
                             let line = match std::str::from_utf8(&buf) {
                                 Ok(l) => l.trim(),
                                 Err(_) => {
