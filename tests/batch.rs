@@ -327,3 +327,45 @@ fn reuters_2000_indexed_equals_all_pairs() {
     );
     assert_eq!(pair_keys(&index), pair_keys(&all));
 }
+
+/// The generic corpus path (any method behind `AnyDetector`; SL+ST has no join keys, so every
+/// pair is compared) reports the same pairs and scores as the SL+ST path.
+#[test]
+fn generic_path_with_slst_equals_the_slst_path() {
+    let texts: Vec<String> = (0..40)
+        .map(|i| {
+            let pool = pool();
+            (0..6)
+                .map(|k| pool[(i * 5 + k * (i % 4 + 1)) % pool.len()].as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let detector = SlSt::new(SlstConfig {
+        threshold: 0.2,
+        ..SlstConfig::default()
+    })
+    .unwrap();
+    let items = || {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())))
+    };
+    let typed = batch::run(items(), &detector, &BatchConfig::default(), &Silent);
+    let any = batch::generic::run_any(items(), &detector, &BatchConfig::default(), &Silent);
+    assert_eq!(any.source, batch::generic::CandidateSource::AllPairs);
+    assert_eq!(any.candidate_pairs, 40 * 39 / 2);
+    let t: Vec<(usize, usize, f64)> = typed
+        .pairs
+        .iter()
+        .map(|p| (p.a, p.b, p.comparison.similarity.resemblance))
+        .collect();
+    let a: Vec<(usize, usize, f64)> = any
+        .pairs
+        .iter()
+        .map(|p| (p.a, p.b, p.comparison.similarity.resemblance))
+        .collect();
+    assert!(!t.is_empty());
+    assert_eq!(t, a);
+}

@@ -18,6 +18,7 @@
 
 mod candidates;
 mod cluster;
+pub mod generic;
 pub mod output;
 
 use std::time::Instant;

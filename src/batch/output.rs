@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use super::generic::{AnyBatchResult, AnyPair, CandidateSource};
 use super::{BatchConfig, BatchResult, Candidates, PairResult, StageTimes};
 use crate::corpus::Skipped;
 use crate::error::{Error, Result};
@@ -40,7 +41,9 @@ pub struct PairBlock {
 }
 
 /// One reported pair: `{"a","b","method","resemblance","containment_a","containment_b",
-/// "block_count"}` plus `"blocks"` when asked. `a` is the earlier document.
+/// "block_count"}` plus `"blocks"` when asked. `a` is the earlier document. Methods other than
+/// SL+ST have no blocks: `block_count` is absent, a containment they cannot define is `null`,
+/// and `--blocks` adds their `evidence` instead.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PairRecord<'a> {
     /// The earlier document's id.
@@ -51,21 +54,26 @@ pub struct PairRecord<'a> {
     pub method: &'static str,
     /// Resemblance J.
     pub resemblance: f64,
-    /// Containment of a in b.
-    pub containment_a: f64,
-    /// Containment of b in a.
-    pub containment_b: f64,
-    /// Number of kept blocks.
-    pub block_count: usize,
-    /// Sentences in blocks.
-    pub matched_sentences: usize,
-    /// The blocks, with `--blocks`.
+    /// Containment of a in b, where the method defines it.
+    pub containment_a: Option<f64>,
+    /// Containment of b in a, where the method defines it.
+    pub containment_b: Option<f64>,
+    /// Number of kept blocks (SL+ST).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_count: Option<usize>,
+    /// Sentences in blocks (SL+ST).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched_sentences: Option<usize>,
+    /// The blocks (SL+ST), with `--blocks`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub blocks: Option<Vec<PairBlock>>,
+    /// The method's evidence (other methods), with `--blocks`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<&'a serde_json::Value>,
 }
 
 impl<'a> PairRecord<'a> {
-    /// The record of one pair of a batch result.
+    /// The record of one pair of an SL+ST batch result.
     pub fn new(result: &'a BatchResult, pair: &PairResult, with_blocks: bool) -> Self {
         let docs = &result.corpus.documents;
         let (da, db) = (&docs[pair.a], &docs[pair.b]);
@@ -96,11 +104,29 @@ impl<'a> PairRecord<'a> {
             b: &db.id,
             method: c.method,
             resemblance: c.similarity.resemblance,
-            containment_a: c.similarity.containment_a.unwrap_or(0.0),
-            containment_b: c.similarity.containment_b.unwrap_or(0.0),
-            block_count: c.evidence.blocks.len(),
-            matched_sentences: c.evidence.matched,
+            containment_a: c.similarity.containment_a,
+            containment_b: c.similarity.containment_b,
+            block_count: Some(c.evidence.blocks.len()),
+            matched_sentences: Some(c.evidence.matched),
             blocks,
+            evidence: None,
+        }
+    }
+
+    /// The record of one pair of a run with another method.
+    pub fn from_any(result: &'a AnyBatchResult, pair: &'a AnyPair, with_evidence: bool) -> Self {
+        let c = &pair.comparison;
+        PairRecord {
+            a: &result.ids[pair.a],
+            b: &result.ids[pair.b],
+            method: c.method,
+            resemblance: c.similarity.resemblance,
+            containment_a: c.similarity.containment_a,
+            containment_b: c.similarity.containment_b,
+            block_count: None,
+            matched_sentences: None,
+            blocks: None,
+            evidence: with_evidence.then_some(&c.evidence),
         }
     }
 }
@@ -150,17 +176,18 @@ pub fn write_atomically(
     Ok(())
 }
 
-/// Write the pair records.
-pub fn write_pairs(
+/// Write pair records in a format.
+pub fn write_records<'a>(
     out: &mut dyn Write,
-    result: &BatchResult,
+    records: impl Iterator<Item = PairRecord<'a>>,
     format: PairFormat,
-    with_blocks: bool,
 ) -> std::io::Result<()> {
+    let number = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
+    let count = |x: Option<usize>| x.map(|v| v.to_string()).unwrap_or_default();
     match format {
         PairFormat::Jsonl => {
-            for pair in &result.pairs {
-                serde_json::to_writer(&mut *out, &PairRecord::new(result, pair, with_blocks))?;
+            for r in records {
+                serde_json::to_writer(&mut *out, &r)?;
                 out.write_all(b"\n")?;
             }
         }
@@ -169,9 +196,8 @@ pub fn write_pairs(
                 out,
                 "a\tb\tmethod\tresemblance\tcontainment_a\tcontainment_b\tblock_count"
             )?;
-            for pair in &result.pairs {
-                let r = PairRecord::new(result, pair, false);
-                let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+            let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+            for r in records {
                 writeln!(
                     out,
                     "{}\t{}\t{}\t{}\t{}\t{}\t{}",
@@ -179,9 +205,9 @@ pub fn write_pairs(
                     clean(r.b),
                     r.method,
                     r.resemblance,
-                    r.containment_a,
-                    r.containment_b,
-                    r.block_count
+                    number(r.containment_a),
+                    number(r.containment_b),
+                    count(r.block_count)
                 )?;
             }
         }
@@ -196,16 +222,15 @@ pub fn write_pairs(
                 "containment_b",
                 "block_count",
             ])?;
-            for pair in &result.pairs {
-                let r = PairRecord::new(result, pair, false);
+            for r in records {
                 w.write_record([
                     r.a,
                     r.b,
                     r.method,
                     &r.resemblance.to_string(),
-                    &r.containment_a.to_string(),
-                    &r.containment_b.to_string(),
-                    &r.block_count.to_string(),
+                    &number(r.containment_a),
+                    &number(r.containment_b),
+                    &count(r.block_count),
                 ])?;
             }
             w.flush()?;
@@ -214,24 +239,54 @@ pub fn write_pairs(
     Ok(())
 }
 
-/// Write the clusters file: `cluster_id<TAB>doc_id`, the representative (earliest document)
-/// first in each cluster, clusters numbered from 1 in the order of their representatives.
-pub fn write_clusters(
+/// Write the pair records of an SL+ST batch result.
+pub fn write_pairs(
     out: &mut dyn Write,
     result: &BatchResult,
+    format: PairFormat,
+    with_blocks: bool,
+) -> std::io::Result<()> {
+    let blocks = with_blocks && format == PairFormat::Jsonl;
+    write_records(
+        out,
+        result
+            .pairs
+            .iter()
+            .map(|p| PairRecord::new(result, p, blocks)),
+        format,
+    )
+}
+
+/// Write the pair records of a run with another method.
+pub fn write_any_pairs(
+    out: &mut dyn Write,
+    result: &AnyBatchResult,
+    format: PairFormat,
+    with_evidence: bool,
+) -> std::io::Result<()> {
+    let evidence = with_evidence && format == PairFormat::Jsonl;
+    write_records(
+        out,
+        result
+            .pairs
+            .iter()
+            .map(|p| PairRecord::from_any(result, p, evidence)),
+        format,
+    )
+}
+
+/// Write the clusters file: `cluster_id<TAB>doc_id`, the representative (earliest document)
+/// first in each cluster, clusters numbered from 1 in the order of their representatives.
+/// `id` gives a document's id from its number.
+pub fn write_clusters<'a>(
+    out: &mut dyn Write,
+    id: impl Fn(usize) -> &'a str,
     clusters: &[Vec<usize>],
 ) -> std::io::Result<()> {
     writeln!(out, "cluster_id\tdoc_id")?;
     for (k, cluster) in clusters.iter().enumerate() {
         for &d in cluster {
-            writeln!(
-                out,
-                "{}\t{}",
-                k + 1,
-                result.corpus.documents[d]
-                    .id
-                    .replace(['\t', '\n', '\r'], " ")
-            )?;
+            writeln!(out, "{}\t{}", k + 1, id(d).replace(['\t', '\n', '\r'], " "))?;
         }
     }
     Ok(())
@@ -287,8 +342,9 @@ pub struct BatchSummary {
     pub clusters: usize,
     /// Worker threads.
     pub threads: usize,
-    /// The method's settings.
-    pub params: ParamsRecord,
+    /// SL+ST's settings (other methods: absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<ParamsRecord>,
     /// Containment threshold, when pairs are reported by containment.
     pub containment_threshold: Option<f64>,
     /// Seconds per stage.
@@ -342,7 +398,40 @@ impl BatchSummary {
             pairs_reported: result.pairs.len(),
             clusters: clusters.len(),
             threads: rayon::current_num_threads(),
-            params: ParamsRecord::from(slst),
+            params: Some(ParamsRecord::from(slst)),
+            containment_threshold: config.containment,
+            seconds: result.times,
+        }
+    }
+
+    /// The summary of a run with a method other than SL+ST.
+    pub fn from_any(
+        result: &AnyBatchResult,
+        clusters: &[Vec<usize>],
+        config: &BatchConfig,
+    ) -> Self {
+        BatchSummary {
+            method: result.method,
+            candidates_mode: match result.source {
+                CandidateSource::JoinKeys => "join keys",
+                CandidateSource::AllPairs => "all",
+            },
+            documents_read: result.ids.len(),
+            documents_skipped: result.skipped.len(),
+            skipped: result.skipped.clone(),
+            documents_without_sentences: 0,
+            without_sentences: Vec::new(),
+            documents_fallback_decoded: 0,
+            sentences: 0,
+            exact_duplicate_groups: 0,
+            documents_in_exact_duplicate_groups: 0,
+            boilerplate_runs_excluded: result.capped_keys,
+            boilerplate: Vec::new(),
+            candidate_pairs: result.candidate_pairs,
+            pairs_reported: result.pairs.len(),
+            clusters: clusters.len(),
+            threads: rayon::current_num_threads(),
+            params: None,
             containment_threshold: config.containment,
             seconds: result.times,
         }

@@ -31,6 +31,14 @@ pub trait Detector {
     /// Compare two sketches. Symmetric: `compare(b, a)` has the same resemblance as
     /// `compare(a, b)` with the containments swapped.
     fn compare(&self, a: &Self::Sketch, b: &Self::Sketch) -> Comparison<Self::Evidence>;
+
+    /// Join keys for corpus runs: keys such that any two documents this method could report as
+    /// duplicates share at least one (e.g. shingle fingerprints, megashingles), so an inverted
+    /// index over them finds every candidate pair. `None` (the default): no such keys, and a
+    /// corpus run compares every pair.
+    fn join_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<u64>> {
+        None
+    }
 }
 
 /// Sketch two documents at once, on two threads: the whole of a pairwise comparison's
@@ -72,6 +80,8 @@ pub trait AnyDetector: Send + Sync {
     fn name(&self) -> &'static str;
     /// Sketch one document.
     fn sketch_any(&self, doc: &Document) -> Box<dyn Any + Send + Sync>;
+    /// [`Detector::join_keys`] of a sketch made by this detector.
+    fn join_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>>;
     /// Compare two sketches made by this detector.
     ///
     /// # Panics
@@ -95,6 +105,10 @@ where
 
     fn sketch_any(&self, doc: &Document) -> Box<dyn Any + Send + Sync> {
         Box::new(self.sketch(doc))
+    }
+
+    fn join_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>> {
+        self.join_keys(sketch.downcast_ref::<D::Sketch>()?)
     }
 
     fn compare_any(

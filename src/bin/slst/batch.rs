@@ -188,7 +188,13 @@ pub fn run(args: BatchArgs) -> Result<()> {
         output::write_pairs(w, &result, format, args.blocks)
     })?;
     if let Some(path) = &args.clusters {
-        output::write_atomically(path, |w| output::write_clusters(w, &result, &clusters))?;
+        output::write_atomically(path, |w| {
+            output::write_clusters(
+                w,
+                |d: usize| result.corpus.documents[d].id.as_str(),
+                &clusters,
+            )
+        })?;
     }
     let summary = BatchSummary::new(&result, &clusters, detector.config(), &config);
     if let Some(path) = &args.summary {

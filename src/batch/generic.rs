@@ -1,0 +1,201 @@
+//! Corpus mode for any method behind [`AnyDetector`]: candidates from an inverted index over the
+//! method's join keys (shingle fingerprints, megashingles, digests), or every pair when the
+//! method has none.
+
+use std::any::Any;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::{BatchConfig, Candidates, Progress, StageTimes};
+use crate::corpus::{Item, Skipped};
+use crate::document::Document;
+use crate::method::{AnyDetector, Comparison};
+
+/// One document sketched by some method.
+pub struct AnySketch {
+    /// The document id.
+    pub id: String,
+    /// The method's sketch.
+    pub sketch: Box<dyn Any + Send + Sync>,
+    /// The method's join keys, if it has them.
+    pub keys: Option<Vec<u64>>,
+}
+
+/// A reported pair (a < b, input order) with the method's comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnyPair {
+    /// The earlier document.
+    pub a: usize,
+    /// The later document.
+    pub b: usize,
+    /// The comparison, evidence as JSON.
+    pub comparison: Comparison<serde_json::Value>,
+}
+
+/// How candidates were found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CandidateSource {
+    /// An inverted index over join keys.
+    JoinKeys,
+    /// Every pair.
+    AllPairs,
+}
+
+/// Everything a corpus run with some method found.
+pub struct AnyBatchResult {
+    /// The method's name.
+    pub method: &'static str,
+    /// Document ids in input order.
+    pub ids: Vec<String>,
+    /// Documents and files skipped.
+    pub skipped: Vec<Skipped>,
+    /// How candidates were found.
+    pub source: CandidateSource,
+    /// Candidate pairs compared.
+    pub candidate_pairs: usize,
+    /// Join keys held by more than `max_df` documents: left out of the index.
+    pub capped_keys: usize,
+    /// Reported pairs, sorted by (a, b).
+    pub pairs: Vec<AnyPair>,
+    /// Seconds per stage.
+    pub times: StageTimes,
+}
+
+const CHUNK: usize = 512;
+
+/// Run a method over a stream of corpus items.
+///
+/// With [`Candidates::Index`] and a method that has join keys, candidate pairs are those sharing
+/// a key held by at most `max_df` documents: exact for methods whose keys any reportable pair
+/// must share (keys held by more documents are counted in `capped_keys`). Otherwise every pair
+/// is compared.
+pub fn run_any(
+    items: impl Iterator<Item = Item>,
+    detector: &dyn AnyDetector,
+    config: &BatchConfig,
+    progress: &dyn Progress,
+) -> AnyBatchResult {
+    let t = Instant::now();
+    progress.stage("reading and sketching", None);
+    let mut docs: Vec<AnySketch> = Vec::new();
+    let mut skipped = Vec::new();
+    let mut chunk: Vec<Document> = Vec::with_capacity(CHUNK);
+    let sketch_chunk = |chunk: &mut Vec<Document>, docs: &mut Vec<AnySketch>| {
+        let done: Vec<AnySketch> = chunk
+            .par_iter()
+            .map(|d| {
+                let sketch = detector.sketch_any(d);
+                let keys = detector.join_keys_any(&*sketch);
+                AnySketch {
+                    id: d.id.clone(),
+                    sketch,
+                    keys,
+                }
+            })
+            .collect();
+        progress.advance(done.len() as u64);
+        docs.extend(done);
+        chunk.clear();
+    };
+    for item in items {
+        match item {
+            Item::Document(d) => {
+                chunk.push(d);
+                if chunk.len() == CHUNK {
+                    sketch_chunk(&mut chunk, &mut docs);
+                }
+            }
+            Item::Skipped(s) => skipped.push(s),
+        }
+    }
+    sketch_chunk(&mut chunk, &mut docs);
+    progress.finish_stage();
+    let sketch_time = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    progress.stage("finding candidate pairs", None);
+    let use_index = config.candidates == Candidates::Index && docs.iter().all(|d| d.keys.is_some());
+    let (pairs, capped_keys) = if use_index {
+        join_candidates(&docs, config.max_df)
+    } else {
+        let n = docs.len();
+        (
+            (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect(),
+            0,
+        )
+    };
+    progress.finish_stage();
+    let cand_time = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    progress.stage("scoring candidate pairs", Some(pairs.len() as u64));
+    let mut reported: Vec<AnyPair> = pairs
+        .par_iter()
+        .with_min_len(64)
+        .filter_map(|&(a, b)| {
+            let c = detector.compare_any(&*docs[a].sketch, &*docs[b].sketch);
+            progress.advance(1);
+            let keep = match config.containment {
+                Some(theta) => {
+                    c.similarity.containment_a.is_some_and(|x| x >= theta)
+                        || c.similarity.containment_b.is_some_and(|x| x >= theta)
+                }
+                None => c.duplicate,
+            };
+            keep.then_some(AnyPair {
+                a,
+                b,
+                comparison: c,
+            })
+        })
+        .collect();
+    reported.sort_unstable_by_key(|p| (p.a, p.b));
+    progress.finish_stage();
+    AnyBatchResult {
+        method: detector.name(),
+        ids: docs.into_iter().map(|d| d.id).collect(),
+        skipped,
+        source: if use_index {
+            CandidateSource::JoinKeys
+        } else {
+            CandidateSource::AllPairs
+        },
+        candidate_pairs: pairs.len(),
+        capped_keys,
+        pairs: reported,
+        times: StageTimes {
+            sketch: sketch_time,
+            candidates: cand_time,
+            verify: t.elapsed().as_secs_f64(),
+        },
+    }
+}
+
+/// Pairs of documents sharing a join key held by at most `max_df` documents, sorted, without
+/// repeats; and the number of keys left out for being held by more.
+fn join_candidates(docs: &[AnySketch], max_df: usize) -> (Vec<(usize, usize)>, usize) {
+    let mut postings: Vec<(u64, u32)> = docs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, d)| d.keys.iter().flatten().map(move |&k| (k, i as u32)))
+        .collect();
+    postings.par_sort_unstable();
+    postings.dedup();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut capped = 0;
+    for list in postings.chunk_by(|x, y| x.0 == y.0) {
+        if list.len() > max_df {
+            capped += 1;
+            continue;
+        }
+        for (i, &(_, a)) in list.iter().enumerate() {
+            pairs.extend(list[i + 1..].iter().map(|&(_, b)| (a as usize, b as usize)));
+        }
+    }
+    pairs.par_sort_unstable();
+    pairs.dedup();
+    (pairs, capped)
+}
