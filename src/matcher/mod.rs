@@ -35,6 +35,8 @@ pub struct GeneralizedSuffixArray {
     text: Vec<i32>,
     /// Start of each document in `text`, plus the total length at the end.
     starts: Vec<usize>,
+    /// The document of each text position (its separator included).
+    doc_of: Vec<u32>,
     index: SuffixArrayLcp,
 }
 
@@ -62,18 +64,23 @@ impl GeneralizedSuffixArray {
             text.push(k as i32);
         }
         starts.push(text.len());
+        let mut doc_of = Vec::with_capacity(text.len());
+        for (k, w) in starts.windows(2).enumerate() {
+            doc_of.extend(std::iter::repeat_n(k as u32, w[1] - w[0]));
+        }
         let alphabet = n_docs + symbols.len();
         let index = sorter.sort(&mut text, alphabet.max(1));
         GeneralizedSuffixArray {
             text,
             starts,
+            doc_of,
             index,
         }
     }
 
     /// The document holding text position `pos`, and the offset within it.
     pub fn locate(&self, pos: usize) -> (usize, usize) {
-        let doc = self.starts.partition_point(|&s| s <= pos) - 1;
+        let doc = self.doc_of[pos] as usize;
         (doc, pos - self.starts[doc])
     }
 
