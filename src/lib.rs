@@ -68,6 +68,7 @@ pub mod block; // matches → verified, tiled blocks
 pub mod similarity; // blocks → resemblance, containments
 pub mod method; // the Detector interface; SL+ST
 pub mod batch; // corpus mode: candidates, verification, clusters, outputs
+pub mod eval; // labelled sets: precision, recall, F1 sweeps, χ², plots
 pub mod report; // JSON records and human text of compare/profile
 
 /// The README's Rust examples, compiled and run as doctests so they cannot rot.

@@ -117,7 +117,11 @@ pub fn run_any(
     progress.stage("finding candidate pairs", None);
     let use_index = config.candidates == Candidates::Index && docs.iter().all(|d| d.keys.is_some());
     let (pairs, capped_keys) = if use_index {
-        join_candidates(&docs, config.max_df)
+        let keys: Vec<&[u64]> = docs
+            .iter()
+            .map(|d| d.keys.as_deref().unwrap_or_default())
+            .collect();
+        join_candidates(&keys, config.max_df)
     } else {
         let n = docs.len();
         (
@@ -174,13 +178,13 @@ pub fn run_any(
     }
 }
 
-/// Pairs of documents sharing a join key held by at most `max_df` documents, sorted, without
-/// repeats; and the number of keys left out for being held by more.
-fn join_candidates(docs: &[AnySketch], max_df: usize) -> (Vec<(usize, usize)>, usize) {
-    let mut postings: Vec<(u64, u32)> = docs
+/// Pairs of documents (by index into `keys`) sharing a join key held by at most `max_df`
+/// documents, sorted, without repeats; and the number of keys left out for being held by more.
+pub fn join_candidates(keys: &[&[u64]], max_df: usize) -> (Vec<(usize, usize)>, usize) {
+    let mut postings: Vec<(u64, u32)> = keys
         .iter()
         .enumerate()
-        .flat_map(|(i, d)| d.keys.iter().flatten().map(move |&k| (k, i as u32)))
+        .flat_map(|(i, d)| d.iter().map(move |&k| (k, i as u32)))
         .collect();
     postings.par_sort_unstable();
     postings.dedup();

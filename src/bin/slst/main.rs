@@ -5,6 +5,8 @@
 mod args;
 mod batch;
 mod compare;
+mod eval;
+mod methods;
 mod profile;
 
 use std::io::Write;
@@ -26,6 +28,9 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Find every near-duplicate pair and cluster of a corpus (TREC, SGML, JSON lines, folders).
     Batch(batch::BatchArgs),
+    /// Evaluate methods against labelled pairs or clusters: precision, recall, F1 over a
+    /// threshold sweep, χ², plots.
+    Eval(eval::EvalArgs),
     /// Show a document's sentence profile: each kept sentence's span, length, symbol and
     /// leading terms, and the length string.
     Profile(profile::ProfileArgs),
@@ -36,6 +41,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
         Command::Batch(args) => batch::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Profile(args) => profile::run(args),
     };
     match result {

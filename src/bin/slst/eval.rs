@@ -1,0 +1,201 @@
+//! `slst eval SOURCE… --truth FILE`: precision, recall and F1 against labelled pairs.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use slst::corpus::{Item, read_sources};
+use slst::eval::{self, EvalConfig, MethodEval, ScoreKind, Universe, truth};
+use slst::{Error, MatchKey, Result, SlSt, SlstConfig};
+
+use crate::args::{InputArgs, ProfileFlags};
+
+/// Arguments of `slst eval`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// The documents: files, folders or `-`.
+    #[arg(required = true)]
+    pub sources: Vec<PathBuf>,
+    /// The ground truth file.
+    #[arg(long, value_name = "FILE")]
+    pub truth: PathBuf,
+    /// `pairs` (id_a<TAB>id_b<TAB>label) or `clusters` (cluster_id<TAB>doc_id, or
+    /// cluster_id<TAB>space-separated ids).
+    #[arg(long, value_enum, default_value_t = TruthFormat::Pairs)]
+    pub truth_format: TruthFormat,
+    /// Labels of a pairs file that count as positive (default `1`).
+    #[arg(long, value_delimiter = ',', value_name = "LABEL,…")]
+    pub positive: Vec<String>,
+    /// Pairs left out of scoring (id_a<TAB>id_b per line), e.g. genuine quotations.
+    #[arg(long, value_name = "FILE")]
+    pub ignore: Option<PathBuf>,
+    /// `all`: every pair of documents, unlisted pairs negative; `listed`: only the truth's pairs.
+    #[arg(long, value_enum, default_value_t = UniverseArg::All)]
+    pub universe: UniverseArg,
+    /// The score thresholded: resemblance, or the larger containment.
+    #[arg(long, value_enum, default_value_t = ScoreArg::Resemblance)]
+    pub score: ScoreArg,
+    /// The method to evaluate (or `all`).
+    #[arg(long, default_value = "slst")]
+    pub method: String,
+    /// Print one JSON object instead of the tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Write PNG plots (P/R/F1 against θ per method; pairs reported against θ) into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
+    /// A title for the plots.
+    #[arg(long, default_value = "evaluation")]
+    pub title: String,
+    /// Print the whole threshold sweep of each method.
+    #[arg(long)]
+    pub sweep: bool,
+    /// Blocks shorter than this many sentences are dropped (SL+ST).
+    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    pub min_block: usize,
+    #[command(flatten)]
+    pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// Truth file layouts.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum TruthFormat {
+    /// Labelled pairs.
+    Pairs,
+    /// Clusters.
+    Clusters,
+}
+
+/// Universes.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum UniverseArg {
+    /// Every pair of documents.
+    All,
+    /// Only the listed pairs.
+    Listed,
+}
+
+/// Scores.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum ScoreArg {
+    /// Resemblance (Jaccard).
+    Resemblance,
+    /// The larger containment.
+    Containment,
+}
+
+fn read_text(path: &std::path::Path) -> Result<String> {
+    let bytes = slst::corpus::read_bytes(path, slst::corpus::DEFAULT_MAX_BYTES)?;
+    slst::corpus::decode_text(&bytes)
+        .map(|(t, _)| t)
+        .map_err(|e| Error::Binary {
+            path: path.to_path_buf(),
+            reason: e.0,
+        })
+}
+
+pub fn run(args: EvalArgs) -> Result<()> {
+    let slst_config = SlstConfig {
+        profile: args.profile.config()?,
+        min_block: args.min_block,
+        threshold: 0.5,
+        match_key: MatchKey::LengthAndLeading,
+    };
+    let detectors = crate::methods::detectors(&args.method, &slst_config)?;
+    let truth_text = read_text(&args.truth)?;
+    let positive: Vec<&str> = args.positive.iter().map(String::as_str).collect();
+    let truth = match args.truth_format {
+        TruthFormat::Pairs => truth::read_pairs(&truth_text, &positive),
+        TruthFormat::Clusters => truth::read_clusters(&truth_text),
+    }
+    .map_err(|(line, detail)| Error::Jsonl {
+        path: args.truth.clone(),
+        line,
+        detail,
+    })?;
+    let ignore = match &args.ignore {
+        Some(path) => truth::read_ignore(&read_text(path)?),
+        None => Default::default(),
+    };
+    let mut skipped = 0;
+    let docs: Vec<slst::Document> = read_sources(&args.sources, &args.input.source_options())
+        .filter_map(|item| match item {
+            Item::Document(d) => Some(d),
+            Item::Skipped(s) => {
+                skipped += 1;
+                eprintln!("slst: skipped {}: {}", s.location, s.reason);
+                None
+            }
+        })
+        .collect();
+    let config = EvalConfig {
+        universe: match args.universe {
+            UniverseArg::All => Universe::All,
+            UniverseArg::Listed => Universe::Listed,
+        },
+        score: match args.score {
+            ScoreArg::Resemblance => ScoreKind::Resemblance,
+            ScoreArg::Containment => ScoreKind::Containment,
+        },
+        ..EvalConfig::default()
+    };
+    let prepared = eval::prepare(&docs, &truth, &ignore, config.universe);
+    let slst = SlSt::new(slst_config)?;
+    let results: Vec<MethodEval> = detectors
+        .iter()
+        .map(|d| {
+            let typed = (d.name() == "slst").then_some(&slst);
+            eval::evaluate(&prepared, d.as_ref(), typed, &config)
+        })
+        .collect();
+    if let Some(dir) = &args.plots {
+        let files = eval::plot::write_plots(dir, &args.title, &results)?;
+        if !args.json {
+            eprintln!("slst: wrote {} plots to {}", files.len(), dir.display());
+        }
+    }
+    let set = prepared.set();
+    if args.json {
+        let v = serde_json::json!({
+            "set": set,
+            "documents_skipped": skipped,
+            "universe": match config.universe { Universe::All => "all", Universe::Listed => "listed" },
+            "score": match config.score { ScoreKind::Resemblance => "resemblance", ScoreKind::Containment => "containment" },
+            "methods": results,
+        });
+        return crate::emit(&(v.to_string() + "\n"));
+    }
+    let mut out = format!(
+        "{} documents ({} skipped); {} pairs in the universe, {} positive; {} truth pairs name documents not read; {} ignored\n\n",
+        set.documents, skipped, set.universe, set.positives, set.truth_pairs_missing, set.ignored
+    );
+    out.push_str("method        best θ  precision  recall      F1       TP       FP       FN        χ²  compared  seconds\n");
+    for r in &results {
+        let b = r.best;
+        out.push_str(&format!(
+            "{:<12}  {:>6.2}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}  {:>7}  {:>7}  {:>8.1}  {:>8}  {:>7.2}\n",
+            r.method, b.threshold, b.precision, b.recall, b.f1, b.tp, b.fp, b.fn_, r.chi_square, r.pairs_compared, r.seconds
+        ));
+    }
+    if args.sweep {
+        for r in &results {
+            out.push_str(&format!("\n{}\n     θ  precision  recall      F1       TP       FP       FN  FP share  reported\n", r.method));
+            for p in &r.sweep {
+                out.push_str(&format!(
+                    "  {:>4.2}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}  {:>7}  {:>7}  {:>8.4}  {:>8}\n",
+                    p.threshold,
+                    p.precision,
+                    p.recall,
+                    p.f1,
+                    p.tp,
+                    p.fp,
+                    p.fn_,
+                    p.false_positive_share,
+                    p.reported
+                ));
+            }
+        }
+    }
+    crate::emit(&out)
+}
