@@ -26,6 +26,9 @@ pub struct SourceOptions {
     pub jsonl: JsonlOptions,
     /// Documents (and plain-text files) larger than this many bytes are skipped.
     pub max_bytes: u64,
+    /// For plain-text files: drop an RFC 822 header block (lines `Name: value` up to the first
+    /// blank line), as in mail and Usenet messages; the text is then the body.
+    pub mail_body: bool,
 }
 
 impl Default for SourceOptions {
@@ -35,7 +38,23 @@ impl Default for SourceOptions {
             sgml: SgmlOptions::trec(),
             jsonl: JsonlOptions::default(),
             max_bytes: super::DEFAULT_MAX_BYTES,
+            mail_body: false,
         }
+    }
+}
+
+/// The body of a message: the text after its header block, if it starts with one.
+fn mail_body(text: String) -> String {
+    let first = text.lines().next().unwrap_or("");
+    let is_header = first.split_once(':').is_some_and(|(name, _)| {
+        !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    });
+    if !is_header {
+        return text;
+    }
+    match text.find("\n\n").or_else(|| text.find("\r\n\r\n")) {
+        Some(end) => text[end..].trim_start_matches(['\r', '\n']).to_string(),
+        None => String::new(),
     }
 }
 
@@ -212,7 +231,14 @@ fn stream_items(
                     format!("more than the limit of {} bytes", options.max_bytes),
                 ),
                 Ok(_) => match decode_text(&bytes) {
-                    Ok((text, encoding)) => Item::Document(Document { id, text, encoding }),
+                    Ok((text, encoding)) => {
+                        let text = if options.mail_body {
+                            mail_body(text)
+                        } else {
+                            text
+                        };
+                        Item::Document(Document { id, text, encoding })
+                    }
                     Err(NotText(reason)) => skipped(
                         Some(id),
                         location,
@@ -433,6 +459,18 @@ mod tests {
         assert!(
             skipped.last().unwrap().reason.contains("damaged gzip"),
             "{skipped:?}"
+        );
+    }
+
+    #[test]
+    fn mail_headers_are_dropped_when_asked() {
+        assert_eq!(
+            mail_body("From: a@b\nSubject: x\n\nBody here.\n".into()),
+            "Body here.\n"
+        );
+        assert_eq!(
+            mail_body("No header. Just text.\n\nMore.".into()),
+            "No header. Just text.\n\nMore."
         );
     }
 

@@ -49,6 +49,9 @@ pub struct InputArgs {
     /// For JSON lines: the field holding the text.
     #[arg(long, default_value = "text", value_name = "FIELD")]
     pub text_field: String,
+    /// For plain-text files: drop a mail/Usenet header block (up to the first blank line).
+    #[arg(long)]
+    pub mail_body: bool,
     /// Refuse files (single-document commands) or skip documents (batch) larger than this many
     /// bytes (after gzip decompression).
     #[arg(long, default_value_t = corpus::DEFAULT_MAX_BYTES, value_name = "BYTES")]
@@ -114,6 +117,7 @@ impl InputArgs {
             sgml: self.sgml(),
             jsonl: self.jsonl(),
             max_bytes: self.max_bytes,
+            mail_body: self.mail_body,
         }
     }
 
