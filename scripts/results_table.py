@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Turn the JSON outputs of `slst eval` (one file per labelled set) into results/RESULTS.md."""
+import json
+import os
+import subprocess
+import sys
+
+folder = sys.argv[1]
+sets = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json"))
+rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+print("# Results\n")
+print(f"Made by `scripts/evaluate.sh` at commit `{rev}`. Best pairwise F1 over the thresholds "
+      "0.05, 0.10, …, 1.00 for each method on each labelled set; θ is the best threshold, P and R "
+      "precision and recall there, χ² Pearson's chi-square of the 2×2 table there, time the seconds "
+      "to sketch, find candidates and compare (one run, a shared 2-core machine). Plots: "
+      "`results/plots/<set>/`.\n")
+for name in sets:
+    with open(os.path.join(folder, name + ".json")) as f:
+        data = json.load(f)
+    s = data["set"]
+    print(f"## {name}\n")
+    print(f"{s['documents']} documents, {s['universe']:,} pairs in the universe ({data['universe']}), "
+          f"{s['positives']} positive, score: {data['score']}"
+          + (f", {s['ignored']} pairs ignored" if s["ignored"] else "") + ".\n")
+    print("| method | best F1 | θ | P | R | TP | FP | FN | χ² | compared | seconds |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for m in data["methods"]:
+        b = m["best"]
+        print(f"| {m['method']} | {b['f1']:.3f} | {b['threshold']:.2f} | {b['precision']:.3f} | "
+              f"{b['recall']:.3f} | {b['tp']} | {b['fp']} | {b['fn_']} | {m['chi_square']:.0f} | "
+              f"{m['pairs_compared']:,} | {m['seconds']:.2f} |")
+    print()
