@@ -245,18 +245,26 @@ impl<R: Read> SgmlSplitter<R> {
                 self.consume(self.buf.len());
                 return Ok(None);
             }
-            // Keep a tail that may hold the start of a tag cut by the chunk boundary.
-            let keep = self.tag.len() + 2;
-            if self.buf.len() > keep {
-                self.consume(self.buf.len() - keep);
-            }
+            // Keep the tail from the last '<': it may be an opening tag cut by the read
+            // boundary (with attributes it can be any length).
+            let keep_from = self
+                .buf
+                .iter()
+                .rposition(|&b| b == b'<')
+                .unwrap_or(self.buf.len());
+            self.consume(keep_from);
             self.fill()?;
         };
         self.consume(start);
         // Find where it ends: its closing tag, or the next opening tag, or the end.
         let mut searched: usize = 1;
         let end = loop {
-            let from = searched.saturating_sub(self.tag.len() + 3).max(1);
+            // Resume at the last '<' already seen: a tag may have been cut by the read.
+            let from = self.buf[..searched.min(self.buf.len())]
+                .iter()
+                .rposition(|&b| b == b'<')
+                .unwrap_or(searched)
+                .max(1);
             let close = find_close_tag(&self.buf, from, &self.tag);
             let next = find_open_tag(&self.buf, from, &self.tag).map(|(s, _)| s);
             match (close, next) {
