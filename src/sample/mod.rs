@@ -36,7 +36,9 @@ use serde::{Deserialize, Serialize};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::synth::rng::SeededRng;
-pub use manifest::{CorpusRecord, Manifest, OutputRecord, ReaderSettings, RetrievalRecord};
+pub use manifest::{
+    CorpusRecord, MANIFEST_FORMAT, Manifest, OutputRecord, ReaderSettings, RetrievalRecord,
+};
 use retrieval::Retriever;
 pub use retrieval::{Analyzer, BM25_B, BM25_K1, Hit};
 
