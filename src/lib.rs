@@ -69,6 +69,8 @@ pub mod similarity; // blocks → resemblance, containments
 pub mod method; // the Detector interface; SL+ST
 pub mod batch; // corpus mode: candidates, verification, clusters, outputs
 pub mod eval; // labelled sets: precision, recall, F1 sweeps, χ², plots
+pub mod synth; // planted near-duplicates of real documents: corpus, truth, edit log
+pub mod sample; // AP90-S-like subsets: BM25 top k of query documents, with a manifest
 pub mod report; // JSON records and human text of compare/profile
 
 /// The README's Rust examples, compiled and run as doctests so they cannot rot.

@@ -133,7 +133,9 @@ impl<'a> PairRecord<'a> {
 
 /// Write `path` atomically: everything goes to a temporary file in the same folder, which is
 /// renamed over `path` only when `write` succeeded; an interrupted run leaves no partial file
-/// under the final name. `-` writes to standard output.
+/// under the final name. `-` writes to standard output. A `path` that exists and is not a regular
+/// file (`/dev/null`, `/dev/stdout`, a named pipe) is written in place: renaming over it would
+/// replace the device with a file.
 ///
 /// # Errors
 /// [`Error::Io`] naming `path`.
@@ -152,6 +154,14 @@ pub fn write_atomically(
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
             other => other.map_err(io),
         };
+    }
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(io)?;
+        let mut out = BufWriter::new(file);
+        return write(&mut out).and_then(|()| out.flush()).map_err(io);
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -480,5 +490,28 @@ impl BatchSummary {
             ));
         }
         s
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::FileTypeExt;
+
+    /// Regression: `--out /dev/null` run as root renamed a file over the device.
+    #[test]
+    fn write_atomically_writes_a_named_pipe_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(&fifo).unwrap())
+        };
+        write_atomically(&fifo, |w| w.write_all(b"pairs\n")).unwrap();
+        // Checked first: had the pipe been replaced, the reader would wait for ever.
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), b"pairs\n");
     }
 }

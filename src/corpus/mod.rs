@@ -7,12 +7,14 @@
 //!   refusing binary data;
 //! - gzip'd input is recognised by its magic bytes, not by the file name;
 //! - [`sgml`]: TREC SGML and other SGML collections (Reuters-21578);
-//! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it.
+//! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it;
+//! - [`write_trec`]: documents back to TREC SGML (`slst synth`, `slst sample`).
 
 mod decode;
 pub mod jsonl;
 pub mod sgml;
 mod source;
+mod write;
 
 use std::fs::File;
 use std::io::Read;
@@ -21,6 +23,7 @@ use std::path::Path;
 pub use decode::{NotText, decode_text};
 use sgml::SgmlOptions;
 pub use source::{Item, Skipped, SourceOptions, read_sources};
+pub use write::write_trec;
 
 use crate::document::Document;
 use crate::error::{Error, Result};

@@ -8,6 +8,8 @@ mod compare;
 mod eval;
 mod methods;
 mod profile;
+mod sample;
+mod synth;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -31,6 +33,10 @@ enum Command {
     /// Evaluate methods against labelled pairs or clusters: precision, recall, F1 over a
     /// threshold sweep, χ², plots.
     Eval(eval::EvalArgs),
+    /// Plant near-duplicates of real documents: a corpus, its ground truth and an edit log.
+    Synth(synth::SynthArgs),
+    /// Build an AP90-S-like subset: the BM25 top k of q query documents, with a manifest.
+    Sample(sample::SampleArgs),
     /// Show a document's sentence profile: each kept sentence's span, length, symbol and
     /// leading terms, and the length string.
     Profile(profile::ProfileArgs),
@@ -43,6 +49,8 @@ fn main() -> ExitCode {
         Command::Batch(args) => batch::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Profile(args) => profile::run(args),
+        Command::Synth(args) => synth::run(args),
+        Command::Sample(args) => sample::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
