@@ -103,6 +103,9 @@ pub struct ReaderSettings {
     pub text_field: String,
     /// Documents larger than this many bytes were skipped.
     pub max_bytes: u64,
+    /// Plain text: mail/Usenet headers were dropped.
+    #[serde(default)]
+    pub mail_body: bool,
 }
 
 impl From<&SourceOptions> for ReaderSettings {
@@ -129,6 +132,7 @@ impl From<&SourceOptions> for ReaderSettings {
             id_field: o.jsonl.id_field.clone(),
             text_field: o.jsonl.text_field.clone(),
             max_bytes: o.max_bytes,
+            mail_body: o.mail_body,
         }
     }
 }
@@ -172,6 +176,7 @@ impl ReaderSettings {
                 text_field: self.text_field.clone(),
             },
             max_bytes: self.max_bytes,
+            mail_body: self.mail_body,
         })
     }
 }
