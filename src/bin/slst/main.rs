@@ -4,7 +4,9 @@
 
 mod args;
 mod compare;
+mod methods;
 mod profile;
+mod sketch;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -21,11 +23,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compare two documents: scores, decision, and the matching sentence blocks.
+    /// Compare two documents: scores, decision, and the matching sentence blocks (or any
+    /// other method's evidence with --method; all of them side by side with --method all).
     Compare(compare::CompareArgs),
     /// Show a document's sentence profile: each kept sentence's span, length, symbol and
     /// leading terms, and the length string.
     Profile(profile::ProfileArgs),
+    /// Show what a method keeps of a document: shingle fingerprints, minima and
+    /// super/megashingles, n-gram counts, spot signatures, sentence-length features, a digest.
+    Sketch(sketch::SketchArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +39,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
         Command::Profile(args) => profile::run(args),
+        Command::Sketch(args) => sketch::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
