@@ -4,7 +4,7 @@
 
 use slst::method::{
     MegaShingle, MegaShingleConfig, PolyHash, PolyHashConfig, ShingleConfig, ShingleHash, Shingles,
-    Terms, match_probability, shingle_fingerprints,
+    Terms, match_probability,
 };
 use slst::text::StopWords;
 use slst::{Detector, Document};
