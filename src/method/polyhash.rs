@@ -23,6 +23,8 @@
 //!
 //! A text shorter than n characters (but not empty) is one n-gram: itself.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::document::Document;
@@ -197,6 +199,8 @@ pub struct PolyHash {
 #[derive(Debug, Clone, Copy)]
 struct Rolling {
     m: u64,
+    /// ⌊(2⁶⁴ − 1) / M⌋, for Barrett reduction.
+    r: u64,
     p: u64,
     /// p⁻¹ mod M.
     p_inv: u64,
@@ -223,10 +227,22 @@ impl Rolling {
         let p = p % m;
         Rolling {
             m,
+            r: u64::MAX / m,
             p,
             p_inv: pow_mod(p, m - 2, m), // Fermat: m is prime
             p_n: pow_mod(p, n as u64, m),
         }
+    }
+
+    /// x mod M by Barrett reduction: the quotient estimate ⌊x·r / 2⁶⁴⌋ is at most 2 short, so
+    /// at most two subtractions finish the job (a hardware division is several times slower).
+    fn reduce(&self, x: u64) -> u64 {
+        let q = ((u128::from(x) * u128::from(self.r)) >> 64) as u64;
+        let mut t = x - q * self.m;
+        while t >= self.m {
+            t -= self.m;
+        }
+        t
     }
 
     /// H of `codes` directly.
@@ -241,12 +257,12 @@ impl Rolling {
     }
 
     /// H of the window one to the right: drop `first`, append `next`:
-    /// H' = (H − a₁·p)·p⁻¹ + a_new·pⁿ.
+    /// H' = (H − a₁·p)·p⁻¹ + a_new·pⁿ = H·p⁻¹ − a₁ + a_new·pⁿ (mod M).
     fn roll(&self, h: u64, first: u32, next: u32) -> u64 {
-        let m = self.m;
-        let drop = u64::from(first) % m * self.p % m;
-        let shifted = (h + m - drop) % m * self.p_inv % m;
-        (shifted + u64::from(next) % m * self.p_n) % m
+        let shifted = self.reduce(h * self.p_inv); // h, p⁻¹ < M < 2³²
+        let added = self.reduce(u64::from(next) * self.p_n); // next < 2²¹
+        let dropped = self.reduce(u64::from(first));
+        self.reduce(shifted + added + self.m - dropped)
     }
 }
 
@@ -271,6 +287,9 @@ impl PolyHash {
         let stemmer = self.config.stemmer.map(rust_stemmers::Stemmer::create);
         let mut out = String::with_capacity(text.len());
         let mut word_buf = String::new();
+        // Stems of the words seen so far: a text repeats its vocabulary, and the stemmer
+        // allocates on every call. In memory only, so its randomly seeded hasher is harmless.
+        let mut stems: HashMap<String, String, foldhash::fast::RandomState> = HashMap::default();
         text::for_each_word(text, |word| {
             if self.config.stopwords.contains(word) {
                 return;
@@ -280,7 +299,14 @@ impl PolyHash {
             word_buf.clear();
             word_buf.extend(word.chars().filter(|c| c.is_alphanumeric()));
             match &stemmer {
-                Some(s) => out.push_str(&s.stem(&word_buf)),
+                Some(s) => match stems.get(word_buf.as_str()) {
+                    Some(stem) => out.push_str(stem),
+                    None => {
+                        let stem = s.stem(&word_buf).into_owned();
+                        out.push_str(&stem);
+                        stems.insert(word_buf.clone(), stem);
+                    }
+                },
                 None => out.push_str(&word_buf),
             }
         });
@@ -425,6 +451,23 @@ mod tests {
         let r = Rolling::new(257, 1_000_000_007, 2);
         assert_eq!(r.direct(&[97, 98]), 6_497_731);
         assert_eq!(r.direct(&[97, 98, 99]), 686_982_431);
+    }
+
+    #[test]
+    fn barrett_reduction_equals_remainder() {
+        let mut x: u64 = 0x0123_4567_89AB_CDEF;
+        for m in [263, 1_000_000_007, 1_000_000_009, 4_294_967_291] {
+            let r = Rolling::new(257, m, 6);
+            for edge in [0, 1, m - 1, m, m + 1, u64::MAX, u64::MAX - 1] {
+                assert_eq!(r.reduce(edge), edge % m, "{edge} mod {m}");
+            }
+            for _ in 0..10_000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                assert_eq!(r.reduce(x), x % m, "{x} mod {m}");
+            }
+        }
     }
 
     #[test]
