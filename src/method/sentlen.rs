@@ -9,12 +9,23 @@
 //! words and 35-term cap, so the two methods differ only in what they do with the length string.
 //! A document with fewer than k kept sentences has no feature and scores 0.
 //!
-//! **k = 3 by default.** Lengths after stop-word removal take about 35 values, most of them
-//! between 3 and 15, so a feature of k lengths takes far fewer distinct values than its 35ᵏ
-//! suggests. On the shipped Clough and Stevenson answers (see `ARCHITECTURE.md`), k = 2 lets
-//! unrelated answers to the same task share features by chance, while k = 4 already misses most
-//! of the "light" and "heavy" revisions, whose reuse comes in runs of two or three sentences; k = 3
-//! is the smallest k at which chance matches between unrelated short documents are rare.
+//! **k = 3 by default.** The sources at hand do not fix k: Wang and Chang's abstract does not
+//! give it, and the SL+ST paper does not say which k it compared against. Lengths after stop-word removal cluster between 3 and 15
+//! terms, so short runs of them recur by chance; unlike SL+ST's 2-sentence blocks, nothing
+//! verifies a feature afterwards. On the Clough and Stevenson answers (`examples/sentlen_k.rs`,
+//! 95 answers against their own and the four other sources):
+//!
+//! | k | cut | light | heavy | non | unrelated | best F1 |
+//! |---|---|---|---|---|---|---|
+//! | 2 | 0.74 | 0.68 | 0.68 | 0.37 | 0.33 | 0.467 |
+//! | 3 | 0.63 | 0.32 | 0.16 | 0.05 | 0.03 | 0.452 |
+//! | 4 | 0.47 | 0.26 | 0.05 | 0.03 | 0.00 | 0.405 |
+//!
+//! (share of pairs with at least one common feature, by label; best F1 of containment over
+//! thresholds). At k = 2 a third of unrelated pairs share a feature, so a shared feature says
+//! little, and chance sharing only grows with document length; k = 3 cuts it tenfold for 0.015 of
+//! F1; k = 4 loses almost every heavy revision. k = 3 is the smallest k whose features are
+//! evidence of reuse.
 
 use serde::Serialize;
 
