@@ -18,7 +18,9 @@
 //!    naive diagonal scan as the oracle;
 //! 5. [`block`] — verification, splitting and tiling into [`Block`]s;
 //! 6. [`similarity`] — resemblance and containments ([`Similarity`]);
-//! 7. [`method`] — the [`Detector`] interface and SL+ST behind it ([`SlSt`]);
+//! 7. [`method`] — the [`Detector`] interface, SL+ST behind it ([`SlSt`]) and the papers' other
+//!    methods beside it (shingles, megashingles, polynomial-hash n-grams, SpotSigs, sentence-length
+//!    runs, an MD5 control), each buildable by name ([`method::MethodSettings`]);
 //! 8. [`report`] — the JSON records and human text of the CLI.
 //!
 //! ## Glossary
@@ -48,11 +50,24 @@
 //! # Ok::<(), slst::Error>(())
 //! ```
 //!
+//! ## Choosing a method
+//! SL+ST when you need to know which sentences match and where, or whether one document lies
+//! inside another; shingles for word-level reuse (the classic baseline); megashingles for very
+//! near duplicates at scale; polynomial-hash n-grams when word forms change; SpotSigs for web
+//! pages with boilerplate; sentence-length runs as a cheap prefilter; MD5 as the exact control.
+//! The [`method`] module has the table.
+//!
 //! ## References
 //! - Feng Jinbo et al., 2015: SL+ST, a sentence-length and suffix-tree method for near-duplicate
 //!   detection (the core method).
 //! - Wang and Chang, AIRS 2009: sentence-length features, the method SL+ST builds on.
 //! - Broder, 1997: shingles, resemblance and containment (the baseline family).
+//! - Fetterly, Manasse, Najork and Wiener, 2003: megashingles.
+//! - Theobald, Siddharth and Paepcke, SIGIR 2008: SpotSigs.
+//! - Zagorulko, Salomatina, Sery, Sidorova and Shestakov, 2013: shingle variants and megashingles
+//!   for thematic web collections.
+//! - Rodnenko, 2009: a CRC-32 shingle implementation.
+//! - Granik and Mesiura, 2016: polynomial-hash character n-grams for news.
 
 #![deny(missing_docs)]
 
