@@ -59,7 +59,7 @@ pub struct ShingleFlags {
 pub enum HashArg {
     /// Karp–Rabin over the terms' hashes, mod 2^61 − 1.
     Rabin,
-    /// CRC-32 of the shingle's text, terms joined by single spaces (seed 001).
+    /// CRC-32 of the shingle's text, terms joined by single spaces (Rodnenko 2009).
     Crc32,
 }
 
@@ -81,7 +81,7 @@ pub enum MeasureArg {
     Resemblance,
     /// max(|X ∩ Y| / |X|, |X ∩ Y| / |Y|).
     Containment,
-    /// 2·|X ∩ Y| / (|X| + |Y|) over shingle lists (seed 001).
+    /// 2·|X ∩ Y| / (|X| + |Y|) over shingle lists (Rodnenko 2009).
     Dice,
 }
 
