@@ -14,8 +14,9 @@
 //!
 //! 0.879 at p = 0.95, 0.415 at 0.90 and 0.026 at 0.80 ([`match_probability`]).
 //!
-//! Here the preimages are the Karp–Rabin shingle fingerprints of the shingle method (so the same
-//! canonical terms, stop words included in the setting), the family of maps is
+//! Here the preimages are the shingle method's Karp–Rabin fingerprints over the same canonical
+//! terms (seed 000 canonicalises the text, stop words removed, for every method it tests); the
+//! family of maps is
 //! π_i(x) = fmix64(x ⊕ s_i) — MurmurHash3's 64-bit finaliser, a bijection on 64-bit words, after
 //! an exclusive-or with a per-map constant s_i drawn by SplitMix64 from one fixed seed — a
 //! supershingle is XXH3-64 of its 14 minima (little-endian bytes) and a megashingle XXH3-64 of
