@@ -1,5 +1,5 @@
 //! Every method on the same two pairs: the short Clough and Stevenson pair (a "cut" answer on
-//! PageRank and the Wikipedia extract it came from, 1.1 KB + 2.6 KB) and the 1 MB pair (the King
+//! PageRank and the Wikipedia extract it came from, 1.2 KB + 3.1 KB) and the 1 MB pair (the King
 //! James Version and Webster's 1833 revision of the same 242 chapters).
 //!
 //! For each method and pair, two timings: `pair` is the whole comparison on one thread — both
