@@ -18,9 +18,13 @@
 //!    naive diagonal scan as the oracle;
 //! 5. [`block`] — verification, splitting and tiling into [`Block`]s;
 //! 6. [`similarity`] — resemblance and containments ([`Similarity`]);
-//! 7. [`method`] — the [`Detector`] interface and SL+ST behind it ([`SlSt`]);
+//! 7. [`method`] — the [`Detector`] interface, SL+ST behind it ([`SlSt`]) and the papers' other
+//!    methods beside it (shingles, megashingles, polynomial-hash n-grams, SpotSigs, sentence-length
+//!    runs, an MD5 control), each buildable by name ([`method::MethodSettings`]);
 //! 8. [`batch`] — corpus mode: all near-duplicate pairs and clusters of a collection;
-//! 9. [`report`] — the JSON records, pair files and human text of the CLI.
+//! 9. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; [`synth`] and
+//!    [`sample`] build evaluation sets;
+//! 10. [`report`] — the JSON records and human text of compare and profile.
 //!
 //! ## Glossary
 //! - **term**: a word (UAX #29, containing a letter or digit, lowercased) that is not a stop word.
@@ -49,11 +53,24 @@
 //! # Ok::<(), slst::Error>(())
 //! ```
 //!
+//! ## Choosing a method
+//! SL+ST when you need to know which sentences match and where, or whether one document lies
+//! inside another; shingles for word-level reuse (the classic baseline); megashingles for very
+//! near duplicates at scale; polynomial-hash n-grams when word forms change; SpotSigs for web
+//! pages with boilerplate; sentence-length runs as a cheap prefilter; MD5 as the exact control.
+//! The [`method`] module has the table.
+//!
 //! ## References
 //! - Feng Jinbo et al., 2015: SL+ST, a sentence-length and suffix-tree method for near-duplicate
 //!   detection (the core method).
 //! - Wang and Chang, AIRS 2009: sentence-length features, the method SL+ST builds on.
 //! - Broder, 1997: shingles, resemblance and containment (the baseline family).
+//! - Fetterly, Manasse, Najork and Wiener, 2003: megashingles.
+//! - Theobald, Siddharth and Paepcke, SIGIR 2008: SpotSigs.
+//! - Zagorulko, Salomatina, Sery, Sidorova and Shestakov, 2013: shingle variants and megashingles
+//!   for thematic web collections.
+//! - Rodnenko, 2009: a CRC-32 shingle implementation.
+//! - Granik and Mesiura, 2016: polynomial-hash character n-grams for news.
 
 #![deny(missing_docs)]
 
@@ -66,7 +83,7 @@ pub mod profile; // document → SentenceProfile (length string, leading terms, 
 pub mod matcher; // symbol strings → maximal common substrings (suffix array)
 pub mod block; // matches → verified, tiled blocks
 pub mod similarity; // blocks → resemblance, containments
-pub mod method; // the Detector interface; SL+ST
+pub mod method; // the Detector interface; SL+ST and the baseline methods
 pub mod batch; // corpus mode: candidates, verification, clusters, outputs
 pub mod eval; // labelled sets: precision, recall, F1 sweeps, χ², plots
 pub mod synth; // planted near-duplicates of real documents: corpus, truth, edit log

@@ -284,6 +284,218 @@ impl CompareRecord {
     }
 }
 
+/// A document as the record of a baseline method names it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentRef {
+    /// The document id.
+    pub id: String,
+    /// How the text was decoded.
+    pub encoding: Encoding,
+}
+
+impl From<&Document> for DocumentRef {
+    fn from(doc: &Document) -> Self {
+        DocumentRef {
+            id: doc.id.clone(),
+            encoding: doc.encoding,
+        }
+    }
+}
+
+/// The JSON record of `slst compare --method NAME` for every method but SL+ST:
+/// `{"method","resemblance","containment_a","containment_b","duplicate","a","b","note","rule",
+/// "evidence","params"}`.
+///
+/// The top-level fields are SL+ST's (see [`CompareRecord`]); a containment a method cannot define
+/// is `null`, and `note` says why. `evidence` is the method's own (shingle counts, equal
+/// megashingles, …), `rule` says in words how the decision was made.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MethodRecord {
+    /// The method's name.
+    pub method: &'static str,
+    /// Resemblance, as the method defines it.
+    pub resemblance: f64,
+    /// Containment of A in B, where the method defines it.
+    pub containment_a: Option<f64>,
+    /// Containment of B in A, where the method defines it.
+    pub containment_b: Option<f64>,
+    /// The decision.
+    pub duplicate: bool,
+    /// Document A.
+    pub a: DocumentRef,
+    /// Document B.
+    pub b: DocumentRef,
+    /// Why a score is undefined or necessarily 0, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// How the decision was made, in words (`J ≥ 0.5`, `≥ 1 equal megashingle`, …).
+    pub rule: String,
+    /// The method's own evidence.
+    pub evidence: serde_json::Value,
+    /// The settings used.
+    pub params: serde_json::Value,
+}
+
+impl MethodRecord {
+    /// Assemble the record of one comparison. A `note` field of the evidence moves to the top
+    /// level.
+    pub fn new(
+        a: &Document,
+        b: &Document,
+        comparison: Comparison<serde_json::Value>,
+        rule: String,
+        params: serde_json::Value,
+    ) -> Self {
+        let mut evidence = comparison.evidence;
+        let note = match &mut evidence {
+            serde_json::Value::Object(fields) => match fields.remove("note") {
+                Some(serde_json::Value::String(note)) => Some(note),
+                _ => None,
+            },
+            _ => None,
+        };
+        let s = comparison.similarity;
+        let note = note.or_else(|| {
+            (s.containment_a.is_none() || s.containment_b.is_none())
+                .then(|| format!("containment is not defined for {}", comparison.method))
+        });
+        MethodRecord {
+            method: comparison.method,
+            resemblance: s.resemblance,
+            containment_a: s.containment_a,
+            containment_b: s.containment_b,
+            duplicate: comparison.duplicate,
+            a: a.into(),
+            b: b.into(),
+            note,
+            rule,
+            evidence,
+            params,
+        }
+    }
+
+    /// The human-readable report: scores, decision, evidence and settings.
+    pub fn to_text(&self) -> String {
+        let score = |x: Option<f64>| match x {
+            Some(x) => format!("{x:.4}"),
+            None => "undefined".to_string(),
+        };
+        let mut out = format!("A  {}\nB  {}\n\n", self.a.id, self.b.id);
+        out.push_str(&format!("method               {}\n", self.method));
+        if let Some(note) = &self.note {
+            out.push_str(&format!("note: {note}\n"));
+        }
+        out.push_str(&format!("resemblance J        {:.4}\n", self.resemblance));
+        out.push_str(&format!(
+            "containment A in B   {}\n",
+            score(self.containment_a)
+        ));
+        out.push_str(&format!(
+            "containment B in A   {}\n",
+            score(self.containment_b)
+        ));
+        out.push_str(&format!(
+            "duplicate ({}): {}\n\nevidence\n",
+            self.rule,
+            yes_no(self.duplicate)
+        ));
+        if let serde_json::Value::Object(fields) = &self.evidence {
+            for (key, value) in fields {
+                out.push_str(&format!("  {key:<24} {}\n", plain(value)));
+            }
+        }
+        if let serde_json::Value::Object(fields) = &self.params {
+            let params: Vec<String> = fields
+                .iter()
+                .map(|(key, value)| format!("{key} {}", plain(value)))
+                .collect();
+            out.push_str(&format!("\nsettings: {}\n", params.join(", ")));
+        }
+        out
+    }
+}
+
+/// "yes" or "no".
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// A JSON value as plain text: numbers with 4 decimals where fractional, strings bare, `—` for
+/// null.
+fn plain(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "—".to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) if n.is_f64() => format!("{:.4}", n.as_f64().unwrap_or(0.0)),
+        serde_json::Value::Array(items) => items.iter().map(plain).collect::<Vec<_>>().join(","),
+        other => other.to_string(),
+    }
+}
+
+/// One method's line in the side-by-side table of `slst compare --method all`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MethodRow {
+    /// The method's name.
+    pub method: &'static str,
+    /// Resemblance.
+    pub resemblance: f64,
+    /// Containment of A in B, where defined.
+    pub containment_a: Option<f64>,
+    /// Containment of B in A, where defined.
+    pub containment_b: Option<f64>,
+    /// The decision.
+    pub duplicate: bool,
+    /// How the decision was made.
+    pub rule: String,
+}
+
+impl From<&MethodRecord> for MethodRow {
+    fn from(r: &MethodRecord) -> Self {
+        MethodRow {
+            method: r.method,
+            resemblance: r.resemblance,
+            containment_a: r.containment_a,
+            containment_b: r.containment_b,
+            duplicate: r.duplicate,
+            rule: r.rule.clone(),
+        }
+    }
+}
+
+impl MethodRow {
+    /// The row of an SL+ST record.
+    pub fn from_slst(r: &CompareRecord) -> Self {
+        MethodRow {
+            method: r.method,
+            resemblance: r.resemblance,
+            containment_a: Some(r.containment_a),
+            containment_b: Some(r.containment_b),
+            duplicate: r.duplicate,
+            rule: format!("J ≥ {}", r.params.threshold),
+        }
+    }
+}
+
+/// The side-by-side table of `slst compare --method all`: one line per method with its
+/// resemblance, containments (`—` where undefined), decision and rule.
+pub fn methods_table(a: &str, b: &str, rows: &[MethodRow]) -> String {
+    let score = |x: Option<f64>| x.map_or("—".to_string(), |x| format!("{x:.4}"));
+    let mut out = format!("A  {a}\nB  {b}\n\n");
+    out.push_str("method        resemblance  A in B   B in A   duplicate  rule\n");
+    for r in rows {
+        out.push_str(&format!(
+            "{:<13} {:>11}  {:>6}   {:>6}   {:<9}  {}\n",
+            r.method,
+            format!("{:.4}", r.resemblance),
+            score(r.containment_a),
+            score(r.containment_b),
+            yes_no(r.duplicate),
+            r.rule
+        ));
+    }
+    out
+}
+
 /// One kept sentence in a profile record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SentenceRecord {

@@ -2,11 +2,48 @@
 //!
 //! A [`Detector`] turns each document into a sketch once ([`Detector::sketch`]) and compares two
 //! sketches ([`Detector::compare`]) into a [`Comparison`]. SL+ST ([`SlSt`]) is the core method;
-//! the cross-check baselines implement the same trait, so every command can run any of them.
+//! the cross-check baselines implement the same trait, so every command can run any of them:
+//!
+//! | name | type | paper | what is compared |
+//! |---|---|---|---|
+//! | `slst` | [`SlSt`] | Feng 2015 | verified runs of sentences (length + leading terms) |
+//! | `shingle` | [`Shingles`] | Broder 1997; seeds 000, 001 | w-term shingle fingerprints: all, mod m, or min n |
+//! | `megashingle` | [`MegaShingle`] | Fetterly et al. 2003; seed 000 | 84 min-wise minima → 6 supershingles → 15 megashingles |
+//! | `polyhash` | [`PolyHash`] | seed 003 | polynomial hashes of character 6-grams of the stemmed text |
+//! | `spotsigs` | [`SpotSigs`] | Theobald et al. 2008 | multisets of antecedent-led word chains |
+//! | `sentlen` | [`SentLen`] | Wang and Chang 2009 | runs of k consecutive sentence lengths |
+//! | `md5` | [`Md5`] | — (control) | the digest of the canonical text |
+//!
+//! [`MethodSettings::detector`] builds any of them by name ([`METHODS`]) as a [`AnyDetector`].
 
+mod canonical;
+mod md5;
+mod megashingle;
+mod polyhash;
+mod registry;
+mod sentlen;
+mod shingle;
 mod slst;
+mod spotsigs;
 
+pub use self::canonical::Terms;
+pub use self::md5::{Md5, Md5Config, Md5Evidence, Md5Sketch};
+pub use self::megashingle::{
+    MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleSketch, match_probability,
+};
+pub use self::polyhash::{
+    PolyHash, PolyHashConfig, PolyHashEvidence, PolyHashSketch, StemmerLanguage, stemmer_name,
+};
+pub use self::registry::{METHODS, MethodSettings, compare_documents};
+pub use self::sentlen::{SentLen, SentLenConfig, SentLenEvidence, SentLenSketch};
+pub use self::shingle::{
+    MERSENNE_61, ShingleConfig, ShingleEvidence, ShingleHash, ShingleMeasure, ShingleSketch,
+    ShingleSketchKind, Shingles, karp_rabin_windows, shingle_fingerprints, term_hash,
+};
 pub use self::slst::{MatchKey, SlSt, SlstComparison, SlstConfig, canonical_order};
+pub use self::spotsigs::{
+    DEFAULT_ANTECEDENTS, SpotSigs, SpotSigsConfig, SpotSigsEvidence, SpotSigsSketch, apply_idf_band,
+};
 
 use std::any::Any;
 

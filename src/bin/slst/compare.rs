@@ -7,6 +7,7 @@ use slst::report::CompareRecord;
 use slst::{Detector, MatchKey, Result, SlSt, SlstConfig};
 
 use crate::args::{InputArgs, ProfileFlags};
+use crate::methods::MethodFlags;
 
 /// Arguments of `slst compare`.
 #[derive(Args, Debug)]
@@ -21,9 +22,14 @@ pub struct CompareArgs {
     /// The DOCNO to take from B when it is a TREC file with several documents.
     #[arg(long, value_name = "ID")]
     pub doc_b: Option<String>,
-    /// Duplicate when the resemblance J is at least this.
-    #[arg(long, default_value_t = 0.5, value_name = "θ")]
-    pub threshold: f64,
+    /// The method: slst (SL+ST), shingle, megashingle, polyhash, spotsigs, sentlen, md5, or
+    /// `all` (every method side by side in one table; with --json, an array of their records).
+    #[arg(long, default_value = "slst", value_name = "NAME|all")]
+    pub method: String,
+    /// Duplicate when the resemblance J (or the method's own score) is at least this
+    /// [default: the method's own: 0.5; 0.85 for spotsigs].
+    #[arg(long, value_name = "θ")]
+    pub threshold: Option<f64>,
     /// Also decide containment: "A is contained in B" when containment_a is at least this.
     #[arg(long, value_name = "θc")]
     pub containment: Option<f64>,
@@ -41,6 +47,8 @@ pub struct CompareArgs {
     pub profile: ProfileFlags,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub methods: MethodFlags,
 }
 
 /// The CLI names of [`MatchKey`].
@@ -56,12 +64,15 @@ pub fn run(args: CompareArgs) -> Result<()> {
     let config = SlstConfig {
         profile: args.profile.config()?,
         min_block: args.min_block,
-        threshold: args.threshold,
+        threshold: args.threshold.unwrap_or(SlstConfig::default().threshold),
         match_key: match args.match_key {
             MatchKeyArg::Terms => MatchKey::LengthAndLeading,
             MatchKeyArg::Length => MatchKey::Length,
         },
     };
+    if args.method != "slst" {
+        return crate::methods::compare(&args, config);
+    }
     let detector = SlSt::new(config)?;
     let doc_a = args.input.read(&args.a, args.doc_a.as_deref())?;
     let doc_b = args.input.read(&args.b, args.doc_b.as_deref())?;
@@ -69,19 +80,24 @@ pub fn run(args: CompareArgs) -> Result<()> {
     let comparison = detector.compare(&pa, &pb);
     let mut record =
         CompareRecord::new((&doc_a, &pa), (&doc_b, &pb), &comparison, detector.config());
-    if let Some(theta) = args.containment {
-        if !(0.0..=1.0).contains(&theta) {
-            return Err(slst::Error::InvalidParameter {
-                name: "--containment",
-                value: theta.to_string(),
-                expected: "a number from 0 to 1",
-            });
-        }
+    if let Some(theta) = containment_threshold(&args)? {
         record = record.with_containment_threshold(theta);
     }
     if args.json {
         crate::emit(&(crate::profile::to_json(&record) + "\n"))
     } else {
         crate::emit(&record.to_text())
+    }
+}
+
+/// The `--containment` threshold, checked.
+pub fn containment_threshold(args: &CompareArgs) -> Result<Option<f64>> {
+    match args.containment {
+        Some(theta) if !(0.0..=1.0).contains(&theta) => Err(slst::Error::InvalidParameter {
+            name: "--containment",
+            value: theta.to_string(),
+            expected: "a number from 0 to 1",
+        }),
+        theta => Ok(theta),
     }
 }

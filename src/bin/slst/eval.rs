@@ -34,7 +34,9 @@ pub struct EvalArgs {
     /// The score thresholded: resemblance, or the larger containment.
     #[arg(long, value_enum, default_value_t = ScoreArg::Resemblance)]
     pub score: ScoreArg,
-    /// The method to evaluate (or `all`).
+    /// The method to evaluate: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5, or
+    /// `all`. Every method is scored by its own resemblance (or containment with --score), so
+    /// its own threshold does not matter here.
     #[arg(long, default_value = "slst")]
     pub method: String,
     /// Print one JSON object instead of the tables.
@@ -54,6 +56,8 @@ pub struct EvalArgs {
     pub min_block: usize,
     #[command(flatten)]
     pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub methods: crate::methods::MethodFlags,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -102,7 +106,11 @@ pub fn run(args: EvalArgs) -> Result<()> {
         threshold: 0.5,
         match_key: MatchKey::LengthAndLeading,
     };
-    let detectors = crate::methods::detectors(&args.method, &slst_config)?;
+    let profile_config = args.profile.config()?;
+    let settings = args
+        .methods
+        .settings(slst_config.clone(), &profile_config, None)?;
+    let detectors = crate::methods::detectors(&args.method, &settings)?;
     let truth_text = read_text(&args.truth)?;
     let positive: Vec<&str> = args.positive.iter().map(String::as_str).collect();
     let truth = match args.truth_format {

@@ -9,6 +9,7 @@ mod eval;
 mod methods;
 mod profile;
 mod sample;
+mod sketch;
 mod synth;
 
 use std::io::Write;
@@ -26,7 +27,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compare two documents: scores, decision, and the matching sentence blocks.
+    /// Compare two documents: scores, decision, and the matching sentence blocks (or any
+    /// other method's evidence with --method; all of them side by side with --method all).
     Compare(compare::CompareArgs),
     /// Find every near-duplicate pair and cluster of a corpus (TREC, SGML, JSON lines, folders).
     Batch(batch::BatchArgs),
@@ -40,6 +42,9 @@ enum Command {
     /// Show a document's sentence profile: each kept sentence's span, length, symbol and
     /// leading terms, and the length string.
     Profile(profile::ProfileArgs),
+    /// Show what a method keeps of a document: shingle fingerprints, minima and
+    /// super/megashingles, n-gram counts, spot signatures, sentence-length features, a digest.
+    Sketch(sketch::SketchArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +56,7 @@ fn main() -> ExitCode {
         Command::Profile(args) => profile::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Sample(args) => sample::run(args),
+        Command::Sketch(args) => sketch::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

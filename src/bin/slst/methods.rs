@@ -1,15 +1,347 @@
-//! Choosing methods by name.
+//! The flags of the baseline methods (SPEC §5), shared by `compare` and `sketch`, their
+//! translation into library settings, and `compare --method NAME|all` for the baselines.
 
-use slst::{AnyDetector, Error, Result, SlSt, SlstConfig};
+use clap::{Args, ValueEnum};
+use slst::method::{
+    DEFAULT_ANTECEDENTS, METHODS, MethodSettings, ShingleHash, ShingleMeasure, ShingleSketchKind,
+    StemmerLanguage, compare_documents,
+};
+use slst::profile::ProfileConfig;
+use slst::report::{CompareRecord, MethodRecord, MethodRow, methods_table};
+use slst::{Detector, Error, Result, SlSt, SlstConfig};
 
-/// The detectors named by `--method` (`all` for every method).
-pub fn detectors(name: &str, slst: &SlstConfig) -> Result<Vec<Box<dyn AnyDetector>>> {
-    match name {
-        "slst" | "all" => Ok(vec![Box::new(SlSt::new(slst.clone())?)]),
-        other => Err(Error::InvalidParameter {
-            name: "--method",
-            value: other.to_string(),
-            expected: "slst or all",
-        }),
+use crate::compare::{CompareArgs, containment_threshold};
+
+/// The settings of every baseline, each with its paper's default.
+#[derive(Args, Debug, Clone)]
+pub struct MethodFlags {
+    #[command(flatten)]
+    pub shingle: ShingleFlags,
+    #[command(flatten)]
+    pub megashingle: MegaShingleFlags,
+    #[command(flatten)]
+    pub polyhash: PolyHashFlags,
+    #[command(flatten)]
+    pub spotsigs: SpotSigsFlags,
+    #[command(flatten)]
+    pub sentlen: SentLenFlags,
+}
+
+/// Shingles (Broder 1997; seeds 000, 001).
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Method shingle")]
+pub struct ShingleFlags {
+    /// Terms per shingle, w.
+    #[arg(long, default_value_t = 4, value_name = "W")]
+    pub shingle_size: usize,
+    /// Fingerprint: Karp–Rabin (64-bit word, 61 bits) or CRC-32 of the shingle text.
+    #[arg(long, value_enum, default_value_t = HashArg::Rabin)]
+    pub hash: HashArg,
+    /// Which fingerprints to keep: all, those ≡ 0 mod m, or the n smallest.
+    #[arg(long, value_enum, default_value_t = SketchArg::Full)]
+    pub sketch: SketchArg,
+    /// m of `--sketch mod`.
+    #[arg(long, default_value_t = 25, value_name = "M")]
+    pub modulus: u64,
+    /// n of `--sketch min`.
+    #[arg(long, default_value_t = 160, value_name = "N")]
+    pub sketch_size: usize,
+    /// The score that decides: resemblance, containment (either way) or Dice over shingle lists.
+    #[arg(long, value_enum, default_value_t = MeasureArg::Resemblance)]
+    pub measure: MeasureArg,
+    /// Threshold of the shingle method [default: --threshold, else 0.5].
+    #[arg(long, value_name = "θ")]
+    pub shingle_threshold: Option<f64>,
+}
+
+/// The CLI names of [`ShingleHash`].
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum HashArg {
+    /// Karp–Rabin over the terms' hashes, mod 2^61 − 1.
+    Rabin,
+    /// CRC-32 of the shingle's text, terms joined by single spaces (Rodnenko 2009).
+    Crc32,
+}
+
+/// The CLI names of [`ShingleSketchKind`].
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum SketchArg {
+    /// Every shingle.
+    Full,
+    /// Fingerprints ≡ 0 mod m.
+    Mod,
+    /// The n smallest fingerprints.
+    Min,
+}
+
+/// The CLI names of [`ShingleMeasure`].
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum MeasureArg {
+    /// |X ∩ Y| / |X ∪ Y|.
+    Resemblance,
+    /// max(|X ∩ Y| / |X|, |X ∩ Y| / |Y|).
+    Containment,
+    /// 2·|X ∩ Y| / (|X| + |Y|) over shingle lists (Rodnenko 2009).
+    Dice,
+}
+
+/// Megashingles (Fetterly et al. 2003; seed 000).
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Method megashingle")]
+pub struct MegaShingleFlags {
+    /// Terms per shingle.
+    #[arg(long, default_value_t = 5, value_name = "W")]
+    pub mega_shingle_size: usize,
+    /// Min-wise permutations, i.e. minima per signature.
+    #[arg(long, default_value_t = 84, value_name = "N")]
+    pub minima: usize,
+    /// Minima per supershingle (84 / 14 = 6 supershingles, 15 megashingles).
+    #[arg(long, default_value_t = 14, value_name = "N")]
+    pub supershingle_size: usize,
+    /// Seed of the fixed family of permutations.
+    #[arg(long, default_value_t = 2003, value_name = "SEED")]
+    pub permutation_seed: u64,
+}
+
+/// Polynomial-hash character n-grams (seed 003).
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Method polyhash")]
+pub struct PolyHashFlags {
+    /// Characters per n-gram.
+    #[arg(long, default_value_t = 6, value_name = "N")]
+    pub ngram: usize,
+    /// Base p of the polynomial hash.
+    #[arg(long, default_value_t = 257, value_name = "P")]
+    pub poly_base: u64,
+    /// The two prime moduli.
+    #[arg(long, value_delimiter = ',', default_values_t = [1_000_000_007u64, 1_000_000_009], value_name = "M1,M2")]
+    pub poly_moduli: Vec<u64>,
+    /// Snowball stemmer language (english, russian, french, …) or `none`.
+    #[arg(long, default_value = "english", value_parser = parse_stemmer, value_name = "LANG|none")]
+    pub stemmer: StemmerArg,
+    /// Threshold of the polyhash method [default: --threshold, else 0.5].
+    #[arg(long, value_name = "θ")]
+    pub polyhash_threshold: Option<f64>,
+}
+
+/// SpotSigs (Theobald et al. 2008).
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Method spotsigs")]
+pub struct SpotSigsFlags {
+    /// Antecedents, comma-separated [default: the, be, is, are, was, will, would, shall, should,
+    /// can, could, has, have, had, do, did, does, done, un, une, le, la, el, al].
+    #[arg(long, value_delimiter = ',', value_name = "WORDS")]
+    pub antecedents: Option<Vec<String>>,
+    /// Spot distance d: each chain word is the first non-stop word ≥ d words on.
+    #[arg(long, default_value_t = 1, value_name = "D")]
+    pub spot_distance: usize,
+    /// Words per chain.
+    #[arg(long, default_value_t = 1, value_name = "C")]
+    pub chain_length: usize,
+    /// Documents with fewer signatures are not compared.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub min_signatures: usize,
+    /// Write the antecedent into each signature (`the:president`, as the paper's examples do).
+    #[arg(long)]
+    pub with_antecedent: bool,
+    /// Threshold of SpotSigs [default: --threshold, else 0.85].
+    #[arg(long, value_name = "θ")]
+    pub spotsigs_threshold: Option<f64>,
+}
+
+/// Sentence-length features (Wang and Chang 2009).
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Method sentlen")]
+pub struct SentLenFlags {
+    /// Consecutive sentence lengths per feature.
+    #[arg(long, default_value_t = 3, value_name = "K")]
+    pub sentlen_k: usize,
+    /// Threshold of the sentlen method [default: --threshold, else 0.5].
+    #[arg(long, value_name = "θ")]
+    pub sentlen_threshold: Option<f64>,
+}
+
+/// A Snowball stemmer language, or none.
+#[derive(Debug, Clone, Copy)]
+pub struct StemmerArg(pub Option<StemmerLanguage>);
+
+/// A Snowball language by its lowercase English name, or `none`.
+fn parse_stemmer(s: &str) -> std::result::Result<StemmerArg, String> {
+    use StemmerLanguage::*;
+    let all = [
+        Arabic, Danish, Dutch, English, Finnish, French, German, Greek, Hungarian, Italian,
+        Norwegian, Portuguese, Romanian, Russian, Spanish, Swedish, Tamil, Turkish,
+    ];
+    if s == "none" {
+        return Ok(StemmerArg(None));
     }
+    all.into_iter()
+        .find(|l| slst::method::stemmer_name(Some(*l)) == s.to_lowercase())
+        .map(|l| StemmerArg(Some(l)))
+        .ok_or_else(|| {
+            let names: Vec<String> = all
+                .iter()
+                .map(|l| slst::method::stemmer_name(Some(*l)))
+                .collect();
+            format!("expected none or one of {}", names.join(", "))
+        })
+}
+
+impl MethodFlags {
+    /// The settings of every method: SL+ST's as given, the stop words of `profile` for every
+    /// method, and a threshold per method from its own flag, else `threshold`, else its default.
+    pub fn settings(
+        &self,
+        slst: SlstConfig,
+        profile: &ProfileConfig,
+        threshold: Option<f64>,
+    ) -> Result<MethodSettings> {
+        let mut s = MethodSettings {
+            slst,
+            ..MethodSettings::default()
+        };
+        let pick = |own: Option<f64>, default: f64| own.or(threshold).unwrap_or(default);
+        let stop = &profile.stopwords;
+
+        let f = &self.shingle;
+        s.shingle.size = f.shingle_size;
+        s.shingle.hash = match f.hash {
+            HashArg::Rabin => ShingleHash::Rabin,
+            HashArg::Crc32 => ShingleHash::Crc32,
+        };
+        s.shingle.sketch = match f.sketch {
+            SketchArg::Full => ShingleSketchKind::Full,
+            SketchArg::Mod => ShingleSketchKind::Mod,
+            SketchArg::Min => ShingleSketchKind::Min,
+        };
+        s.shingle.modulus = f.modulus;
+        s.shingle.sketch_size = f.sketch_size;
+        s.shingle.measure = match f.measure {
+            MeasureArg::Resemblance => ShingleMeasure::Resemblance,
+            MeasureArg::Containment => ShingleMeasure::Containment,
+            MeasureArg::Dice => ShingleMeasure::Dice,
+        };
+        s.shingle.threshold = pick(f.shingle_threshold, s.shingle.threshold);
+        s.shingle.stopwords = stop.clone();
+
+        let f = &self.megashingle;
+        s.megashingle.shingle_size = f.mega_shingle_size;
+        s.megashingle.minima = f.minima;
+        s.megashingle.supershingle_size = f.supershingle_size;
+        s.megashingle.seed = f.permutation_seed;
+        s.megashingle.stopwords = stop.clone();
+
+        let f = &self.polyhash;
+        s.polyhash.ngram = f.ngram;
+        s.polyhash.base = f.poly_base;
+        match f.poly_moduli[..] {
+            [m1, m2] => s.polyhash.moduli = [m1, m2],
+            _ => {
+                return Err(Error::InvalidParameter {
+                    name: "--poly-moduli",
+                    value: format!("{:?}", f.poly_moduli),
+                    expected: "two primes, comma-separated",
+                });
+            }
+        }
+        s.polyhash.stemmer = f.stemmer.0;
+        s.polyhash.threshold = pick(f.polyhash_threshold, s.polyhash.threshold);
+        s.polyhash.stopwords = stop.clone();
+
+        let f = &self.spotsigs;
+        s.spotsigs.antecedents = match &f.antecedents {
+            Some(words) => words.clone(),
+            None => DEFAULT_ANTECEDENTS.iter().map(|w| w.to_string()).collect(),
+        };
+        s.spotsigs.spot_distance = f.spot_distance;
+        s.spotsigs.chain_length = f.chain_length;
+        s.spotsigs.min_signatures = f.min_signatures;
+        s.spotsigs.with_antecedent = f.with_antecedent;
+        s.spotsigs.threshold = pick(f.spotsigs_threshold, s.spotsigs.threshold);
+        s.spotsigs.stopwords = stop.clone();
+
+        let f = &self.sentlen;
+        s.sentlen.profile = profile.clone();
+        s.sentlen.k = f.sentlen_k;
+        s.sentlen.threshold = pick(f.sentlen_threshold, s.sentlen.threshold);
+
+        s.md5.stopwords = stop.clone();
+        Ok(s)
+    }
+}
+
+/// `slst compare --method NAME|all` for every NAME but `slst` (whose path, and output, is
+/// `compare.rs`'s own).
+pub fn compare(args: &CompareArgs, slst: SlstConfig) -> Result<()> {
+    let profile = slst.profile.clone();
+    let settings = args.methods.settings(slst, &profile, args.threshold)?;
+    let all = args.method == "all";
+    let names: Vec<&str> = if all {
+        METHODS.to_vec()
+    } else {
+        vec![args.method.as_str()]
+    };
+    // Every setting is checked before any file is read.
+    let detectors = names
+        .iter()
+        .map(|name| settings.detector(name))
+        .collect::<Result<Vec<_>>>()?;
+    let containment = containment_threshold(args)?;
+    if containment.is_some() && !all {
+        return Err(Error::InvalidParameter {
+            name: "--containment",
+            value: args.method.clone(),
+            expected: "--method slst or all (for shingles, --measure containment)",
+        });
+    }
+    let doc_a = args.input.read(&args.a, args.doc_a.as_deref())?;
+    let doc_b = args.input.read(&args.b, args.doc_b.as_deref())?;
+    let mut json = Vec::new();
+    let mut rows = Vec::new();
+    for (name, detector) in names.iter().zip(&detectors) {
+        if *name == "slst" {
+            // SL+ST keeps its own record, the same as `compare --method slst` prints.
+            let d = SlSt::new(settings.slst.clone())?;
+            let (pa, pb) = slst::sketch_pair(&d, &doc_a, &doc_b);
+            let c = d.compare(&pa, &pb);
+            let mut record = CompareRecord::new((&doc_a, &pa), (&doc_b, &pb), &c, d.config());
+            if let Some(theta) = containment {
+                record = record.with_containment_threshold(theta);
+            }
+            rows.push(MethodRow::from_slst(&record));
+            json.push(serde_json::to_value(&record).unwrap_or_default());
+            continue;
+        }
+        let record = MethodRecord::new(
+            &doc_a,
+            &doc_b,
+            compare_documents(&**detector, &doc_a, &doc_b),
+            settings.rule(name)?,
+            settings.params(name)?,
+        );
+        if !all {
+            return if args.json {
+                crate::emit(&(crate::profile::to_json(&record) + "\n"))
+            } else {
+                crate::emit(&record.to_text())
+            };
+        }
+        rows.push(MethodRow::from(&record));
+        json.push(serde_json::to_value(&record).unwrap_or_default());
+    }
+    if args.json {
+        crate::emit(&(crate::profile::to_json(&json) + "\n"))
+    } else {
+        crate::emit(&methods_table(&doc_a.id, &doc_b.id, &rows))
+    }
+}
+
+/// The detectors named by `--method` (`all` for every method, in [`METHODS`] order).
+pub fn detectors(name: &str, settings: &MethodSettings) -> Result<Vec<Box<dyn slst::AnyDetector>>> {
+    let names: Vec<&str> = if name == "all" {
+        METHODS.to_vec()
+    } else {
+        vec![name]
+    };
+    names.into_iter().map(|n| settings.detector(n)).collect()
 }

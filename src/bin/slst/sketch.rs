@@ -1,0 +1,113 @@
+//! `slst sketch --method NAME FILE`: what a method keeps of one document.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::Value;
+use slst::{Result, SlstConfig};
+
+use crate::args::{InputArgs, ProfileFlags};
+use crate::methods::MethodFlags;
+
+/// Arguments of `slst sketch`.
+#[derive(Args, Debug)]
+pub struct SketchArgs {
+    /// The document: a text file, or a TREC SGML file (gzip'd or not).
+    pub file: PathBuf,
+    /// The method: slst, shingle, megashingle, polyhash, spotsigs, sentlen or md5.
+    #[arg(long, default_value = "slst", value_name = "NAME")]
+    pub method: String,
+    /// The DOCNO to take from a TREC file holding several documents.
+    #[arg(long, value_name = "DOCNO")]
+    pub doc: Option<String>,
+    /// Print one JSON object (for shingles: `fingerprints` in text order).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub methods: MethodFlags,
+}
+
+pub fn run(args: SketchArgs) -> Result<()> {
+    let profile = args.profile.config()?;
+    let slst = SlstConfig {
+        profile: profile.clone(),
+        ..SlstConfig::default()
+    };
+    let settings = args.methods.settings(slst, &profile, None)?;
+    settings.detector(&args.method)?; // settings are checked before the file is read
+    let doc = args.input.read(&args.file, args.doc.as_deref())?;
+    let sketch = settings.sketch_json(&args.method, &doc)?;
+    if args.json {
+        crate::emit(&(crate::profile::to_json(&sketch) + "\n"))
+    } else {
+        crate::emit(&to_text(&sketch))
+    }
+}
+
+/// How many numbers a line of the text output holds.
+const PER_LINE: usize = 6;
+
+/// The human-readable form of a sketch record: scalar fields one per line, lists below their
+/// name with their length, the settings last.
+fn to_text(sketch: &Value) -> String {
+    let mut out = String::new();
+    let Value::Object(fields) = sketch else {
+        return format!("{sketch}\n");
+    };
+    for (key, value) in fields {
+        match (key.as_str(), value) {
+            ("params", Value::Object(params)) => {
+                let list: Vec<String> = params
+                    .iter()
+                    .map(|(k, v)| format!("{k} {}", scalar(v)))
+                    .collect();
+                out.push_str(&format!("settings: {}\n", list.join(", ")));
+            }
+            (_, Value::Array(items)) => {
+                out.push_str(&format!("{key} ({}):\n", items.len()));
+                let cells: Vec<String> = items.iter().map(cell).collect();
+                if items.iter().all(Value::is_number) {
+                    let width = cells.iter().map(String::len).max().unwrap_or(0);
+                    for line in cells.chunks(PER_LINE) {
+                        let line: Vec<String> =
+                            line.iter().map(|c| format!("{c:>width$}")).collect();
+                        out.push_str(&format!("  {}\n", line.join("  ")));
+                    }
+                } else {
+                    for c in cells {
+                        out.push_str(&format!("  {c}\n"));
+                    }
+                }
+            }
+            _ => out.push_str(&format!("{key:<14} {}\n", scalar(value))),
+        }
+    }
+    out
+}
+
+/// A scalar as plain text.
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "—".into(),
+        Value::Array(items) => items.iter().map(scalar).collect::<Vec<_>>().join(","),
+        other => other.to_string(),
+    }
+}
+
+/// One list element as plain text: `{signature, count}` as `count  signature`, lists of
+/// numbers joined by `-`.
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Object(o) => match (o.get("count"), o.get("signature")) {
+            (Some(count), Some(sig)) => format!("{:>6}  {}", scalar(count), scalar(sig)),
+            _ => v.to_string(),
+        },
+        Value::Array(items) => items.iter().map(scalar).collect::<Vec<_>>().join("-"),
+        other => scalar(other),
+    }
+}
