@@ -271,3 +271,61 @@ fn unwritable_output_is_an_error_naming_it() {
         stderr(&o)
     );
 }
+
+#[test]
+fn other_methods_join_on_their_keys_and_equal_all_pairs() {
+    let dir = corpus_dir();
+    for method in [
+        "shingle",
+        "megashingle",
+        "md5",
+        "polyhash",
+        "spotsigs",
+        "sentlen",
+    ] {
+        let index = slst_in(
+            dir.path(),
+            &[
+                "batch",
+                "-q",
+                "corpus",
+                "--method",
+                method,
+                "--threshold",
+                "0.2",
+            ],
+        );
+        let all = slst_in(
+            dir.path(),
+            &[
+                "batch",
+                "-q",
+                "corpus",
+                "--method",
+                method,
+                "--threshold",
+                "0.2",
+                "--candidates",
+                "all",
+            ],
+        );
+        assert!(index.status.success(), "{method}: {}", stderr(&index));
+        assert_eq!(index.stdout, all.stdout, "{method}");
+        let out = String::from_utf8(index.stdout).unwrap();
+        let first = out
+            .lines()
+            .next()
+            .unwrap_or_else(|| panic!("{method} reports the copies"));
+        let v: serde_json::Value = serde_json::from_str(first).unwrap();
+        assert_eq!(v["method"], method);
+        assert!(
+            v.get("block_count").is_none(),
+            "{method}: no blocks outside SL+ST"
+        );
+    }
+    let o = slst_in(
+        dir.path(),
+        &["batch", "-q", "corpus", "--method", "simhash"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+}

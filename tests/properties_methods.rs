@@ -108,6 +108,28 @@ proptest! {
         }
     }
 
+    /// The keys corpus runs and evaluation join on find every pair that matters: a positive
+    /// score means shared join keys, a duplicate means shared duplicate keys.
+    #[test]
+    fn join_keys_cover_every_scored_pair(a in document(), b in document()) {
+        use std::collections::HashSet;
+        let (da, db) = (Document::new("a", a), Document::new("b", b));
+        for (name, d) in detectors() {
+            let (sa, sb) = (d.sketch_any(&da), d.sketch_any(&db));
+            let c = d.compare_any(&*sa, &*sb);
+            let shares = |x: Option<Vec<u64>>, y: Option<Vec<u64>>| {
+                let x: HashSet<u64> = x.expect("every baseline has keys").into_iter().collect();
+                y.expect("every baseline has keys").into_iter().any(|k| x.contains(&k))
+            };
+            if c.similarity.resemblance > 0.0 {
+                prop_assert!(shares(d.join_keys_any(&*sa), d.join_keys_any(&*sb)), "{}", name);
+            }
+            if c.duplicate {
+                prop_assert!(shares(d.duplicate_keys_any(&*sa), d.duplicate_keys_any(&*sb)), "{}", name);
+            }
+        }
+    }
+
     #[test]
     fn identity_scores_one_or_says_why_not(a in document()) {
         let da = Document::new("a", a);

@@ -86,7 +86,7 @@ pub fn run_any(
             .par_iter()
             .map(|d| {
                 let sketch = detector.sketch_any(d);
-                let keys = detector.join_keys_any(&*sketch);
+                let keys = detector.duplicate_keys_any(&*sketch);
                 AnySketch {
                     id: d.id.clone(),
                     sketch,

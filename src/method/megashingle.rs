@@ -264,7 +264,32 @@ fn agreeing(a: &[u64], b: &[u64]) -> usize {
     a.iter().zip(b).filter(|(x, y)| x == y).count()
 }
 
+/// A key per (position, value): XXH3 of both, so equal values at different positions differ.
+fn positional_keys(values: &[u64]) -> Vec<u64> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let mut bytes = [0u8; 16];
+            bytes[..8].copy_from_slice(&(i as u64).to_le_bytes());
+            bytes[8..].copy_from_slice(&v.to_le_bytes());
+            xxhash_rust::xxh3::xxh3_64(&bytes)
+        })
+        .collect()
+}
+
 impl Detector for MegaShingle {
+    /// The minima with their permutation numbers: the resemblance estimate is the share of
+    /// equal minima, so a positive one needs a shared (permutation, minimum).
+    fn join_keys(&self, sketch: &MegaShingleSketch) -> Option<Vec<u64>> {
+        Some(positional_keys(&sketch.minima))
+    }
+
+    /// The megashingles with their positions: a duplicate shares one (Fetterly et al. 2003).
+    fn duplicate_keys(&self, sketch: &MegaShingleSketch) -> Option<Vec<u64>> {
+        Some(positional_keys(&sketch.megashingles))
+    }
+
     type Sketch = MegaShingleSketch;
     type Evidence = MegaShingleEvidence;
 

@@ -69,12 +69,20 @@ pub trait Detector {
     /// `compare(a, b)` with the containments swapped.
     fn compare(&self, a: &Self::Sketch, b: &Self::Sketch) -> Comparison<Self::Evidence>;
 
-    /// Join keys for corpus runs: keys such that any two documents this method could report as
-    /// duplicates share at least one (e.g. shingle fingerprints, megashingles), so an inverted
-    /// index over them finds every candidate pair. `None` (the default): no such keys, and a
-    /// corpus run compares every pair.
+    /// Join keys: keys such that any two documents with a score above 0 share at least one
+    /// (shingle fingerprints, n-gram hashes, min-wise minima with their positions), so an
+    /// inverted index over them finds every pair worth scoring — evaluation scores a universe of
+    /// millions of pairs this way. `None` (the default): no such keys; every pair is compared.
     fn join_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<u64>> {
         None
+    }
+
+    /// Keys such that any two documents this method reports as duplicates share at least one;
+    /// corpus runs join on them. Default: the [`Detector::join_keys`]. A method whose decision
+    /// is narrower than "score above 0" gives narrower keys (megashingles: duplicates share a
+    /// megashingle).
+    fn duplicate_keys(&self, sketch: &Self::Sketch) -> Option<Vec<u64>> {
+        self.join_keys(sketch)
     }
 }
 
@@ -119,6 +127,8 @@ pub trait AnyDetector: Send + Sync {
     fn sketch_any(&self, doc: &Document) -> Box<dyn Any + Send + Sync>;
     /// [`Detector::join_keys`] of a sketch made by this detector.
     fn join_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>>;
+    /// [`Detector::duplicate_keys`] of a sketch made by this detector.
+    fn duplicate_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>>;
     /// Compare two sketches made by this detector.
     ///
     /// # Panics
@@ -146,6 +156,10 @@ where
 
     fn join_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>> {
         self.join_keys(sketch.downcast_ref::<D::Sketch>()?)
+    }
+
+    fn duplicate_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>> {
+        self.duplicate_keys(sketch.downcast_ref::<D::Sketch>()?)
     }
 
     fn compare_any(

@@ -304,6 +304,17 @@ pub fn apply_idf_band(sketches: &mut [SpotSigsSketch], band: (f64, f64)) {
 }
 
 impl Detector for SpotSigs {
+    /// XXH3 of each signature: a positive multiset Jaccard needs a shared one.
+    fn join_keys(&self, sketch: &SpotSigsSketch) -> Option<Vec<u64>> {
+        Some(
+            sketch
+                .signatures
+                .iter()
+                .map(|(s, _)| xxhash_rust::xxh3::xxh3_64(s.as_bytes()))
+                .collect(),
+        )
+    }
+
     type Sketch = SpotSigsSketch;
     type Evidence = SpotSigsEvidence;
 

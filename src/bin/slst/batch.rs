@@ -34,12 +34,14 @@ pub struct BatchArgs {
     /// Also write the run's summary as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
-    /// The method (batch runs SL+ST).
-    #[arg(long, default_value = "slst", value_parser = ["slst"])]
+    /// The method: slst (suffix-array candidates), or shingle, megashingle, polyhash, spotsigs,
+    /// sentlen, md5 (candidates from an inverted index over the method's keys).
+    #[arg(long, default_value = "slst")]
     pub method: String,
-    /// Report pairs whose resemblance J is at least this.
-    #[arg(long, default_value_t = 0.5, value_name = "θ")]
-    pub threshold: f64,
+    /// Report pairs whose resemblance J is at least this [default: the method's own, 0.5 for
+    /// slst].
+    #[arg(long, value_name = "θ")]
+    pub threshold: Option<f64>,
     /// Report pairs where either document's containment in the other is at least this,
     /// instead of using the resemblance threshold.
     #[arg(long, value_name = "θc")]
@@ -63,6 +65,8 @@ pub struct BatchArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub methods: crate::methods::MethodFlags,
     #[command(flatten)]
     pub input: InputArgs,
 }
@@ -145,10 +149,11 @@ pub fn run(args: BatchArgs) -> Result<()> {
             .num_threads(n.max(1))
             .build_global();
     }
+    let profile = args.profile.config()?;
     let slst_config = SlstConfig {
-        profile: args.profile.config()?,
+        profile: profile.clone(),
         min_block: args.min_block,
-        threshold: args.threshold,
+        threshold: args.threshold.unwrap_or(0.5),
         match_key: MatchKey::LengthAndLeading,
     };
     if let Some(theta) = args.containment
@@ -160,7 +165,9 @@ pub fn run(args: BatchArgs) -> Result<()> {
             expected: "a number from 0 to 1",
         });
     }
-    let detector = SlSt::new(slst_config)?;
+    let settings = args
+        .methods
+        .settings(slst_config.clone(), &profile, args.threshold)?;
     let config = BatchConfig {
         containment: args.containment,
         candidates: match args.candidates {
@@ -174,6 +181,34 @@ pub fn run(args: BatchArgs) -> Result<()> {
         bar: Mutex::new(None),
     };
     let items = read_sources(&args.sources, &args.input.source_options());
+    let format = match args.out_format {
+        PairFormatArg::Jsonl => PairFormat::Jsonl,
+        PairFormatArg::Tsv => PairFormat::Tsv,
+        PairFormatArg::Csv => PairFormat::Csv,
+    };
+    if args.method != "slst" {
+        let detector = settings.detector(&args.method)?;
+        let result = batch::generic::run_any(items, detector.as_ref(), &config, &bars);
+        if result.source == batch::generic::CandidateSource::AllPairs && !args.quiet {
+            eprintln!(
+                "slst: warning: {} has no join keys here: every pair of the {} documents is compared",
+                args.method,
+                result.ids.len()
+            );
+        }
+        let clusters = batch::clusters(result.ids.len(), result.pairs.iter().map(|p| (p.a, p.b)));
+        output::write_atomically(&args.out, |w| {
+            output::write_any_pairs(w, &result, format, args.blocks)
+        })?;
+        if let Some(path) = &args.clusters {
+            output::write_atomically(path, |w| {
+                output::write_clusters(w, |d: usize| result.ids[d].as_str(), &clusters)
+            })?;
+        }
+        let summary = BatchSummary::from_any(&result, &clusters, &config);
+        return finish(&args, &summary);
+    }
+    let detector = SlSt::new(slst_config)?;
     let result = batch::run(items, &detector, &config, &bars);
     let clusters = batch::clusters(
         result.corpus.documents.len(),
@@ -197,9 +232,14 @@ pub fn run(args: BatchArgs) -> Result<()> {
         })?;
     }
     let summary = BatchSummary::new(&result, &clusters, detector.config(), &config);
+    finish(&args, &summary)
+}
+
+/// Write the summary file and print the summary.
+fn finish(args: &BatchArgs, summary: &BatchSummary) -> Result<()> {
     if let Some(path) = &args.summary {
         output::write_atomically(path, |w| {
-            serde_json::to_writer_pretty(&mut *w, &summary)?;
+            serde_json::to_writer_pretty(&mut *w, summary)?;
             w.write_all(b"\n")
         })?;
     }
