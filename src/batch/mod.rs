@@ -191,27 +191,88 @@ fn reported(c: &Comparison<SlstComparison>, config: &BatchConfig) -> bool {
     }
 }
 
-/// Step 3: compare every candidate pair (in parallel) and keep the reported ones, expanded to
-/// every member of the exact-duplicate groups, sorted by (a, b).
+/// The most sentences two documents can have in blocks: the size of the multiset intersection
+/// of their block keys (a block pairs sentences with equal keys, one to one).
+pub fn shared_keys(a: &[u64], b: &[u64]) -> usize {
+    let (mut x, mut y) = (a.to_vec(), b.to_vec());
+    x.sort_unstable();
+    y.sort_unstable();
+    let (mut i, mut j, mut shared) = (0, 0, 0);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    shared
+}
+
+/// Whether a pair can reach the report: its shared keys bound the matched sentences m from
+/// above, and every score is increasing in m, so a pair whose bound falls short (or cannot hold
+/// one block) is skipped without changing the result. Equal key strings are always compared
+/// (identical profiles form one block whatever their length).
+fn may_be_reported(
+    a: &[u64],
+    b: &[u64],
+    min_block: usize,
+    threshold: f64,
+    config: &BatchConfig,
+) -> bool {
+    if a == b {
+        return !a.is_empty(); // possibly identical profiles: one block whatever the length
+    }
+    let m = shared_keys(a, b);
+    if m < min_block.max(1) {
+        return false;
+    }
+    let bound = crate::Similarity::from_counts(m, a.len(), b.len());
+    match config.containment {
+        Some(theta) => {
+            bound.containment_a.unwrap_or(0.0) >= theta
+                || bound.containment_b.unwrap_or(0.0) >= theta
+        }
+        None => bound.resemblance >= threshold,
+    }
+}
+
+/// Step 3: compare every candidate pair that can reach the report (in parallel) and keep the
+/// reported ones, expanded to every member of the exact-duplicate groups, sorted by (a, b).
+/// Also returns how many pairs were compared (the others were ruled out by their shared keys).
 pub fn verify(
     corpus: &[DocumentSketch],
     candidate_set: &CandidateSet,
     detector: &SlSt,
     config: &BatchConfig,
     progress: &dyn Progress,
-) -> Vec<PairResult> {
+) -> (Vec<PairResult>, usize) {
     progress.stage(
         "scoring candidate pairs",
         Some(candidate_set.pairs.len() as u64),
     );
     let group_of = &candidate_set.groups;
+    let compared = std::sync::atomic::AtomicUsize::new(0);
     let mut out: Vec<PairResult> = candidate_set
         .pairs
         .par_iter()
         .with_min_len(64)
         .flat_map_iter(|&(x, y)| {
-            let c = detector.compare(&corpus[x].profile, &corpus[y].profile);
             progress.advance(1);
+            if !may_be_reported(
+                &corpus[x].keys,
+                &corpus[y].keys,
+                detector.config().min_block,
+                detector.config().threshold,
+                config,
+            ) {
+                return Vec::new();
+            }
+            compared.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let c = detector.compare(&corpus[x].profile, &corpus[y].profile);
             let keep = reported(&c, config);
             let (gx, gy) = (group_of.members(x), group_of.members(y));
             let pairs: Vec<PairResult> = if keep {
@@ -256,7 +317,7 @@ pub fn verify(
     }
     out.sort_unstable_by_key(|p| (p.a, p.b));
     progress.finish_stage();
-    out
+    (out, compared.into_inner())
 }
 
 /// The comparison seen from the other side.
@@ -305,6 +366,8 @@ pub struct BatchResult {
     pub candidates: CandidateSet,
     /// The reported pairs, sorted by (a, b).
     pub pairs: Vec<PairResult>,
+    /// Candidate pairs compared (the rest could not reach the report: see [`shared_keys`]).
+    pub pairs_compared: usize,
     /// Time per stage.
     pub times: StageTimes,
 }
@@ -348,7 +411,7 @@ pub fn run(
     };
     let cand = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let pairs = verify(
+    let (pairs, pairs_compared) = verify(
         &corpus.documents,
         &candidate_set,
         detector,
@@ -364,6 +427,47 @@ pub fn run(
         corpus,
         candidates: candidate_set,
         pairs,
+        pairs_compared,
         times,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_keys_is_a_multiset_intersection() {
+        assert_eq!(shared_keys(&[1, 2, 2, 3], &[2, 2, 2, 3, 4]), 3);
+        assert_eq!(shared_keys(&[], &[1]), 0);
+    }
+
+    #[test]
+    fn the_bound_rules_out_pairs_that_cannot_reach_the_threshold() {
+        let config = BatchConfig::default();
+        // 2 shared of 4 and 4: J ≤ 2 / 6 < 0.5.
+        assert!(!may_be_reported(
+            &[1, 2, 3, 4],
+            &[1, 2, 5, 6],
+            2,
+            0.5,
+            &config
+        ));
+        assert!(may_be_reported(
+            &[1, 2, 3, 4],
+            &[1, 2, 5, 6],
+            2,
+            0.3,
+            &config
+        ));
+        // One shared sentence cannot make a 2-block; equal strings are always compared.
+        assert!(!may_be_reported(&[1, 9], &[1, 8], 2, 0.0, &config));
+        assert!(may_be_reported(&[7], &[7], 2, 0.5, &config));
+        // By containment: 2 of 2 sentences of b are shared.
+        let c = BatchConfig {
+            containment: Some(0.9),
+            ..BatchConfig::default()
+        };
+        assert!(may_be_reported(&[1, 2, 3, 4, 5, 6], &[1, 2], 2, 0.5, &c));
     }
 }

@@ -344,8 +344,10 @@ pub struct BatchSummary {
     pub boilerplate_runs_excluded: usize,
     /// The first 100 of them.
     pub boilerplate: Vec<BoilerplateRecord>,
-    /// Candidate pairs compared (of representatives).
+    /// Candidate pairs (of representatives).
     pub candidate_pairs: usize,
+    /// Candidate pairs compared: the others share too few sentence keys to reach the report.
+    pub pairs_compared: usize,
     /// Pairs reported.
     pub pairs_reported: usize,
     /// Clusters of two or more documents.
@@ -405,6 +407,7 @@ impl BatchSummary {
                 })
                 .collect(),
             candidate_pairs: result.candidates.pairs.len(),
+            pairs_compared: result.pairs_compared,
             pairs_reported: result.pairs.len(),
             clusters: clusters.len(),
             threads: rayon::current_num_threads(),
@@ -438,6 +441,7 @@ impl BatchSummary {
             boilerplate_runs_excluded: result.capped_keys,
             boilerplate: Vec::new(),
             candidate_pairs: result.candidate_pairs,
+            pairs_compared: result.candidate_pairs,
             pairs_reported: result.pairs.len(),
             clusters: clusters.len(),
             threads: rayon::current_num_threads(),
@@ -453,7 +457,7 @@ impl BatchSummary {
             "documents: {} read, {} skipped, {} without sentences, {} sentences\n\
              exact-duplicate groups: {} ({} documents)\n\
              boilerplate runs excluded: {}\n\
-             candidate pairs: {} ({} candidates)\n\
+             candidate pairs: {} ({} candidates), {} compared\n\
              pairs reported: {}; clusters: {}\n\
              time: {:.2}s reading and profiling, {:.2}s candidates, {:.2}s scoring ({} threads)\n",
             self.documents_read,
@@ -465,6 +469,7 @@ impl BatchSummary {
             self.boilerplate_runs_excluded,
             self.candidate_pairs,
             self.candidates_mode,
+            self.pairs_compared,
             self.pairs_reported,
             self.clusters,
             self.seconds.sketch,

@@ -137,7 +137,9 @@ impl SlSt {
                 (lengths(a), lengths(b))
             }
             MatchKey::LengthAndLeading => {
-                let mut ids: HashMap<(u8, &LeadingTerms), u32> = HashMap::new();
+                // In memory only, never output: the fastest hasher will do.
+                let mut ids: HashMap<(u8, &LeadingTerms), u32, foldhash::fast::RandomState> =
+                    HashMap::default();
                 let encode = |p: &SentenceProfile| -> Vec<u32> { Vec::with_capacity(p.len()) };
                 let (mut sa, mut sb) = (encode(a), encode(b));
                 for (p, out) in [(a, &mut sa), (b, &mut sb)] {

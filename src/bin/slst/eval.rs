@@ -34,8 +34,8 @@ pub struct EvalArgs {
     /// The score thresholded: resemblance, or the larger containment.
     #[arg(long, value_enum, default_value_t = ScoreArg::Resemblance)]
     pub score: ScoreArg,
-    /// The method to evaluate: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5, or
-    /// `all`. Every method is scored by its own resemblance (or containment with --score), so
+    /// The methods to evaluate: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5, a
+    /// comma-separated list of them, or `all`. Every method is scored by its own resemblance (or containment with --score), so
     /// its own threshold does not matter here.
     #[arg(long, default_value = "slst")]
     pub method: String,
