@@ -154,6 +154,7 @@ done
   echo "Command: \`$(cat "$REC/command")\`. Machine and versions: see \`machine\`, \`versions\`."
   echo "Medians over $REPEAT interleaved runs; wall and peak RSS from \`/usr/bin/time -v\` of the whole process"
   echo "(Python start-up and JSON parsing included for the peers, reading and writing for slst)."
+  echo "Load average at start: $(sed -n 's/load average at start: //p' "$REC/machine"); at end: $(cut -d' ' -f1-3 /proc/loadavg)."
   python3 scripts/peers/table.py "$REC" slst
   echo
   echo "## Pair sets (last run of each tool)"
