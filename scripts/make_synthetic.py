@@ -3,6 +3,7 @@
 
 Usage:
     make_synthetic.py N OUT.jsonl TRUTH.tsv [--seed 1] [--corpora ../shared/corpora]
+                      [--boilerplate 0.05]
 
 Deterministic: the same N, seed and source corpora give the same bytes.
 
@@ -19,8 +20,8 @@ separated by a blank line. Documents are, in order of generation:
   delete a sentence (30 %), insert a new one (25 %), substitute one (30 %), move a run of 1-3
   sentences elsewhere (15 %);
 - exact copies (0.5 %) of an earlier document: the same text, byte for byte;
-- independently of the above, 5 % of the documents end with one of 20 boilerplate passages of
-  2-4 sentences (a disclaimer-like tail shared by many documents).
+- independently of the above, 5 % of the documents (--boilerplate) end with one of 20
+  boilerplate passages of 2-4 sentences (a disclaimer-like tail shared by many documents).
 
 TRUTH.tsv has a header and one row per planted pair: a (the earlier document), b, kind
 (near|exact), the sentence-level resemblance |A ∩ B| / |A ∪ B| over sentence multisets, and the
@@ -139,6 +140,7 @@ def main():
     ap.add_argument("truth")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--corpora", default=os.path.join("..", "shared", "corpora"))
+    ap.add_argument("--boilerplate", type=float, default=P_BOILER, help="share of documents with a boilerplate tail")
     args = ap.parse_args()
 
     pool, nbible, nreuters = sentence_pool(args.corpora)
@@ -168,7 +170,7 @@ def main():
                     j = None
                     body = [rng.randrange(npool) for _ in range(doc_length(rng))]
                     kinds["original"] += 1
-                if rng.random() < P_BOILER:
+                if rng.random() < args.boilerplate:
                     body = body + boiler[rng.randrange(N_BOILER)]
                     kinds["with boilerplate"] += 1
                 sentences, seed = array("i", body), rng.getrandbits(63)
