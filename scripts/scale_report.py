@@ -74,7 +74,8 @@ def main(run):
               f" {sec['verify']:.2f} | {rest:.2f} |")
 
     print()
-    print("Peak RSS (MB) within each stage, median run, stages taken back to back from process start:")
+    print("Peak RSS (MB) within each stage, median run, stages taken back to back from process start")
+    print("(sampled every 0.25 s: – = stage shorter than a sample):")
     print()
     print("| documents | sketch | candidates | verify | output |")
     print("|---|---|---|---|---|")
@@ -85,8 +86,8 @@ def main(run):
         rows = [tuple(map(float, l.split("\t"))) for l in open(tl).read().splitlines()[1:] if l]
         sec = json.load(open(os.path.join(run, "out", f"syn-{n}__slst__{rep}.summary.json")))["seconds"]
         edges = [0.0, sec["sketch"], sec["sketch"] + sec["candidates"], sum(sec.values()), float("inf")]
-        peaks = [max((r for t, r in rows if a <= t < b), default=0.0) for a, b in zip(edges, edges[1:])]
-        print(f"| {n:,} | " + " | ".join(f"{p:.0f}" for p in peaks) + " |")
+        peaks = [max((r for t, r in rows if a <= t < b), default=None) for a, b in zip(edges, edges[1:])]
+        print(f"| {n:,} | " + " | ".join("–" if p is None else f"{p:.0f}" for p in peaks) + " |")
 
 
 if __name__ == "__main__":
