@@ -10,7 +10,7 @@
 #   --repeat N  runs of slst and floor per size up to 100,000 documents, interleaved (default 3);
 #               larger sizes run once
 #   --massif N  also profile slst batch's heap on the N-document corpus with valgrind's massif
-#               (slow: about 30x; the ms_print report is kept)
+#               (slow: about 30x; the ms_print graph and the peak heap by slst function are kept)
 #   --name      the run folder is scripts/runs/<date>-NAME (default: scale)
 #
 # Corpora: scripts/make_synthetic.py N, seed 1, into bench-results/data (ignored; 1M documents is
@@ -19,7 +19,8 @@
 #
 # Records (small, committed): scripts/runs/<date>-NAME/{command,machine,versions,results.md,
 # timev/ (/usr/bin/time -v), out/ (slst summaries, floor counts), rss/ (RSS timelines of the slst
-# runs, memtrace.py), massif/ (ms_print report)}. Pairs go to bench-results/runs/<date>-NAME/.
+# runs, memtrace.py), massif/ (ms_print graph, peak heap by function: massif_summary.py)}.
+# Pairs go to bench-results/runs/<date>-NAME/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -114,7 +115,8 @@ if [ -n "$MASSIF" ]; then
     "$SLST" batch "$DATA/syn-$MASSIF.jsonl" --format jsonl --out "$BIG/massif-pairs.tsv" --out-format tsv -q \
     2> "$BIG/massif.stderr" || echo "massif run failed (see $BIG/massif.stderr)" >&2
   ms_print "$BIG/massif.syn-$MASSIF.out" > "$BIG/massif.syn-$MASSIF.txt" 2>&1
-  head -c 200000 "$BIG/massif.syn-$MASSIF.txt" > "$REC/massif/ms_print.syn-$MASSIF.txt"
+  python3 scripts/massif_summary.py "$BIG/massif.syn-$MASSIF.out" > "$REC/massif/peak-by-function.syn-$MASSIF.md"
+  sed -n '1,/^Number of snapshots/p' "$BIG/massif.syn-$MASSIF.txt" > "$REC/massif/ms_print-graph.syn-$MASSIF.txt"
 fi
 
 {
