@@ -68,9 +68,10 @@ def main(argv):
                 continue
             m = med[tool]
             runs_txt = f"{m['n']}" + (f" (+{m['failed']} failed)" if m["failed"] else "")
-            ratio_t = f"{m['wall'] / b['wall']:.1f}×" if b else "–"
-            ratio_c = f"{m['cpu'] / b['cpu']:.1f}×" if b else "–"
-            ratio_m = f"{m['rss_mb'] / b['rss_mb']:.1f}×" if b else "–"
+            def ratio(k):
+                return f"{m[k] / b[k]:.1f}×" if b and b[k] > 0 else "–"
+
+            ratio_t, ratio_c, ratio_m = ratio("wall"), ratio("cpu"), ratio("rss_mb")
             print(f"| {tool} | {runs_txt} | {m['wall']:.2f} | {m['cpu']:.2f} | {m['rss_mb']:.0f} | {ratio_t} | {ratio_c} | {ratio_m} |")
 
 
