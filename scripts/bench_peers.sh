@@ -25,7 +25,7 @@
 # times)}. Pair files go to bench-results/runs/<date>-NAME/ (ignored).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
+ROOT=.  # paths stay relative to the repository root, also in the records
 
 REPEAT=3 CORPORA=../shared/corpora NAME=peers ONLY=
 while [ $# -gt 0 ]; do

@@ -23,7 +23,7 @@
 # Pairs go to bench-results/runs/<date>-NAME/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
+ROOT=.  # paths stay relative to the repository root, also in the records
 
 SIZES="10000 100000 1000000" REPEAT=3 CORPORA=../shared/corpora NAME=scale MASSIF=
 while [ $# -gt 0 ]; do
