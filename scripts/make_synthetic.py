@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""A synthetic corpus of N documents made of real sentences, with planted near-duplicates.
+
+Usage:
+    make_synthetic.py N OUT.jsonl TRUTH.tsv [--seed 1] [--corpora ../shared/corpora]
+                      [--boilerplate 0.05]
+
+Deterministic: the same N, seed and source corpora give the same bytes.
+
+Sentences come, at generation time, from the Bible versions (KJV, Webster, WEB; TREC files in
+CORPORA/bible-versions) and from Reuters-21578 (TITLE + BODY as slst reads it, CORPORA/reuters21578)
+— split with a simple regex, kept when they have 4-60 words and a lowercase letter, exact repeats
+dropped. No corpus text is stored in the repository: only this generator.
+
+Each document is 5-60 sentences (log-normal, median about 16), in paragraphs of 1-5 sentences
+separated by a blank line. Documents are, in order of generation:
+- originals (about 91 %): sentences drawn at random from the pool;
+- near-copies (8 %) of an earlier document (which may itself be a copy), with k edits, k drawn
+  so that the edited share of sentences is uniform in 2-50 %; each edit is one of
+  delete a sentence (30 %), insert a new one (25 %), substitute one (30 %), move a run of 1-3
+  sentences elsewhere (15 %);
+- exact copies (0.5 %) of an earlier document: the same text, byte for byte;
+- independently of the above, 5 % of the documents (--boilerplate) end with one of 20
+  boilerplate passages of 2-4 sentences (a disclaimer-like tail shared by many documents).
+
+TRUTH.tsv has a header and one row per planted pair: a (the earlier document), b, kind
+(near|exact), the sentence-level resemblance |A ∩ B| / |A ∪ B| over sentence multisets, and the
+edits (e.g. "del=2,ins=1,sub=3,move=0"). Copies of copies are not listed as pairs; score
+against connected components when that matters.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import re
+import sys
+from array import array
+from collections import Counter
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from reuters_to_jsonl import read_reuters  # noqa: E402
+
+SPLIT = re.compile(r"(?<=[.!?])[\"')]*\s+(?=[\"'(]?[A-Z0-9])")
+DOC = re.compile(r"<DOC>\s*<DOCNO>(.*?)</DOCNO>\s*<TEXT>\n?(.*?)</TEXT>\s*</DOC>", re.S)
+
+P_NEAR, P_EXACT, P_BOILER = 0.08, 0.005, 0.05
+N_BOILER = 20
+
+
+def sentences_of(paragraph):
+    paragraph = " ".join(paragraph.split())
+    for s in SPLIT.split(paragraph):
+        s = s.strip()
+        words = len(s.split())
+        if 4 <= words <= 60 and any(c.islower() for c in s):
+            yield s
+
+
+def sentence_pool(corpora):
+    pool, seen = [], set()
+
+    def add(s):
+        if s not in seen:
+            seen.add(s)
+            pool.append(s)
+
+    bible = sorted(glob.glob(os.path.join(corpora, "bible-versions", "*.trec")))
+    for path in bible:
+        with open(path, encoding="utf-8") as f:
+            for _, text in DOC.findall(f.read()):
+                for verse in text.splitlines():
+                    for s in sentences_of(verse.replace("\u00b6", " ")):
+                        add(s)
+    reuters = sorted(glob.glob(os.path.join(corpora, "reuters21578", "reut2-*.sgm")))
+    for _, text in read_reuters(reuters):
+        paragraphs = re.split(r"\n\s*\n", text)
+        for para in paragraphs[1:] if len(paragraphs) > 1 else paragraphs:  # skip the TITLE
+            para = re.sub(r"\s+Reuter\s*\x03?\s*$", "", para)
+            for s in sentences_of(para):
+                add(s)
+    if not pool:
+        sys.exit(f"no sentences found under {corpora} (bible-versions/*.trec, reuters21578/*.sgm)")
+    return pool, len(bible), len(reuters)
+
+
+def doc_length(rng):
+    return max(5, min(60, int(round(math.exp(rng.gauss(math.log(16), 0.6))))))
+
+
+def layout(sentences, pool, seed):
+    """Text of a document: its sentences in paragraphs of 1-5, from a per-document seed."""
+    rng = random.Random(seed)
+    out, i = [], 0
+    while i < len(sentences):
+        k = rng.randint(1, 5)
+        out.append(" ".join(pool[s] for s in sentences[i:i + k]))
+        i += k
+    return "\n\n".join(out)
+
+
+def near_copy(src, rng, npool):
+    s = list(src)
+    share = rng.uniform(0.02, 0.5)
+    k = max(1, int(round(share * len(s))))
+    ops = Counter({"del": 0, "ins": 0, "sub": 0, "move": 0})
+    for _ in range(k):
+        r = rng.random()
+        if r < 0.30 and len(s) > 5:
+            del s[rng.randrange(len(s))]
+            ops["del"] += 1
+        elif r < 0.55 and len(s) < 60:
+            s.insert(rng.randrange(len(s) + 1), rng.randrange(npool))
+            ops["ins"] += 1
+        elif r < 0.85:
+            s[rng.randrange(len(s))] = rng.randrange(npool)
+            ops["sub"] += 1
+        else:
+            n = rng.randint(1, 3)
+            at = rng.randrange(max(1, len(s) - n + 1))
+            run = s[at:at + n]
+            del s[at:at + n]
+            to = rng.randrange(len(s) + 1)
+            s[to:to] = run
+            ops["move"] += 1
+    return s, ",".join(f"{op}={ops[op]}" for op in ("del", "ins", "sub", "move"))
+
+
+def resemblance(a, b):
+    ca, cb = Counter(a), Counter(b)
+    inter = sum((ca & cb).values())
+    return inter / (len(a) + len(b) - inter)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("n", type=int)
+    ap.add_argument("out")
+    ap.add_argument("truth")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--corpora", default=os.path.join("..", "shared", "corpora"))
+    ap.add_argument("--boilerplate", type=float, default=P_BOILER, help="share of documents with a boilerplate tail")
+    args = ap.parse_args()
+
+    pool, nbible, nreuters = sentence_pool(args.corpora)
+    npool = len(pool)
+    rng = random.Random(args.seed)
+    boiler = [[rng.randrange(npool) for _ in range(rng.randint(2, 4))] for _ in range(N_BOILER)]
+    width = len(str(args.n - 1))
+    docs = []  # per document: (sentence ids, layout seed); boilerplate included
+    kinds = Counter()
+    pairs = 0
+    with open(args.out, "w", encoding="utf-8") as out, open(args.truth, "w", encoding="utf-8") as truth:
+        truth.write("a\tb\tkind\tresemblance\tedits\n")
+        for i in range(args.n):
+            r = rng.random() if i >= 10 else 1.0
+            if r < P_EXACT:
+                j = rng.randrange(i)
+                sentences, seed = docs[j]
+                kinds["exact"] += 1
+                truth.write(f"d{j:0{width}d}\td{i:0{width}d}\texact\t1.0000\t-\n")
+                pairs += 1
+            else:
+                if r < P_EXACT + P_NEAR:
+                    j = rng.randrange(i)
+                    body, edits = near_copy(docs[j][0], rng, npool)
+                    kinds["near"] += 1
+                else:
+                    j = None
+                    body = [rng.randrange(npool) for _ in range(doc_length(rng))]
+                    kinds["original"] += 1
+                if rng.random() < args.boilerplate:
+                    body = body + boiler[rng.randrange(N_BOILER)]
+                    kinds["with boilerplate"] += 1
+                sentences, seed = array("i", body), rng.getrandbits(63)
+                if j is not None:
+                    res = resemblance(docs[j][0], sentences)
+                    truth.write(f"d{j:0{width}d}\td{i:0{width}d}\tnear\t{res:.4f}\t{edits}\n")
+                    pairs += 1
+            docs.append((sentences, seed))
+            text = layout(sentences, pool, seed)
+            out.write(json.dumps({"id": f"d{i:0{width}d}", "text": text}, ensure_ascii=False) + "\n")
+    print(
+        f"{args.out}: {args.n} documents ({', '.join(f'{v} {k}' for k, v in kinds.items())}); "
+        f"{pairs} planted pairs in {args.truth}; sentence pool {npool} "
+        f"from {nbible} Bible and {nreuters} Reuters files; seed {args.seed}",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    main()
