@@ -14,9 +14,32 @@ print(f"Made by `scripts/evaluate.sh` at commit `{rev}`. Best pairwise F1 over t
       "precision and recall there, χ² Pearson's chi-square of the 2×2 table there, time the seconds "
       "to sketch, find candidates and compare (one run, a shared 2-core machine). Plots: "
       "`results/plots/<set>/`.\n")
+loaded = {}
 for name in sets:
     with open(os.path.join(folder, name + ".json")) as f:
-        data = json.load(f)
+        loaded[name] = json.load(f)
+methods = []
+for data in loaded.values():
+    for m in data["methods"]:
+        if m["method"] not in methods:
+            methods.append(m["method"])
+print("## Best F1, set by method\n")
+print("| set | " + " | ".join(methods) + " |")
+print("|---|" + "---|" * len(methods))
+for name in sets:
+    best = {m["method"]: m["best"]["f1"] for m in loaded[name]["methods"]}
+    top = max(best.values())
+    cells = []
+    for method in methods:
+        if method not in best:
+            cells.append("—")
+        else:
+            cell = f"{best[method]:.3f}"
+            cells.append(f"**{cell}**" if best[method] == top else cell)
+    print(f"| {name} | " + " | ".join(cells) + " |")
+print("\n(— : not run on that set; bold: the best.)\n")
+for name in sets:
+    data = loaded[name]
     s = data["set"]
     print(f"## {name}\n")
     print(f"{s['documents']} documents, {s['universe']:,} pairs in the universe ({data['universe']}), "

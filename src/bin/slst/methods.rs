@@ -336,12 +336,13 @@ pub fn compare(args: &CompareArgs, slst: SlstConfig) -> Result<()> {
     }
 }
 
-/// The detectors named by `--method` (`all` for every method, in [`METHODS`] order).
+/// The detectors named by `--method`: one name, a comma-separated list, or `all` for every
+/// method (in [`METHODS`] order).
 pub fn detectors(name: &str, settings: &MethodSettings) -> Result<Vec<Box<dyn slst::AnyDetector>>> {
     let names: Vec<&str> = if name == "all" {
         METHODS.to_vec()
     } else {
-        vec![name]
+        name.split(',').map(str::trim).collect()
     };
     names.into_iter().map(|n| settings.detector(n)).collect()
 }
