@@ -395,3 +395,50 @@ fn reuters_all_documents_are_read() {
     }
     assert_eq!((docs, skipped), (21_578, 0));
 }
+
+/// SpotSigs in corpus mode drops the signatures outside its IDF band before joining and
+/// comparing, as the reference implementation does; a pair compared on its own keeps them.
+#[test]
+fn spotsigs_corpus_runs_apply_the_idf_band() {
+    use slst::method::MethodSettings;
+    let settings = MethodSettings::default();
+    let detector = settings.detector("spotsigs").unwrap();
+    let pool = pool();
+    // Every document shares the same opening sentences (signatures held by all: IDF 0 after
+    // normalisation, outside the band); each has its own other sentences.
+    let texts: Vec<String> = (0..6)
+        .map(|i| {
+            let own: Vec<&str> = (0..4)
+                .map(|k| pool[(4 + 4 * i + k) % pool.len()].as_str())
+                .collect();
+            format!("{} {}", pool[..4].join(" "), own.join(" "))
+        })
+        .collect();
+    let items = || {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())))
+    };
+    let config = BatchConfig {
+        candidates: Candidates::All,
+        ..BatchConfig::default()
+    };
+    let corpus = batch::generic::run_any(items(), detector.as_ref(), &config, &Silent);
+    // Pairwise, the shared opening makes every pair look alike.
+    let (a, b) = (
+        detector.sketch_any(&Document::new("a", texts[0].clone())),
+        detector.sketch_any(&Document::new("b", texts[1].clone())),
+    );
+    let pairwise = detector.compare_any(&*a, &*b).similarity.resemblance;
+    let in_corpus = corpus
+        .pairs
+        .iter()
+        .find(|p| (p.a, p.b) == (0, 1))
+        .map(|p| p.comparison.similarity.resemblance);
+    assert!(pairwise > 0.0);
+    assert!(
+        in_corpus.is_none_or(|j| j < pairwise),
+        "pairwise {pairwise}, in corpus {in_corpus:?}"
+    );
+}

@@ -84,14 +84,10 @@ pub fn run_any(
     let sketch_chunk = |chunk: &mut Vec<Document>, docs: &mut Vec<AnySketch>| {
         let done: Vec<AnySketch> = chunk
             .par_iter()
-            .map(|d| {
-                let sketch = detector.sketch_any(d);
-                let keys = detector.duplicate_keys_any(&*sketch);
-                AnySketch {
-                    id: d.id.clone(),
-                    sketch,
-                    keys,
-                }
+            .map(|d| AnySketch {
+                id: d.id.clone(),
+                sketch: detector.sketch_any(d),
+                keys: None,
             })
             .collect();
         progress.advance(done.len() as u64);
@@ -110,6 +106,17 @@ pub fn run_any(
         }
     }
     sketch_chunk(&mut chunk, &mut docs);
+    // Corpus-wide adjustments (SpotSigs' IDF band), then the keys of the adjusted sketches.
+    let mut sketches: Vec<Box<dyn Any + Send + Sync>> = docs
+        .iter_mut()
+        .map(|d| std::mem::replace(&mut d.sketch, Box::new(())))
+        .collect();
+    detector.prepare_corpus_any(&mut sketches);
+    for (d, s) in docs.iter_mut().zip(sketches) {
+        d.sketch = s;
+    }
+    docs.par_iter_mut()
+        .for_each(|d| d.keys = detector.duplicate_keys_any(&*d.sketch));
     progress.finish_stage();
     let sketch_time = t.elapsed().as_secs_f64();
 

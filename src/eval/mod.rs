@@ -233,7 +233,11 @@ pub fn evaluate(
             (scores, result.candidates.pairs.len())
         }
         (universe, _) => {
-            let sketches: Vec<_> = docs.par_iter().map(|d| detector.sketch_any(d)).collect();
+            let mut sketches: Vec<_> = docs.par_iter().map(|d| detector.sketch_any(d)).collect();
+            if universe == Universe::All {
+                // A corpus run: corpus-wide adjustments apply (SpotSigs' IDF band).
+                detector.prepare_corpus_any(&mut sketches);
+            }
             let pairs: Vec<(usize, usize)> = match universe {
                 Universe::Listed => prepared.listed.clone(),
                 Universe::All => {

@@ -77,6 +77,10 @@ pub trait Detector {
         None
     }
 
+    /// Corpus mode only: adjust the sketches of a whole collection before they are joined and
+    /// compared (SpotSigs keeps the signatures whose IDF lies in a band). Default: nothing.
+    fn prepare_corpus(&self, _sketches: &mut [Self::Sketch]) {}
+
     /// Keys such that any two documents this method reports as duplicates share at least one;
     /// corpus runs join on them. Default: the [`Detector::join_keys`]. A method whose decision
     /// is narrower than "score above 0" gives narrower keys (megashingles: duplicates share a
@@ -129,6 +133,8 @@ pub trait AnyDetector: Send + Sync {
     fn join_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>>;
     /// [`Detector::duplicate_keys`] of a sketch made by this detector.
     fn duplicate_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>>;
+    /// [`Detector::prepare_corpus`] over sketches made by this detector.
+    fn prepare_corpus_any(&self, sketches: &mut Vec<Box<dyn Any + Send + Sync>>);
     /// Compare two sketches made by this detector.
     ///
     /// # Panics
@@ -160,6 +166,22 @@ where
 
     fn duplicate_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>> {
         self.duplicate_keys(sketch.downcast_ref::<D::Sketch>()?)
+    }
+
+    fn prepare_corpus_any(&self, sketches: &mut Vec<Box<dyn Any + Send + Sync>>) {
+        let name = Detector::name(self);
+        let mut typed: Vec<D::Sketch> = std::mem::take(sketches)
+            .into_iter()
+            .map(|b| match b.downcast::<D::Sketch>() {
+                Ok(s) => *s,
+                Err(_) => panic!("a sketch of another method was given to {name}"),
+            })
+            .collect();
+        self.prepare_corpus(&mut typed);
+        *sketches = typed
+            .into_iter()
+            .map(|s| Box::new(s) as Box<dyn Any + Send + Sync>)
+            .collect();
     }
 
     fn compare_any(

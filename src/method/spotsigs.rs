@@ -304,6 +304,12 @@ pub fn apply_idf_band(sketches: &mut [SpotSigsSketch], band: (f64, f64)) {
 }
 
 impl Detector for SpotSigs {
+    /// Corpus mode keeps the signatures whose normalised IDF lies in the band (0.2–0.8 by
+    /// default), as the reference implementation does.
+    fn prepare_corpus(&self, sketches: &mut [SpotSigsSketch]) {
+        self.apply_idf_band(sketches);
+    }
+
     /// XXH3 of each signature: a positive multiset Jaccard needs a shared one.
     fn join_keys(&self, sketch: &SpotSigsSketch) -> Option<Vec<u64>> {
         Some(
