@@ -120,3 +120,25 @@ pub enum Error {
         expected: &'static str,
     },
 }
+
+/// Check that a setting is a fraction: a threshold or containment in [0, 1].
+///
+/// # Errors
+/// [`Error::InvalidParameter`] naming the setting.
+///
+/// # Example
+/// ```
+/// assert!(slst::error::check_fraction("--threshold", 0.5).is_ok());
+/// assert!(slst::error::check_fraction("--threshold", 1.5).is_err());
+/// ```
+pub fn check_fraction(name: &'static str, value: f64) -> Result<()> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter {
+            name,
+            value: value.to_string(),
+            expected: "a number from 0 to 1",
+        })
+    }
+}

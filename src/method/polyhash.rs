@@ -121,13 +121,7 @@ impl PolyHashConfig {
                 expected: "two different primes",
             });
         }
-        if !(0.0..=1.0).contains(&self.threshold) {
-            return Err(Error::InvalidParameter {
-                name: "--threshold",
-                value: self.threshold.to_string(),
-                expected: "a number from 0 to 1",
-            });
-        }
+        crate::error::check_fraction("--threshold", self.threshold)?;
         Ok(())
     }
 

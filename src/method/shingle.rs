@@ -179,13 +179,7 @@ impl ShingleConfig {
         if self.sketch_size == 0 {
             return invalid("--sketch-size", "0".into(), "at least 1 fingerprint");
         }
-        if !(0.0..=1.0).contains(&self.threshold) {
-            return invalid(
-                "--threshold",
-                self.threshold.to_string(),
-                "a number from 0 to 1",
-            );
-        }
+        crate::error::check_fraction("--threshold", self.threshold)?;
         if self.sketch == ShingleSketchKind::Min && self.measure != ShingleMeasure::Resemblance {
             return invalid(
                 "--measure",

@@ -101,13 +101,7 @@ impl SpotSigsConfig {
         if self.chain_length == 0 {
             return invalid("--chain-length", "0".into(), "at least 1 word");
         }
-        if !(0.0..=1.0).contains(&self.threshold) {
-            return invalid(
-                "--threshold",
-                self.threshold.to_string(),
-                "a number from 0 to 1",
-            );
-        }
+        crate::error::check_fraction("--threshold", self.threshold)?;
         let (lo, hi) = self.idf_band;
         if !(0.0 <= lo && lo <= hi && hi <= 1.0) {
             return invalid("idf_band", format!("{lo}–{hi}"), "0 ≤ low ≤ high ≤ 1");

@@ -156,14 +156,8 @@ pub fn run(args: BatchArgs) -> Result<()> {
         threshold: args.threshold.unwrap_or(0.5),
         match_key: MatchKey::LengthAndLeading,
     };
-    if let Some(theta) = args.containment
-        && !(0.0..=1.0).contains(&theta)
-    {
-        return Err(slst::Error::InvalidParameter {
-            name: "--containment",
-            value: theta.to_string(),
-            expected: "a number from 0 to 1",
-        });
+    if let Some(theta) = args.containment {
+        slst::error::check_fraction("--containment", theta)?;
     }
     let settings = args
         .methods

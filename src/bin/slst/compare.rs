@@ -92,12 +92,8 @@ pub fn run(args: CompareArgs) -> Result<()> {
 
 /// The `--containment` threshold, checked.
 pub fn containment_threshold(args: &CompareArgs) -> Result<Option<f64>> {
-    match args.containment {
-        Some(theta) if !(0.0..=1.0).contains(&theta) => Err(slst::Error::InvalidParameter {
-            name: "--containment",
-            value: theta.to_string(),
-            expected: "a number from 0 to 1",
-        }),
-        theta => Ok(theta),
+    if let Some(theta) = args.containment {
+        slst::error::check_fraction("--containment", theta)?;
     }
+    Ok(args.containment)
 }
