@@ -25,7 +25,7 @@
 //! 9. [`index`] — search mode: a persistent SQLite index of profiles and block keys, queried
 //!    one document at a time with the same answer as `slst compare` against every document;
 //! 10. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; [`synth`] and
-//!    [`sample`] build evaluation sets;
+//!     [`sample`] build evaluation sets;
 //! 11. [`report`] — the JSON records and human text of compare and profile.
 //!
 //! ## Glossary

@@ -251,7 +251,7 @@ fn a_killed_add_keeps_every_committed_batch_and_none_of_the_interrupted_one() {
         sorted.sort();
         let n = sorted.len();
         assert!(
-            n % BATCH == 0 || n == docs.len(),
+            n.is_multiple_of(BATCH) || n == docs.len(),
             "{n} documents: a partial batch"
         );
         assert!(n >= seen, "committed documents were lost");

@@ -242,7 +242,7 @@ fn keys_blob(keys: &[u64]) -> Vec<u8> {
 }
 
 fn keys_from_blob(blob: &[u8]) -> Option<Vec<u64>> {
-    if blob.len() % 8 != 0 {
+    if !blob.len().is_multiple_of(8) {
         return None;
     }
     Some(
@@ -677,12 +677,12 @@ impl Index {
                 .map_err(self.err())?;
             let mut df: HashMap<u64, i64> = HashMap::new();
             for &k in q {
-                if !df.contains_key(&k) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = df.entry(k) {
                     let n: Option<i64> = df_stmt
                         .query_row([k as i64], |r| r.get(0))
                         .optional()
                         .map_err(self.err())?;
-                    df.insert(k, n.unwrap_or(0));
+                    slot.insert(n.unwrap_or(0));
                 }
             }
             let mut occurrences: Vec<u64> = q.clone();
@@ -870,7 +870,7 @@ impl Index {
                     p.push(say(format!("batch {} is not recorded", row.batch)));
                 }
                 let keys = keys_from_blob(&row.keys).unwrap_or_default();
-                if row.keys.len() % 8 != 0 {
+                if !row.keys.len().is_multiple_of(8) {
                     p.push(say("block keys are not whole 64-bit values".into()));
                 }
                 if fingerprint(&row.keys) != row.fingerprint {
