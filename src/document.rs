@@ -7,7 +7,7 @@ use serde::Serialize;
 /// Byte spans reported by slst are offsets into [`Document::text`]. For UTF-8 input (with or
 /// without a byte-order mark, which is kept in the text) those are also offsets into the file;
 /// for the fallbacks they are offsets into the UTF-8 re-encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Encoding {
     /// Valid UTF-8.

@@ -109,6 +109,24 @@ pub enum Error {
         /// What differs.
         detail: String,
     },
+    /// A near-duplicate index (`slst index`) could not be opened, read or written.
+    #[error("{}: {detail}", path.display())]
+    Database {
+        /// The index file.
+        path: PathBuf,
+        /// What went wrong.
+        detail: String,
+    },
+    /// A near-duplicate index written by a newer format version than this build reads.
+    #[error("{}: index format version {found} is newer than this slst supports (version {supported}); use a newer slst", path.display())]
+    IndexVersion {
+        /// The index file.
+        path: PathBuf,
+        /// The version the index records.
+        found: i64,
+        /// The newest version this build reads.
+        supported: i64,
+    },
     /// A parameter is out of its valid range.
     #[error("invalid setting {name} = {value}: {expected}")]
     InvalidParameter {

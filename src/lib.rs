@@ -22,9 +22,11 @@
 //!    methods beside it (shingles, megashingles, polynomial-hash n-grams, SpotSigs, sentence-length
 //!    runs, an MD5 control), each buildable by name ([`method::MethodSettings`]);
 //! 8. [`batch`] — corpus mode: all near-duplicate pairs and clusters of a collection;
-//! 9. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; [`synth`] and
-//!    [`sample`] build evaluation sets;
-//! 10. [`report`] — the JSON records and human text of compare and profile.
+//! 9. [`index`] — search mode: a persistent SQLite index of profiles and block keys, queried
+//!    one document at a time with the same answer as `slst compare` against every document;
+//! 10. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; [`synth`] and
+//!     [`sample`] build evaluation sets;
+//! 11. [`report`] — the JSON records and human text of compare and profile.
 //!
 //! ## Glossary
 //! - **term**: a word (UAX #29, containing a letter or digit, lowercased) that is not a stop word.
@@ -85,6 +87,7 @@ pub mod block; // matches → verified, tiled blocks
 pub mod similarity; // blocks → resemblance, containments
 pub mod method; // the Detector interface; SL+ST and the baseline methods
 pub mod batch; // corpus mode: candidates, verification, clusters, outputs
+pub mod index; // search mode: a persistent, incremental near-duplicate index (SQLite)
 pub mod eval; // labelled sets: precision, recall, F1 sweeps, χ², plots
 pub mod synth; // planted near-duplicates of real documents: corpus, truth, edit log
 pub mod sample; // AP90-S-like subsets: BM25 top k of query documents, with a manifest

@@ -180,7 +180,7 @@ pub struct PairResult {
 }
 
 /// Whether a comparison is reported under the batch settings.
-fn reported(c: &Comparison<SlstComparison>, config: &BatchConfig) -> bool {
+pub(crate) fn reported(c: &Comparison<SlstComparison>, config: &BatchConfig) -> bool {
     match config.containment {
         Some(theta) => {
             c.evidence.matched > 0
@@ -216,7 +216,7 @@ pub fn shared_keys(a: &[u64], b: &[u64]) -> usize {
 /// above, and every score is increasing in m, so a pair whose bound falls short (or cannot hold
 /// one block) is skipped without changing the result. Equal key strings are always compared
 /// (identical profiles form one block whatever their length).
-fn may_be_reported(
+pub(crate) fn may_be_reported(
     a: &[u64],
     b: &[u64],
     min_block: usize,

@@ -81,6 +81,13 @@ impl StopWords {
         &self.id
     }
 
+    /// The words, sorted (an index stores them, so that a list read from a file is kept).
+    pub fn words(&self) -> Vec<&str> {
+        let mut words: Vec<&str> = self.words.iter().map(String::as_str).collect();
+        words.sort_unstable();
+        words
+    }
+
     /// How many words the list holds.
     pub fn len(&self) -> usize {
         self.words.len()

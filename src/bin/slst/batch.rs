@@ -92,9 +92,19 @@ pub enum CandidatesArg {
 }
 
 /// Progress bars on standard error, one per stage.
-struct Bars {
+pub struct Bars {
     hidden: bool,
     bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Bars {
+    /// Bars drawn on standard error, unless quiet or not a terminal.
+    pub fn new(quiet: bool) -> Self {
+        Bars {
+            hidden: quiet || !std::io::stderr().is_terminal(),
+            bar: Mutex::new(None),
+        }
+    }
 }
 
 impl Progress for Bars {
@@ -170,10 +180,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
         },
         max_df: args.max_df,
     };
-    let bars = Bars {
-        hidden: args.quiet || !std::io::stderr().is_terminal(),
-        bar: Mutex::new(None),
-    };
+    let bars = Bars::new(args.quiet);
     let items = read_sources(&args.sources, &args.input.source_options());
     let format = match args.out_format {
         PairFormatArg::Jsonl => PairFormat::Jsonl,

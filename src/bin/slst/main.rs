@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod compare;
 mod eval;
+mod index;
 mod methods;
 mod profile;
 mod sample;
@@ -39,6 +40,12 @@ enum Command {
     Synth(synth::SynthArgs),
     /// Build an AP90-S-like subset: the BM25 top k of q query documents, with a manifest.
     Sample(sample::SampleArgs),
+    /// A persistent, incremental near-duplicate index: create, add, remove, stats, check.
+    #[command(subcommand)]
+    Index(index::IndexCommand),
+    /// Ask an index for the near-duplicates of each query document: scores and verified blocks
+    /// with spans in both documents, as `slst compare` gives against each indexed document.
+    Query(index::QueryArgs),
     /// Show a document's sentence profile: each kept sentence's span, length, symbol and
     /// leading terms, and the length string.
     Profile(profile::ProfileArgs),
@@ -53,6 +60,8 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Index(command) => index::run(command),
+        Command::Query(args) => index::query(args),
         Command::Profile(args) => profile::run(args),
         Command::Synth(args) => synth::run(args),
         Command::Sample(args) => sample::run(args),

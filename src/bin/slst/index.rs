@@ -1,0 +1,333 @@
+//! `slst index create|add|remove|stats|check` and `slst query`: search mode over a persistent
+//! index.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use slst::corpus::read_sources;
+use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, QueryOptions};
+use slst::report::{CompareRecord, DocumentSummary};
+use slst::{MatchKey, Result, SlstConfig};
+
+use crate::args::{InputArgs, ProfileFlags};
+use crate::batch::Bars;
+
+/// The `slst index` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum IndexCommand {
+    /// Create an empty index; the method and its settings are stored and used by every later
+    /// command.
+    Create(CreateArgs),
+    /// Add documents (any source `slst batch` reads), one transaction per batch; an indexed id
+    /// is replaced unless --no-replace.
+    Add(AddArgs),
+    /// Remove documents by id.
+    Remove(RemoveArgs),
+    /// Documents, sentences, keys and size on disk.
+    Stats(PathArgs),
+    /// Verify the index's integrity and say what is wrong (exit status 2 when anything is).
+    Check(PathArgs),
+}
+
+/// Arguments of `slst index create`.
+#[derive(Args, Debug)]
+pub struct CreateArgs {
+    /// The index file to create.
+    pub index: PathBuf,
+    /// The method (only slst is indexed so far).
+    #[arg(long, default_value = "slst")]
+    pub method: String,
+    /// The default resemblance threshold θ of queries.
+    #[arg(long, default_value_t = 0.5, value_name = "θ")]
+    pub threshold: f64,
+    /// Blocks shorter than this many sentences are dropped.
+    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    pub min_block: usize,
+    #[command(flatten)]
+    pub profile: ProfileFlags,
+}
+
+/// Arguments of `slst index add`.
+#[derive(Args, Debug)]
+pub struct AddArgs {
+    /// The index.
+    pub index: PathBuf,
+    /// Files, folders (read recursively, in path order) or `-` for standard input.
+    #[arg(required = true)]
+    pub sources: Vec<PathBuf>,
+    /// Refuse (skip and report) documents whose id is already indexed instead of replacing them.
+    #[arg(long)]
+    pub no_replace: bool,
+    /// Documents per transaction: a killed add keeps every committed batch.
+    #[arg(long, default_value_t = DEFAULT_BATCH_SIZE, value_name = "N")]
+    pub batch_size: usize,
+    /// No progress bar and no summary on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// Arguments of `slst index remove`.
+#[derive(Args, Debug)]
+pub struct RemoveArgs {
+    /// The index.
+    pub index: PathBuf,
+    /// The ids to remove.
+    #[arg(required = true)]
+    pub ids: Vec<String>,
+}
+
+/// An index path alone.
+#[derive(Args, Debug)]
+pub struct PathArgs {
+    /// The index.
+    pub index: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `slst query`.
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    /// The index.
+    pub index: PathBuf,
+    /// Query documents: files, folders or collection files (any source `slst batch` reads).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Report documents with resemblance J at least this [default: the index's].
+    #[arg(long, value_name = "θ")]
+    pub threshold: Option<f64>,
+    /// Report documents where either containment is at least this, instead of J ≥ θ.
+    #[arg(long, value_name = "θc")]
+    pub containment: Option<f64>,
+    /// Only the k best hits per query.
+    #[arg(long, value_name = "K")]
+    pub top: Option<usize>,
+    /// One JSON line per query document: its summary and a `slst compare --json` record per hit.
+    #[arg(long)]
+    pub json: bool,
+    /// Write each query's time in milliseconds (index lookup and verification) to this file,
+    /// one line per query: `id<TAB>ms<TAB>candidates<TAB>hits`.
+    #[arg(long, value_name = "FILE")]
+    pub timings: Option<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+pub fn run(command: IndexCommand) -> Result<()> {
+    match command {
+        IndexCommand::Create(args) => create(args),
+        IndexCommand::Add(args) => add(args),
+        IndexCommand::Remove(args) => remove(args),
+        IndexCommand::Stats(args) => stats(args),
+        IndexCommand::Check(args) => check(args),
+    }
+}
+
+fn create(args: CreateArgs) -> Result<()> {
+    if args.method != "slst" {
+        return Err(slst::Error::InvalidParameter {
+            name: "--method",
+            value: args.method,
+            expected: "slst (the other methods are not indexed yet)",
+        });
+    }
+    let config = SlstConfig {
+        profile: args.profile.config()?,
+        min_block: args.min_block,
+        threshold: args.threshold,
+        match_key: MatchKey::LengthAndLeading,
+    };
+    Index::create(&args.index, config)?;
+    Ok(())
+}
+
+fn add(args: AddArgs) -> Result<()> {
+    let mut index = Index::open(&args.index)?;
+    let bars = Bars::new(args.quiet);
+    let items = read_sources(&args.sources, &args.input.source_options());
+    let options = AddOptions {
+        batch_size: args.batch_size,
+        no_replace: args.no_replace,
+    };
+    let t = Instant::now();
+    let summary = index.add(items, &options, &bars)?;
+    if !args.quiet {
+        eprintln!(
+            "slst: added {} documents ({} replaced) in {} batches, {:.1} s",
+            summary.added,
+            summary.replaced,
+            summary.batches,
+            t.elapsed().as_secs_f64()
+        );
+        for id in &summary.refused {
+            eprintln!("slst: refused {id}: already indexed (--no-replace)");
+        }
+        for s in &summary.skipped {
+            eprintln!("slst: skipped {}: {}", s.location, s.reason);
+        }
+    }
+    Ok(())
+}
+
+fn remove(args: RemoveArgs) -> Result<()> {
+    let mut index = Index::open(&args.index)?;
+    let missing = index.remove(&args.ids)?;
+    for id in &missing {
+        eprintln!("slst: warning: {id} is not in the index");
+    }
+    Ok(())
+}
+
+fn stats(args: PathArgs) -> Result<()> {
+    let index = Index::open(&args.index)?;
+    let s = index.stats()?;
+    if args.json {
+        return crate::emit(&(crate::profile::to_json(&s) + "\n"));
+    }
+    crate::emit(&format!(
+        "format version  {}\nmethod          {}\ndocuments       {}\nsentences       {}\nkeys            {}\npostings        {}\nbatches         {}\nsize on disk    {} bytes\n",
+        s.format_version,
+        s.method,
+        s.documents,
+        s.sentences,
+        s.keys,
+        s.postings,
+        s.batches,
+        s.bytes_on_disk
+    ))
+}
+
+fn check(args: PathArgs) -> Result<()> {
+    let index = Index::open(&args.index)?;
+    let problems = index.check()?;
+    if args.json {
+        crate::emit(&(crate::profile::to_json(&problems) + "\n"))?;
+    } else if problems.is_empty() {
+        crate::emit(&format!("{}: ok\n", args.index.display()))?;
+    } else {
+        let mut text = String::new();
+        for p in &problems {
+            let _ = writeln!(text, "{}: {p}", args.index.display());
+        }
+        crate::emit(&text)?;
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(slst::Error::Database {
+            path: args.index,
+            detail: format!("{} problems found", problems.len()),
+        })
+    }
+}
+
+/// One query's JSON line.
+#[derive(Serialize)]
+struct QueryRecord {
+    query: DocumentSummary,
+    candidates: usize,
+    hits: Vec<CompareRecord>,
+}
+
+pub fn query(args: QueryArgs) -> Result<()> {
+    let index = Index::open(&args.index)?;
+    let options = QueryOptions {
+        threshold: args.threshold,
+        containment: args.containment,
+        top: args.top,
+    };
+    let config = SlstConfig {
+        threshold: args
+            .threshold
+            .unwrap_or(index.detector().config().threshold),
+        ..index.detector().config().clone()
+    };
+    let mut timings = String::new();
+    for item in read_sources(&args.files, &args.input.source_options()) {
+        let doc = match item {
+            slst::corpus::Item::Document(doc) => doc,
+            slst::corpus::Item::Skipped(s) => {
+                eprintln!("slst: skipped {}: {}", s.location, s.reason);
+                continue;
+            }
+        };
+        let t = Instant::now();
+        let result = index.query(&doc, &options)?;
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let _ = writeln!(
+            timings,
+            "{}\t{ms:.3}\t{}\t{}",
+            doc.id,
+            result.candidates,
+            result.hits.len()
+        );
+        let records: Vec<CompareRecord> = result
+            .hits
+            .iter()
+            .map(|h| {
+                let r = CompareRecord::new(
+                    (&doc, &result.profile),
+                    (&h.document, &h.profile),
+                    &h.comparison,
+                    &config,
+                );
+                match args.containment {
+                    Some(theta) => r.with_containment_threshold(theta),
+                    None => r,
+                }
+            })
+            .collect();
+        if args.json {
+            let record = QueryRecord {
+                query: DocumentSummary::new(&doc, &result.profile),
+                candidates: result.candidates,
+                hits: records,
+            };
+            crate::emit(&(crate::profile::to_json(&record) + "\n"))?;
+        } else {
+            let mut text = format!(
+                "{}: {} near-duplicates ({} sentences)\n",
+                doc.id,
+                records.len(),
+                result.profile.len()
+            );
+            for r in &records {
+                let _ = writeln!(
+                    text,
+                    "  {}  J = {:.3}  containment {:.3} / {:.3}  {} blocks",
+                    r.b.id,
+                    r.resemblance,
+                    r.containment_a,
+                    r.containment_b,
+                    r.blocks.len()
+                );
+                for b in &r.blocks {
+                    let _ = writeln!(
+                        text,
+                        "    sentences {}..{} = {}..{}  bytes {}..{} = {}..{}  \"{}\"",
+                        b.a_start,
+                        b.a_start + b.len,
+                        b.b_start,
+                        b.b_start + b.len,
+                        b.a_span[0],
+                        b.a_span[1],
+                        b.b_span[0],
+                        b.b_span[1],
+                        b.a_opening
+                    );
+                }
+            }
+            crate::emit(&text)?;
+        }
+    }
+    if let Some(path) = &args.timings {
+        slst::batch::output::write_atomically(path, |w| w.write_all(timings.as_bytes()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,307 @@
+//! End-to-end tests of `slst index` and `slst query`: agreement with `slst compare`, format
+//! versions, `check`, crash safety under SIGKILL, and queries during an add.
+
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn slst_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_slst"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the slst binary runs")
+}
+
+fn spawn_in(dir: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_slst"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the slst binary runs")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "slst failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn kjv_sentences() -> Vec<String> {
+    include_str!("../corpora/bible/kjv-1mb.txt")
+        .split(['.', '\n'])
+        .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|s| s.split(' ').count() >= 4)
+        .map(|s| s + ".")
+        .collect()
+}
+
+/// Plain-text documents sharing runs of verses, in a folder; returns their file names.
+fn text_corpus(dir: &Path) -> Vec<String> {
+    let s = kjv_sentences();
+    let docs = [
+        (0..8).collect::<Vec<_>>(),
+        (4..12).collect(),
+        (20..30).collect(),
+        vec![0, 1, 2, 40, 41, 42, 43, 44],
+        (2..9).collect(),
+    ];
+    docs.iter()
+        .enumerate()
+        .map(|(i, picks)| {
+            let name = format!("d{i}.txt");
+            let text: Vec<&str> = picks.iter().map(|&p| s[p].as_str()).collect();
+            std::fs::write(dir.join(&name), text.join(" ")).unwrap();
+            name
+        })
+        .collect()
+}
+
+#[test]
+fn query_gives_what_compare_gives_against_each_indexed_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let names = text_corpus(d);
+    let s = kjv_sentences();
+    std::fs::write(
+        d.join("q.txt"),
+        (1..9).map(|p| s[p].as_str()).collect::<Vec<_>>().join(" "),
+    )
+    .unwrap();
+    ok(&slst_in(d, &["index", "create", "i.db"]));
+    let mut add = vec!["index", "add", "i.db", "-q"];
+    add.extend(names.iter().map(String::as_str));
+    ok(&slst_in(d, &add));
+    for threshold in ["0.2", "0.5"] {
+        let out = ok(&slst_in(
+            d,
+            &["query", "i.db", "q.txt", "--json", "--threshold", threshold],
+        ));
+        let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let hits = record["hits"].as_array().unwrap();
+        let mut found = 0;
+        for name in &names {
+            let compare = ok(&slst_in(
+                d,
+                &["compare", "q.txt", name, "--json", "--threshold", threshold],
+            ));
+            let expected: serde_json::Value = serde_json::from_str(compare.trim()).unwrap();
+            let hit = hits.iter().find(|h| h["b"]["id"] == name.as_str());
+            if expected["duplicate"] == true {
+                assert_eq!(hit, Some(&expected), "{name} at θ = {threshold}");
+                found += 1;
+            } else {
+                assert_eq!(hit, None, "{name} at θ = {threshold}");
+            }
+        }
+        assert_eq!(found, hits.len());
+        assert!(found >= 1);
+    }
+    let text = ok(&slst_in(d, &["query", "i.db", "q.txt", "--top", "1"]));
+    assert!(text.contains("1 near-duplicates"), "{text}");
+    let stats = ok(&slst_in(d, &["index", "stats", "i.db"]));
+    assert!(stats.contains("documents       5"), "{stats}");
+}
+
+#[test]
+fn remove_and_replace_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let names = text_corpus(d);
+    ok(&slst_in(d, &["index", "create", "i.db"]));
+    ok(&slst_in(d, &["index", "add", "i.db", "-q", &names[0]]));
+    let refused = slst_in(d, &["index", "add", "i.db", "--no-replace", &names[0]]);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("refused d0.txt"));
+    let out = ok(&slst_in(d, &["query", "i.db", &names[0]]));
+    assert!(out.contains("1 near-duplicates"), "{out}");
+    let o = slst_in(d, &["index", "remove", "i.db", "d0.txt", "nope"]);
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nope is not in the index"));
+    let out = ok(&slst_in(d, &["query", "i.db", &names[0]]));
+    assert!(out.contains("0 near-duplicates"), "{out}");
+}
+
+#[test]
+fn an_index_of_a_newer_format_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(&slst_in(d, &["index", "create", "i.db"]));
+    let conn = rusqlite::Connection::open(d.join("i.db")).unwrap();
+    conn.execute(
+        "UPDATE meta SET value = '99' WHERE key = 'format_version'",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let o = slst_in(d, &["index", "stats", "i.db"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("i.db") && err.contains("version 99 is newer"),
+        "{err}"
+    );
+    let o = slst_in(d, &["index", "create", "i.db"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("exists already"));
+    std::fs::write(d.join("plain.db"), "not a database").unwrap();
+    assert_eq!(
+        slst_in(d, &["index", "stats", "plain.db"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn check_says_which_row_is_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let names = text_corpus(d);
+    ok(&slst_in(d, &["index", "create", "i.db"]));
+    let mut add = vec!["index", "add", "i.db", "-q"];
+    add.extend(names.iter().map(String::as_str));
+    ok(&slst_in(d, &add));
+    assert!(ok(&slst_in(d, &["index", "check", "i.db"])).ends_with(": ok\n"));
+    let conn = rusqlite::Connection::open(d.join("i.db")).unwrap();
+    conn.execute(
+        "UPDATE documents SET text = 'Tampered text.' WHERE id = 'd2.txt'",
+        [],
+    )
+    .unwrap();
+    conn.execute(
+        "DELETE FROM postings WHERE doc = (SELECT doc FROM documents WHERE id = 'd3.txt')",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let o = slst_in(d, &["index", "check", "i.db"]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("\"d2.txt\"") && out.contains("checksum mismatch"),
+        "{out}"
+    );
+    assert!(out.contains("entries are missing"), "{out}");
+}
+
+/// A JSON-lines corpus big enough that an add runs for seconds: documents of 3 to 12 verses.
+fn big_corpus(path: &Path, n: usize) -> Vec<(String, String)> {
+    let s = kjv_sentences();
+    let mut out = String::new();
+    let mut docs = Vec::with_capacity(n);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for i in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let start = (x % (s.len() as u64 - 12)) as usize;
+        let len = 3 + (x >> 32) as usize % 10;
+        let text = s[start..start + len].join(" ");
+        let id = format!("doc{i:06}");
+        out.push_str(&serde_json::json!({"id": id, "text": text}).to_string());
+        out.push('\n');
+        docs.push((id, text));
+    }
+    std::fs::write(path, out).unwrap();
+    docs
+}
+
+#[test]
+fn a_killed_add_keeps_every_committed_batch_and_none_of_the_interrupted_one() {
+    const BATCH: usize = 500;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let docs = big_corpus(&d.join("big.jsonl"), 40_000);
+    ok(&slst_in(d, &["index", "create", "i.db"]));
+    let mut mid_run = 0;
+    let mut seen = 0;
+    for delay in [150u64, 400, 700, 1100, 1600, 2300] {
+        let batch = BATCH.to_string();
+        let mut child = spawn_in(
+            d,
+            &[
+                "index",
+                "add",
+                "i.db",
+                "big.jsonl",
+                "-q",
+                "--batch-size",
+                &batch,
+            ],
+        );
+        std::thread::sleep(Duration::from_millis(delay));
+        if child.try_wait().unwrap().is_none() {
+            mid_run += 1;
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+
+        let index = slst::index::Index::open(&d.join("i.db")).unwrap();
+        let problems = index.check().unwrap();
+        assert!(
+            problems.is_empty(),
+            "after a kill at {delay} ms: {problems:?}"
+        );
+        // Every run adds the same documents in the same order, replacing: what is indexed is
+        // the first k whole batches, with their full text.
+        let ids = index.ids().unwrap();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        let n = sorted.len();
+        assert!(
+            n.is_multiple_of(BATCH) || n == docs.len(),
+            "{n} documents: a partial batch"
+        );
+        assert!(n >= seen, "committed documents were lost");
+        seen = n;
+        let expected: Vec<String> = docs[..n].iter().map(|(id, _)| id.clone()).collect();
+        assert_eq!(sorted, expected);
+        for (id, text) in docs[..n].iter().step_by(97) {
+            assert_eq!(&index.document(id).unwrap().unwrap().0.text, text);
+        }
+    }
+    assert!(
+        mid_run >= 3,
+        "only {mid_run} kills happened mid-add: the corpus is too small"
+    );
+    assert!(seen > 0, "no batch was ever committed");
+    assert!(ok(&slst_in(d, &["index", "check", "i.db"])).ends_with(": ok\n"));
+}
+
+#[test]
+fn queries_keep_working_while_another_process_adds() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let names = text_corpus(d);
+    big_corpus(&d.join("big.jsonl"), 30_000);
+    ok(&slst_in(d, &["index", "create", "i.db"]));
+    ok(&slst_in(d, &["index", "add", "i.db", "-q", &names[2]]));
+    let mut child = spawn_in(
+        d,
+        &[
+            "index",
+            "add",
+            "i.db",
+            "big.jsonl",
+            "-q",
+            "--batch-size",
+            "200",
+        ],
+    );
+    let start = Instant::now();
+    let mut during = 0;
+    while start.elapsed() < Duration::from_secs(20) {
+        let out = ok(&slst_in(d, &["query", "i.db", &names[2]]));
+        assert!(out.contains("d2.txt  J = 1.000"), "{out}");
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        during += 1;
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    assert!(during >= 2, "only {during} queries ran during the add");
+    assert!(ok(&slst_in(d, &["index", "check", "i.db"])).ends_with(": ok\n"));
+}
