@@ -23,7 +23,7 @@
 //! its two supershingles. Minima, supershingles and megashingles are compared place by place
 //! (the i-th with the i-th), which is formula (3)'s event.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -132,7 +132,7 @@ fn pairs(n: usize) -> usize {
 }
 
 /// What the megashingle method keeps of a document: empty vectors when it has no shingle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MegaShingleSketch {
     /// Shingles in the document.
     pub shingles: usize,

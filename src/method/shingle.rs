@@ -26,7 +26,7 @@
 //! A document with fewer than w terms (but at least one) has one shingle: all its terms. A
 //! document without terms has none and scores 0 against everything.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -45,7 +45,7 @@ pub const MERSENNE_61: u64 = (1 << 61) - 1;
 const KARP_RABIN_BASE: u64 = 0x0E37_79B9_7F4A_7C15;
 
 /// How a shingle becomes a number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ShingleHash {
     /// Karp–Rabin (seed 000's "алгоритм Карпа – Рабина"): each term is hashed with XXH3-64
@@ -71,7 +71,7 @@ impl ShingleHash {
 }
 
 /// Which fingerprints a sketch keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ShingleSketchKind {
     /// Every shingle.
@@ -95,7 +95,7 @@ impl ShingleSketchKind {
 }
 
 /// Which score decides "duplicate".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ShingleMeasure {
     /// Resemblance (Jaccard over fingerprint sets) at least θ.
@@ -206,8 +206,10 @@ impl ShingleConfig {
     }
 }
 
-/// What the shingle method keeps of a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the shingle method keeps of a document. Serialised as its fingerprints and shingle
+/// count (the counts are rebuilt when it is read back).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredShingleSketch")]
 pub struct ShingleSketch {
     /// The kept fingerprints in the order their shingles occur in the text; a shingle that
     /// occurs twice is here twice.
@@ -215,7 +217,25 @@ pub struct ShingleSketch {
     /// How many shingles the document has before sampling.
     pub shingles: usize,
     /// The kept fingerprints, distinct and ascending, each with how often it occurs.
+    #[serde(skip)]
     counts: Vec<(u64, u32)>,
+}
+
+/// A [`ShingleSketch`] as stored: what the counts are rebuilt from.
+#[derive(Deserialize)]
+struct StoredShingleSketch {
+    fingerprints: Vec<u64>,
+    shingles: usize,
+}
+
+impl From<StoredShingleSketch> for ShingleSketch {
+    fn from(s: StoredShingleSketch) -> Self {
+        ShingleSketch {
+            counts: counts(&s.fingerprints),
+            fingerprints: s.fingerprints,
+            shingles: s.shingles,
+        }
+    }
 }
 
 impl ShingleSketch {
