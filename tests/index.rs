@@ -153,5 +153,5 @@ fn settings_are_stored_and_used_by_later_opens() {
     };
     drop(Index::create(&path, config.clone()).unwrap());
     let index = Index::open(&path).unwrap();
-    assert_eq!(index.detector().config(), &config);
+    assert_eq!(index.detector().slst().unwrap().config(), &config);
 }

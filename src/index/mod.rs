@@ -40,7 +40,10 @@ use crate::batch::{self, BatchConfig, Candidates, DocumentSketch, Progress};
 use crate::corpus::{Item, Skipped};
 use crate::document::{Document, Encoding};
 use crate::error::{Error, Result};
-use crate::method::{Comparison, Detector, MatchKey, SlSt, SlstComparison, SlstConfig};
+use crate::method::{
+    Comparison, Detector, MatchKey, MegaShingle, MegaShingleConfig, ShingleConfig, ShingleHash,
+    ShingleMeasure, ShingleSketchKind, Shingles, SlSt, SlstComparison, SlstConfig,
+};
 use crate::profile::{ProfileConfig, SentenceProfile};
 use crate::text::StopWords;
 
@@ -126,6 +129,209 @@ impl StoredSettings {
     }
 }
 
+fn stopword_list(stopwords: &StopWords) -> Vec<String> {
+    stopwords.words().into_iter().map(str::to_string).collect()
+}
+
+/// The settings of a shingle index, stored in `meta` as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct StoredShingleSettings {
+    method: String,
+    size: usize,
+    hash: ShingleHash,
+    sketch: ShingleSketchKind,
+    modulus: u64,
+    sketch_size: usize,
+    measure: ShingleMeasure,
+    threshold: f64,
+    stopwords_id: String,
+    stopwords: Vec<String>,
+}
+
+/// The settings of a megashingle index, stored in `meta` as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct StoredMegaShingleSettings {
+    method: String,
+    shingle_size: usize,
+    minima: usize,
+    supershingle_size: usize,
+    seed: u64,
+    stopwords_id: String,
+    stopwords: Vec<String>,
+}
+
+/// The method an index was created with, and its settings: every later command uses them.
+///
+/// An SL+ST index stores each document's [`SentenceProfile`] and its block keys; a shingle or
+/// megashingle index stores the method's sketch (JSON, in the `profile` column) and its
+/// [`Detector::duplicate_keys`] (the kept fingerprints; the megashingles by position) in the
+/// `keys` column and the postings. Any two documents the method reports as duplicates share one
+/// of those keys, so a lookup of the query's keys finds every hit.
+#[derive(Debug, Clone)]
+pub enum IndexMethod {
+    /// SL+ST (queried with [`Index::query`]).
+    Slst(SlSt),
+    /// Shingles (queried with [`Index::query_method`]).
+    Shingle(Shingles),
+    /// Megashingles (queried with [`Index::query_method`]).
+    MegaShingle(MegaShingle),
+}
+
+impl IndexMethod {
+    /// The method's name (`slst`, `shingle`, `megashingle`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            IndexMethod::Slst(d) => d.name(),
+            IndexMethod::Shingle(d) => d.name(),
+            IndexMethod::MegaShingle(d) => d.name(),
+        }
+    }
+
+    /// The SL+ST detector, when this is an SL+ST index.
+    pub fn slst(&self) -> Option<&SlSt> {
+        match self {
+            IndexMethod::Slst(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The settings as stored in `meta`.
+    fn settings_json(&self) -> serde_json::Result<String> {
+        match self {
+            IndexMethod::Slst(d) => serde_json::to_string(&StoredSettings::new(d.config())),
+            IndexMethod::Shingle(d) => {
+                let c = d.config();
+                serde_json::to_string(&StoredShingleSettings {
+                    method: "shingle".into(),
+                    size: c.size,
+                    hash: c.hash,
+                    sketch: c.sketch,
+                    modulus: c.modulus,
+                    sketch_size: c.sketch_size,
+                    measure: c.measure,
+                    threshold: c.threshold,
+                    stopwords_id: c.stopwords.id().to_string(),
+                    stopwords: stopword_list(&c.stopwords),
+                })
+            }
+            IndexMethod::MegaShingle(d) => {
+                let c = d.config();
+                serde_json::to_string(&StoredMegaShingleSettings {
+                    method: "megashingle".into(),
+                    shingle_size: c.shingle_size,
+                    minima: c.minima,
+                    supershingle_size: c.supershingle_size,
+                    seed: c.seed,
+                    stopwords_id: c.stopwords.id().to_string(),
+                    stopwords: stopword_list(&c.stopwords),
+                })
+            }
+        }
+    }
+
+    /// The method from its stored settings; `Ok(None)` when they cannot be read, an error when
+    /// they are out of range.
+    fn from_settings(method: &str, json: &str) -> Result<Option<IndexMethod>> {
+        Ok(Some(match method {
+            "slst" => {
+                let Ok(s) = serde_json::from_str::<StoredSettings>(json) else {
+                    return Ok(None);
+                };
+                IndexMethod::Slst(SlSt::new(s.config())?)
+            }
+            "shingle" => {
+                let Ok(s) = serde_json::from_str::<StoredShingleSettings>(json) else {
+                    return Ok(None);
+                };
+                IndexMethod::Shingle(Shingles::new(ShingleConfig {
+                    size: s.size,
+                    hash: s.hash,
+                    sketch: s.sketch,
+                    modulus: s.modulus,
+                    sketch_size: s.sketch_size,
+                    measure: s.measure,
+                    threshold: s.threshold,
+                    stopwords: StopWords::parse(&s.stopwords_id, &s.stopwords.join("\n")),
+                })?)
+            }
+            "megashingle" => {
+                let Ok(s) = serde_json::from_str::<StoredMegaShingleSettings>(json) else {
+                    return Ok(None);
+                };
+                IndexMethod::MegaShingle(MegaShingle::new(MegaShingleConfig {
+                    shingle_size: s.shingle_size,
+                    minima: s.minima,
+                    supershingle_size: s.supershingle_size,
+                    seed: s.seed,
+                    stopwords: StopWords::parse(&s.stopwords_id, &s.stopwords.join("\n")),
+                })?)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// What a document's row stores: its profile or sketch as JSON, and its keys.
+    fn sketch_row(&self, doc: &Document) -> (String, Vec<u64>) {
+        match self {
+            IndexMethod::Slst(d) => {
+                let sketch = DocumentSketch::new(d, doc);
+                let json = serde_json::to_string(&sketch.profile).unwrap_or_default();
+                (json, sketch.keys)
+            }
+            IndexMethod::Shingle(d) => {
+                let sketch = d.sketch(doc);
+                let keys = d.duplicate_keys(&sketch).unwrap_or_default();
+                (serde_json::to_string(&sketch).unwrap_or_default(), keys)
+            }
+            IndexMethod::MegaShingle(d) => {
+                let sketch = d.sketch(doc);
+                let keys = d.duplicate_keys(&sketch).unwrap_or_default();
+                (serde_json::to_string(&sketch).unwrap_or_default(), keys)
+            }
+        }
+    }
+
+    /// What is wrong with a stored row, judged against the sketch of its stored text.
+    fn check_row(&self, doc: &Document, stored: &str, keys: &[u64]) -> Vec<String> {
+        fn compare<S: PartialEq + serde::de::DeserializeOwned>(
+            fresh: S,
+            fresh_keys: Vec<u64>,
+            stored: &str,
+            keys: &[u64],
+            what: &str,
+        ) -> Vec<String> {
+            let mut p = Vec::new();
+            match serde_json::from_str::<S>(stored) {
+                Ok(s) if s != fresh => p.push(format!(
+                    "stored {what} differs from the {what} of the stored text"
+                )),
+                Ok(_) => {}
+                Err(e) => p.push(format!("{what} cannot be read: {e}")),
+            }
+            if fresh_keys != keys {
+                p.push("stored keys differ from those of the stored text".into());
+            }
+            p
+        }
+        match self {
+            IndexMethod::Slst(d) => {
+                let fresh = DocumentSketch::new(d, doc);
+                compare(fresh.profile, fresh.keys, stored, keys, "profile")
+            }
+            IndexMethod::Shingle(d) => {
+                let fresh = d.sketch(doc);
+                let k = d.duplicate_keys(&fresh).unwrap_or_default();
+                compare(fresh, k, stored, keys, "sketch")
+            }
+            IndexMethod::MegaShingle(d) => {
+                let fresh = d.sketch(doc);
+                let k = d.duplicate_keys(&fresh).unwrap_or_default();
+                compare(fresh, k, stored, keys, "sketch")
+            }
+        }
+    }
+}
+
 /// How documents are added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AddOptions {
@@ -181,6 +387,25 @@ pub struct Hit {
     pub comparison: Comparison<SlstComparison>,
 }
 
+/// One indexed duplicate of a query document in a shingle or megashingle index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodHit {
+    /// The indexed document (its text as stored).
+    pub document: Document,
+    /// `compare(query, document)` by the index's method, the evidence as JSON: what
+    /// `slst compare --method NAME` computes.
+    pub comparison: Comparison<serde_json::Value>,
+}
+
+/// The answer of [`Index::query_method`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodQueryResult {
+    /// Hits by resemblance, descending; ties by id.
+    pub hits: Vec<MethodHit>,
+    /// Candidates found by shared keys (each was compared).
+    pub candidates: usize,
+}
+
 /// A query's answer: the query's profile and its hits, best first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryResult {
@@ -203,7 +428,7 @@ pub struct IndexStats {
     pub method: String,
     /// Documents.
     pub documents: u64,
-    /// Kept sentences over all documents.
+    /// Kept sentences over all documents (SL+ST; for the other methods, the stored keys).
     pub sentences: u64,
     /// Distinct block keys.
     pub keys: u64,
@@ -220,7 +445,7 @@ pub struct IndexStats {
 pub struct Index {
     conn: Connection,
     path: PathBuf,
-    detector: SlSt,
+    method: IndexMethod,
 }
 
 /// One stored document row, as read back.
@@ -318,7 +543,14 @@ impl Index {
     /// # Errors
     /// The file exists already, the settings are out of range, or SQLite fails.
     pub fn create(path: &Path, config: SlstConfig) -> Result<Index> {
-        let detector = SlSt::new(config)?;
+        Self::create_with(path, IndexMethod::Slst(SlSt::new(config)?))
+    }
+
+    /// Create a new, empty index at `path` for the given method and its settings.
+    ///
+    /// # Errors
+    /// The file exists already, or SQLite fails.
+    pub fn create_with(path: &Path, method: IndexMethod) -> Result<Index> {
         if path.exists() {
             return Err(Error::Database {
                 path: path.to_path_buf(),
@@ -332,23 +564,20 @@ impl Index {
         tx.pragma_update(None, "application_id", APPLICATION_ID)
             .map_err(&err)?;
         tx.execute_batch(SCHEMA).map_err(&err)?;
-        let settings =
-            serde_json::to_string(&StoredSettings::new(detector.config())).map_err(|e| {
-                Error::Database {
-                    path: path.to_path_buf(),
-                    detail: e.to_string(),
-                }
-            })?;
+        let settings = method.settings_json().map_err(|e| Error::Database {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        })?;
         tx.execute(
-            "INSERT INTO meta (key, value) VALUES ('format_version', ?1), ('method', 'slst'), ('settings', ?2)",
-            params![FORMAT_VERSION.to_string(), settings],
+            "INSERT INTO meta (key, value) VALUES ('format_version', ?1), ('method', ?2), ('settings', ?3)",
+            params![FORMAT_VERSION.to_string(), method.name(), settings],
         )
         .map_err(&err)?;
         tx.commit().map_err(&err)?;
         Ok(Index {
             conn,
             path: path.to_path_buf(),
-            detector,
+            method,
         })
     }
 
@@ -395,23 +624,25 @@ impl Index {
                 supported: FORMAT_VERSION,
             });
         }
-        let settings: StoredSettings = meta("settings")?
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .ok_or_else(|| Error::Database {
-                path: path.to_path_buf(),
-                detail: "the stored settings cannot be read".into(),
-            })?;
-        if settings.method != "slst" {
+        let name = meta("method")?.unwrap_or_else(|| "slst".into());
+        if !["slst", "shingle", "megashingle"].contains(&name.as_str()) {
             return Err(Error::Database {
                 path: path.to_path_buf(),
-                detail: format!("method {} is not supported by this build", settings.method),
+                detail: format!("method {name} is not supported by this build"),
             });
         }
-        let detector = SlSt::new(settings.config())?;
+        let method = match meta("settings")? {
+            Some(json) => IndexMethod::from_settings(&name, &json)?,
+            None => None,
+        }
+        .ok_or_else(|| Error::Database {
+            path: path.to_path_buf(),
+            detail: "the stored settings cannot be read".into(),
+        })?;
         Ok(Index {
             conn,
             path: path.to_path_buf(),
-            detector,
+            method,
         })
     }
 
@@ -420,9 +651,9 @@ impl Index {
         &self.path
     }
 
-    /// The detector with the stored settings.
-    pub fn detector(&self) -> &SlSt {
-        &self.detector
+    /// The method with the stored settings.
+    pub fn detector(&self) -> &IndexMethod {
+        &self.method
     }
 
     /// Add documents, one transaction per `options.batch_size` of them; a document whose id is
@@ -467,15 +698,9 @@ impl Index {
         summary: &mut AddSummary,
         progress: &dyn Progress,
     ) -> Result<()> {
-        let detector = &self.detector;
-        let sketches: Vec<(DocumentSketch, String)> = docs
-            .par_iter()
-            .map(|d| {
-                let sketch = DocumentSketch::new(detector, d);
-                let json = serde_json::to_string(&sketch.profile).unwrap_or_default();
-                (sketch, json)
-            })
-            .collect();
+        let method = &self.method;
+        let sketches: Vec<(String, Vec<u64>)> =
+            docs.par_iter().map(|d| method.sketch_row(d)).collect();
         let path = self.path.clone();
         let err = Self::error(&path);
         let tx = self.conn.transaction().map_err(&err)?;
@@ -501,7 +726,7 @@ impl Index {
                     "INSERT INTO keys (key, df) VALUES (?1, 1) ON CONFLICT(key) DO UPDATE SET df = df + 1",
                 )
                 .map_err(&err)?;
-            for (doc, (sketch, profile)) in docs.iter().zip(&sketches) {
+            for (doc, (profile, keys)) in docs.iter().zip(&sketches) {
                 let old: Option<(i64, Vec<u8>)> = find
                     .query_row([&doc.id], |r| Ok((r.get(0)?, r.get(1)?)))
                     .optional()
@@ -514,7 +739,7 @@ impl Index {
                     remove_row(&tx, old_doc, &old_keys).map_err(&err)?;
                     summary.replaced += 1;
                 }
-                let blob = keys_blob(&sketch.keys);
+                let blob = keys_blob(keys);
                 let encoding = encoding_name(doc.encoding);
                 let sum = checksum(&doc.id, &encoding, &doc.text, profile, &blob);
                 insert
@@ -525,13 +750,13 @@ impl Index {
                         doc.text,
                         profile,
                         blob,
-                        sketch.keys.len() as i64,
+                        keys.len() as i64,
                         fingerprint(&blob),
                         sum
                     ])
                     .map_err(&err)?;
                 let row = tx.last_insert_rowid();
-                for key in distinct(&sketch.keys) {
+                for key in distinct(keys) {
                     posting.execute(params![key as i64, row]).map_err(&err)?;
                     df_up.execute([key as i64]).map_err(&err)?;
                 }
@@ -592,22 +817,64 @@ impl Index {
         Ok(ids)
     }
 
-    /// An indexed document and its stored profile.
+    /// An indexed document and its stored profile (an SL+ST index).
+    ///
+    /// # Errors
+    /// SQLite fails, the row is damaged, or the index is not an SL+ST index.
+    pub fn document(&self, id: &str) -> Result<Option<(Document, SentenceProfile)>> {
+        if self.method.slst().is_none() {
+            return Err(self.not_slst());
+        }
+        match self.row_of(id)? {
+            Some(doc) => self.load(doc).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// An indexed document and its stored profile or sketch as JSON (any method).
     ///
     /// # Errors
     /// SQLite fails or the row is damaged.
-    pub fn document(&self, id: &str) -> Result<Option<(Document, SentenceProfile)>> {
-        let doc: Option<i64> = self
-            .conn
+    pub fn stored(&self, id: &str) -> Result<Option<(Document, String)>> {
+        match self.row_of(id)? {
+            Some(doc) => self.load_raw(doc).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn row_of(&self, id: &str) -> Result<Option<i64>> {
+        self.conn
             .query_row("SELECT doc FROM documents WHERE id = ?1", [id], |r| {
                 r.get(0)
             })
             .optional()
-            .map_err(self.err())?;
-        match doc {
-            Some(doc) => self.load(doc).map(Some),
-            None => Ok(None),
+            .map_err(self.err())
+    }
+
+    fn not_slst(&self) -> Error {
+        Error::Database {
+            path: self.path.clone(),
+            detail: format!(
+                "a {} index: its documents hold {} sketches, not SL+ST profiles",
+                self.method.name(),
+                self.method.name()
+            ),
         }
+    }
+
+    fn load_raw(&self, doc: i64) -> Result<(Document, String)> {
+        let (id, encoding, text, profile): (String, String, String, String) = self
+            .conn
+            .prepare_cached("SELECT id, encoding, text, profile FROM documents WHERE doc = ?1")
+            .map_err(self.err())?
+            .query_row([doc], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .map_err(self.err())?;
+        let encoding: Encoding = serde_json::from_value(serde_json::Value::String(encoding))
+            .map_err(|_| Error::Database {
+                path: self.path.clone(),
+                detail: format!("document {id:?}: damaged encoding (run `slst index check`)"),
+            })?;
+        Ok((Document { id, text, encoding }, profile))
     }
 
     fn load(&self, doc: i64) -> Result<(Document, SentenceProfile)> {
@@ -634,11 +901,16 @@ impl Index {
     /// # Errors
     /// A threshold out of range, SQLite fails, or a candidate's row is damaged.
     pub fn query(&self, query: &Document, options: &QueryOptions) -> Result<QueryResult> {
+        let Some(base) = self.method.slst() else {
+            return Err(Error::InvalidParameter {
+                name: "--method",
+                value: self.method.name().into(),
+                expected: "an SL+ST index (query the others with `query_method`)",
+            });
+        };
         let config = SlstConfig {
-            threshold: options
-                .threshold
-                .unwrap_or(self.detector.config().threshold),
-            ..self.detector.config().clone()
+            threshold: options.threshold.unwrap_or(base.config().threshold),
+            ..base.config().clone()
         };
         if let Some(theta) = options.containment
             && !(0.0..=1.0).contains(&theta)
@@ -773,6 +1045,132 @@ impl Index {
         Ok(result)
     }
 
+    /// Every indexed document that the index's method (shingle or megashingle) reports as a
+    /// duplicate of `query`, with the comparison `slst compare --method NAME` makes, best first.
+    ///
+    /// The candidates are the documents sharing one of the query's
+    /// [`Detector::duplicate_keys`]; a reported duplicate always shares one, so the answer
+    /// equals comparing the query with every indexed document. `options.threshold` overrides a
+    /// shingle index's threshold; a megashingle index has none, and neither takes
+    /// `options.containment` (a shingle index decides by the measure it was created with).
+    ///
+    /// # Errors
+    /// An SL+ST index (use [`Index::query`]), an option the method does not take or out of range,
+    /// SQLite fails, or a candidate's row is damaged.
+    pub fn query_method(
+        &self,
+        query: &Document,
+        options: &QueryOptions,
+    ) -> Result<MethodQueryResult> {
+        let name = self.method.name();
+        if let Some(theta) = options.containment {
+            return Err(Error::InvalidParameter {
+                name: "--containment",
+                value: theta.to_string(),
+                expected: "no containment threshold with a shingle or megashingle index (a \
+                           shingle index decides by the --measure it was created with)",
+            });
+        }
+        let mut result = match &self.method {
+            IndexMethod::Slst(_) => {
+                return Err(Error::InvalidParameter {
+                    name: "--method",
+                    value: name.into(),
+                    expected: "a shingle or megashingle index (query SL+ST with `query`)",
+                });
+            }
+            IndexMethod::Shingle(d) => match options.threshold {
+                Some(threshold) => {
+                    let d = Shingles::new(ShingleConfig {
+                        threshold,
+                        ..d.config().clone()
+                    })?;
+                    self.query_by(&d, query)?
+                }
+                None => self.query_by(d, query)?,
+            },
+            IndexMethod::MegaShingle(d) => {
+                if let Some(theta) = options.threshold {
+                    return Err(Error::InvalidParameter {
+                        name: "--threshold",
+                        value: theta.to_string(),
+                        expected: "no threshold with a megashingle index (a duplicate shares a \
+                                   megashingle)",
+                    });
+                }
+                self.query_by(d, query)?
+            }
+        };
+        result.hits.sort_by(|x, y| {
+            y.comparison
+                .similarity
+                .resemblance
+                .total_cmp(&x.comparison.similarity.resemblance)
+                .then_with(|| x.document.id.cmp(&y.document.id))
+        });
+        if let Some(k) = options.top {
+            result.hits.truncate(k);
+        }
+        Ok(result)
+    }
+
+    /// Look up the query's duplicate keys, compare every document holding one, keep the
+    /// duplicates.
+    fn query_by<D>(&self, detector: &D, query: &Document) -> Result<MethodQueryResult>
+    where
+        D: Detector,
+        D::Sketch: serde::de::DeserializeOwned,
+        D::Evidence: Serialize,
+    {
+        let sketch = detector.sketch(query);
+        let keys = distinct(&detector.duplicate_keys(&sketch).unwrap_or_default());
+        let mut candidates: HashSet<i64> = HashSet::new();
+        {
+            let mut postings = self
+                .conn
+                .prepare_cached("SELECT doc FROM postings WHERE key = ?1")
+                .map_err(self.err())?;
+            for k in keys {
+                let docs = postings
+                    .query_map([k as i64], |r| r.get::<_, i64>(0))
+                    .map_err(self.err())?;
+                for d in docs {
+                    candidates.insert(d.map_err(self.err())?);
+                }
+            }
+        }
+        let mut order: Vec<i64> = candidates.into_iter().collect();
+        order.sort_unstable();
+        let mut result = MethodQueryResult {
+            hits: Vec::new(),
+            candidates: order.len(),
+        };
+        for d in order {
+            let (document, stored) = self.load_raw(d)?;
+            let stored: D::Sketch = serde_json::from_str(&stored).map_err(|_| Error::Database {
+                path: self.path.clone(),
+                detail: format!(
+                    "document {:?}: damaged sketch (run `slst index check`)",
+                    document.id
+                ),
+            })?;
+            let c = detector.compare(&sketch, &stored);
+            if c.duplicate {
+                result.hits.push(MethodHit {
+                    document,
+                    comparison: Comparison {
+                        method: c.method,
+                        similarity: c.similarity,
+                        duplicate: c.duplicate,
+                        evidence: serde_json::to_value(&c.evidence)
+                            .unwrap_or(serde_json::Value::Null),
+                    },
+                });
+            }
+        }
+        Ok(result)
+    }
+
     /// Counts and size on disk.
     ///
     /// # Errors
@@ -793,7 +1191,7 @@ impl Index {
         };
         Ok(IndexStats {
             format_version: FORMAT_VERSION,
-            method: self.detector.name().to_string(),
+            method: self.method.name().to_string(),
             documents: count("SELECT count(*) FROM documents")?,
             sentences: count("SELECT coalesce(sum(sentences), 0) FROM documents")?,
             keys: count("SELECT count(*) FROM keys")?,
@@ -853,7 +1251,7 @@ impl Index {
             .map_err(self.err())?
             .collect::<rusqlite::Result<_>>()
             .map_err(self.err())?;
-        let detector = &self.detector;
+        let method = &self.method;
         let row_problems: Vec<(Vec<String>, Vec<u64>)> = rows
             .par_iter()
             .map(|row| {
@@ -885,30 +1283,21 @@ impl Index {
                 }
                 let encoding: std::result::Result<Encoding, _> =
                     serde_json::from_value(serde_json::Value::String(row.encoding.clone()));
-                match (
-                    serde_json::from_str::<SentenceProfile>(&row.profile),
-                    encoding,
-                ) {
-                    (Ok(profile), Ok(encoding)) => {
+                match encoding {
+                    Ok(encoding) => {
                         let doc = Document {
                             id: row.id.clone(),
                             text: row.text.clone(),
                             encoding,
                         };
-                        let fresh = DocumentSketch::new(detector, &doc);
-                        if fresh.profile != profile {
-                            p.push(say(
-                                "stored profile differs from the profile of the stored text".into(),
-                            ));
-                        }
-                        if fresh.keys != keys {
-                            p.push(say(
-                                "stored block keys differ from those of the stored text".into(),
-                            ));
-                        }
+                        p.extend(
+                            method
+                                .check_row(&doc, &row.profile, &keys)
+                                .into_iter()
+                                .map(say),
+                        );
                     }
-                    (Err(e), _) => p.push(say(format!("profile cannot be read: {e}"))),
-                    (_, Err(_)) => p.push(say(format!("unknown encoding {:?}", row.encoding))),
+                    Err(_) => p.push(say(format!("unknown encoding {:?}", row.encoding))),
                 }
                 (p, distinct(&keys))
             })

@@ -8,12 +8,14 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use slst::corpus::read_sources;
-use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, QueryOptions};
-use slst::report::{CompareRecord, DocumentSummary};
-use slst::{MatchKey, Result, SlstConfig};
+use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, IndexMethod, QueryOptions};
+use slst::method::{MegaShingle, MethodSettings, Shingles};
+use slst::report::{CompareRecord, DocumentRef, DocumentSummary, MethodRecord};
+use slst::{Document, MatchKey, Result, SlSt, SlstConfig};
 
 use crate::args::{InputArgs, ProfileFlags};
 use crate::batch::Bars;
+use crate::methods::{MegaShingleFlags, ShingleFlags};
 
 /// The `slst index` subcommands.
 #[derive(Subcommand, Debug)]
@@ -37,17 +39,22 @@ pub enum IndexCommand {
 pub struct CreateArgs {
     /// The index file to create.
     pub index: PathBuf,
-    /// The method (only slst is indexed so far).
+    /// The method: slst, shingle or megashingle.
     #[arg(long, default_value = "slst")]
     pub method: String,
-    /// The default resemblance threshold θ of queries.
-    #[arg(long, default_value_t = 0.5, value_name = "θ")]
-    pub threshold: f64,
+    /// The default resemblance threshold θ of queries (slst; shingle unless
+    /// --shingle-threshold) [default: 0.5].
+    #[arg(long, value_name = "θ")]
+    pub threshold: Option<f64>,
     /// Blocks shorter than this many sentences are dropped.
     #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
     pub min_block: usize,
     #[command(flatten)]
     pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub shingle: ShingleFlags,
+    #[command(flatten)]
+    pub megashingle: MegaShingleFlags,
 }
 
 /// Arguments of `slst index add`.
@@ -130,20 +137,39 @@ pub fn run(command: IndexCommand) -> Result<()> {
 }
 
 fn create(args: CreateArgs) -> Result<()> {
-    if args.method != "slst" {
-        return Err(slst::Error::InvalidParameter {
-            name: "--method",
-            value: args.method,
-            expected: "slst (the other methods are not indexed yet)",
-        });
-    }
-    let config = SlstConfig {
-        profile: args.profile.config()?,
-        min_block: args.min_block,
-        threshold: args.threshold,
-        match_key: MatchKey::LengthAndLeading,
+    let profile = args.profile.config()?;
+    let method = match args.method.as_str() {
+        "slst" => IndexMethod::Slst(SlSt::new(SlstConfig {
+            min_block: args.min_block,
+            threshold: args.threshold.unwrap_or(0.5),
+            match_key: MatchKey::LengthAndLeading,
+            profile,
+        })?),
+        "shingle" => IndexMethod::Shingle(Shingles::new(
+            args.shingle.config(args.threshold, &profile.stopwords),
+        )?),
+        "megashingle" => {
+            if let Some(theta) = args.threshold {
+                return Err(slst::Error::InvalidParameter {
+                    name: "--threshold",
+                    value: theta.to_string(),
+                    expected: "no threshold with --method megashingle (a duplicate shares a \
+                               megashingle)",
+                });
+            }
+            IndexMethod::MegaShingle(MegaShingle::new(
+                args.megashingle.config(&profile.stopwords),
+            )?)
+        }
+        _ => {
+            return Err(slst::Error::InvalidParameter {
+                name: "--method",
+                value: args.method,
+                expected: "slst, shingle or megashingle (the other methods are not indexed)",
+            });
+        }
     };
-    Index::create(&args.index, config)?;
+    Index::create_with(&args.index, method)?;
     Ok(())
 }
 
@@ -235,6 +261,14 @@ struct QueryRecord {
     hits: Vec<CompareRecord>,
 }
 
+/// One query's JSON line in a shingle or megashingle index.
+#[derive(Serialize)]
+struct MethodQueryRecord {
+    query: DocumentRef,
+    candidates: usize,
+    hits: Vec<MethodRecord>,
+}
+
 pub fn query(args: QueryArgs) -> Result<()> {
     let index = Index::open(&args.index)?;
     let options = QueryOptions {
@@ -242,11 +276,12 @@ pub fn query(args: QueryArgs) -> Result<()> {
         containment: args.containment,
         top: args.top,
     };
+    let Some(base) = index.detector().slst() else {
+        return query_method(&args, &index, &options);
+    };
     let config = SlstConfig {
-        threshold: args
-            .threshold
-            .unwrap_or(index.detector().config().threshold),
-        ..index.detector().config().clone()
+        threshold: args.threshold.unwrap_or(base.config().threshold),
+        ..base.config().clone()
     };
     let mut timings = String::new();
     for item in read_sources(&args.files, &args.input.source_options()) {
@@ -322,6 +357,93 @@ pub fn query(args: QueryArgs) -> Result<()> {
                         b.a_opening
                     );
                 }
+            }
+            crate::emit(&text)?;
+        }
+    }
+    if let Some(path) = &args.timings {
+        slst::batch::output::write_atomically(path, |w| w.write_all(timings.as_bytes()))?;
+    }
+    Ok(())
+}
+
+/// The query documents of `args`, skipped ones reported on standard error.
+fn query_documents(args: &QueryArgs) -> impl Iterator<Item = Document> {
+    read_sources(&args.files, &args.input.source_options()).filter_map(|item| match item {
+        slst::corpus::Item::Document(doc) => Some(doc),
+        slst::corpus::Item::Skipped(s) => {
+            eprintln!("slst: skipped {}: {}", s.location, s.reason);
+            None
+        }
+    })
+}
+
+/// `slst query` against a shingle or megashingle index: for each hit, the record
+/// `slst compare --method NAME` prints.
+fn query_method(args: &QueryArgs, index: &Index, options: &QueryOptions) -> Result<()> {
+    let method = index.detector();
+    let name = method.name();
+    let mut settings = MethodSettings::default();
+    match method {
+        IndexMethod::Shingle(d) => {
+            settings.shingle = d.config().clone();
+            if let Some(theta) = options.threshold {
+                settings.shingle.threshold = theta;
+            }
+        }
+        IndexMethod::MegaShingle(d) => settings.megashingle = d.config().clone(),
+        IndexMethod::Slst(_) => {}
+    }
+    let (rule, params) = (settings.rule(name)?, settings.params(name)?);
+    let mut timings = String::new();
+    for doc in query_documents(args) {
+        let t = Instant::now();
+        let result = index.query_method(&doc, options)?;
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let _ = writeln!(
+            timings,
+            "{}\t{ms:.3}\t{}\t{}",
+            doc.id,
+            result.candidates,
+            result.hits.len()
+        );
+        let records: Vec<MethodRecord> = result
+            .hits
+            .into_iter()
+            .map(|h| {
+                MethodRecord::new(
+                    &doc,
+                    &h.document,
+                    h.comparison,
+                    rule.clone(),
+                    params.clone(),
+                )
+            })
+            .collect();
+        if args.json {
+            let record = MethodQueryRecord {
+                query: (&doc).into(),
+                candidates: result.candidates,
+                hits: records,
+            };
+            crate::emit(&(crate::profile::to_json(&record) + "\n"))?;
+        } else {
+            let mut text = format!(
+                "{}: {} near-duplicates ({name}, {rule})\n",
+                doc.id,
+                records.len()
+            );
+            let score = |x: Option<f64>| x.map_or("undefined".to_string(), |x| format!("{x:.3}"));
+            for r in &records {
+                let _ = writeln!(
+                    text,
+                    "  {}  J = {:.3}  containment {} / {}  {}",
+                    r.b.id,
+                    r.resemblance,
+                    score(r.containment_a),
+                    score(r.containment_b),
+                    r.evidence
+                );
             }
             crate::emit(&text)?;
         }

@@ -3,11 +3,12 @@
 
 use clap::{Args, ValueEnum};
 use slst::method::{
-    DEFAULT_ANTECEDENTS, METHODS, MethodSettings, ShingleHash, ShingleMeasure, ShingleSketchKind,
-    StemmerLanguage, compare_documents,
+    DEFAULT_ANTECEDENTS, METHODS, MegaShingleConfig, MethodSettings, ShingleConfig, ShingleHash,
+    ShingleMeasure, ShingleSketchKind, StemmerLanguage, compare_documents,
 };
 use slst::profile::ProfileConfig;
 use slst::report::{CompareRecord, MethodRecord, MethodRow, methods_table};
+use slst::text::StopWords;
 use slst::{Detector, Error, Result, SlSt, SlstConfig};
 
 use crate::compare::{CompareArgs, containment_threshold};
@@ -187,6 +188,50 @@ fn parse_stemmer(s: &str) -> std::result::Result<StemmerArg, String> {
         })
 }
 
+impl ShingleFlags {
+    /// The shingle settings: the threshold from --shingle-threshold, else `threshold`, else 0.5.
+    pub fn config(&self, threshold: Option<f64>, stopwords: &StopWords) -> ShingleConfig {
+        let default = ShingleConfig::default();
+        ShingleConfig {
+            size: self.shingle_size,
+            hash: match self.hash {
+                HashArg::Rabin => ShingleHash::Rabin,
+                HashArg::Crc32 => ShingleHash::Crc32,
+            },
+            sketch: match self.sketch {
+                SketchArg::Full => ShingleSketchKind::Full,
+                SketchArg::Mod => ShingleSketchKind::Mod,
+                SketchArg::Min => ShingleSketchKind::Min,
+            },
+            modulus: self.modulus,
+            sketch_size: self.sketch_size,
+            measure: match self.measure {
+                MeasureArg::Resemblance => ShingleMeasure::Resemblance,
+                MeasureArg::Containment => ShingleMeasure::Containment,
+                MeasureArg::Dice => ShingleMeasure::Dice,
+            },
+            threshold: self
+                .shingle_threshold
+                .or(threshold)
+                .unwrap_or(default.threshold),
+            stopwords: stopwords.clone(),
+        }
+    }
+}
+
+impl MegaShingleFlags {
+    /// The megashingle settings.
+    pub fn config(&self, stopwords: &StopWords) -> MegaShingleConfig {
+        MegaShingleConfig {
+            shingle_size: self.mega_shingle_size,
+            minima: self.minima,
+            supershingle_size: self.supershingle_size,
+            seed: self.permutation_seed,
+            stopwords: stopwords.clone(),
+        }
+    }
+}
+
 impl MethodFlags {
     /// The settings of every method: SL+ST's as given, the stop words of `profile` for every
     /// method, and a threshold per method from its own flag, else `threshold`, else its default.
@@ -203,33 +248,8 @@ impl MethodFlags {
         let pick = |own: Option<f64>, default: f64| own.or(threshold).unwrap_or(default);
         let stop = &profile.stopwords;
 
-        let f = &self.shingle;
-        s.shingle.size = f.shingle_size;
-        s.shingle.hash = match f.hash {
-            HashArg::Rabin => ShingleHash::Rabin,
-            HashArg::Crc32 => ShingleHash::Crc32,
-        };
-        s.shingle.sketch = match f.sketch {
-            SketchArg::Full => ShingleSketchKind::Full,
-            SketchArg::Mod => ShingleSketchKind::Mod,
-            SketchArg::Min => ShingleSketchKind::Min,
-        };
-        s.shingle.modulus = f.modulus;
-        s.shingle.sketch_size = f.sketch_size;
-        s.shingle.measure = match f.measure {
-            MeasureArg::Resemblance => ShingleMeasure::Resemblance,
-            MeasureArg::Containment => ShingleMeasure::Containment,
-            MeasureArg::Dice => ShingleMeasure::Dice,
-        };
-        s.shingle.threshold = pick(f.shingle_threshold, s.shingle.threshold);
-        s.shingle.stopwords = stop.clone();
-
-        let f = &self.megashingle;
-        s.megashingle.shingle_size = f.mega_shingle_size;
-        s.megashingle.minima = f.minima;
-        s.megashingle.supershingle_size = f.supershingle_size;
-        s.megashingle.seed = f.permutation_seed;
-        s.megashingle.stopwords = stop.clone();
+        s.shingle = self.shingle.config(threshold, stop);
+        s.megashingle = self.megashingle.config(stop);
 
         let f = &self.polyhash;
         s.polyhash.ngram = f.ngram;
