@@ -305,3 +305,150 @@ fn queries_keep_working_while_another_process_adds() {
     assert!(during >= 2, "only {during} queries ran during the add");
     assert!(ok(&slst_in(d, &["index", "check", "i.db"])).ends_with(": ok\n"));
 }
+
+/// `slst query` against a shingle or megashingle index prints, for each hit, the very record
+/// `slst compare --method NAME --json` prints with the same settings, and nothing else.
+fn method_query_gives_what_compare_gives(
+    method: &str,
+    flags: &[&str],
+    query_flags: &[&str],
+    query_picks: std::ops::Range<usize>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let names = text_corpus(d);
+    let s = kjv_sentences();
+    std::fs::write(
+        d.join("q.txt"),
+        query_picks
+            .map(|p| s[p].as_str())
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+    .unwrap();
+    let mut create = vec!["index", "create", "i.db", "--method", method];
+    create.extend(flags);
+    ok(&slst_in(d, &create));
+    let mut add = vec!["index", "add", "i.db", "-q"];
+    add.extend(names.iter().map(String::as_str));
+    ok(&slst_in(d, &add));
+    let mut query = vec!["query", "i.db", "q.txt", "--json"];
+    query.extend(query_flags);
+    let out = ok(&slst_in(d, &query));
+    let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(record["query"]["id"], "q.txt");
+    let hits = record["hits"].as_array().unwrap();
+    let mut found = 0;
+    for name in &names {
+        let mut compare = vec!["compare", "q.txt", name, "--json", "--method", method];
+        compare.extend(flags);
+        compare.extend(query_flags);
+        let expected: serde_json::Value =
+            serde_json::from_str(ok(&slst_in(d, &compare)).trim()).unwrap();
+        let hit = hits.iter().find(|h| h["b"]["id"] == name.as_str());
+        if expected["duplicate"] == true {
+            assert_eq!(hit, Some(&expected), "{method}: {name}");
+            found += 1;
+        } else {
+            assert_eq!(hit, None, "{method}: {name}");
+        }
+    }
+    assert_eq!(found, hits.len());
+    assert!(found >= 1, "{method}: no hit to compare");
+    let text = ok(&slst_in(d, &["query", "i.db", "q.txt", "--top", "1"]));
+    assert!(text.contains("q.txt: 1 near-duplicates"), "{text}");
+    let stats = ok(&slst_in(d, &["index", "stats", "i.db"]));
+    assert!(
+        stats.contains(&format!("method          {method}")),
+        "{stats}"
+    );
+    ok(&slst_in(d, &["index", "check", "i.db"]));
+}
+
+#[test]
+fn shingle_query_gives_what_compare_gives_against_each_indexed_document() {
+    method_query_gives_what_compare_gives("shingle", &["--shingle-size", "3"], &[], 1..9);
+    method_query_gives_what_compare_gives(
+        "shingle",
+        &[
+            "--sketch",
+            "mod",
+            "--modulus",
+            "4",
+            "--measure",
+            "containment",
+        ],
+        &["--threshold", "0.3"],
+        1..9,
+    );
+}
+
+#[test]
+fn megashingle_query_gives_what_compare_gives_against_each_indexed_document() {
+    // d1.txt holds verses 4..12: the query is it, verse 3 added.
+    method_query_gives_what_compare_gives("megashingle", &[], &[], 3..12);
+    method_query_gives_what_compare_gives(
+        "megashingle",
+        &["--minima", "12", "--supershingle-size", "3"],
+        &[],
+        1..9,
+    );
+}
+
+#[test]
+fn shingle_and_megashingle_indexes_replace_remove_and_refuse_other_settings() {
+    for method in ["shingle", "megashingle"] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let names = text_corpus(d);
+        ok(&slst_in(
+            d,
+            &["index", "create", "i.db", "--method", method],
+        ));
+        ok(&slst_in(d, &["index", "add", "i.db", "-q", &names[0]]));
+        let refused = slst_in(d, &["index", "add", "i.db", "--no-replace", &names[0]]);
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("refused d0.txt"));
+        let out = ok(&slst_in(d, &["query", "i.db", &names[0]]));
+        assert!(out.contains("1 near-duplicates"), "{method}: {out}");
+        // Replace d0.txt with d2.txt's text: a query with the old text no longer finds it.
+        let old = std::fs::read_to_string(d.join(&names[0])).unwrap();
+        std::fs::write(d.join("old.txt"), old).unwrap();
+        std::fs::copy(d.join(&names[2]), d.join(&names[0])).unwrap();
+        ok(&slst_in(d, &["index", "add", "i.db", "-q", &names[0]]));
+        let out = ok(&slst_in(d, &["query", "i.db", "old.txt"]));
+        assert!(out.contains("0 near-duplicates"), "{method}: {out}");
+        let out = ok(&slst_in(d, &["query", "i.db", &names[2]]));
+        assert!(out.contains("1 near-duplicates"), "{method}: {out}");
+        let containment = slst_in(d, &["query", "i.db", &names[0], "--containment", "0.5"]);
+        assert!(!containment.status.success());
+        assert!(String::from_utf8_lossy(&containment.stderr).contains("--containment"));
+        let threshold = slst_in(d, &["query", "i.db", &names[0], "--threshold", "0.5"]);
+        assert_eq!(threshold.status.success(), method == "shingle", "{method}");
+        let o = slst_in(d, &["index", "remove", "i.db", "d0.txt", "nope"]);
+        ok(&o);
+        assert!(String::from_utf8_lossy(&o.stderr).contains("nope is not in the index"));
+        let out = ok(&slst_in(d, &["query", "i.db", &names[2]]));
+        assert!(out.contains("0 near-duplicates"), "{method}: {out}");
+        ok(&slst_in(d, &["index", "check", "i.db"]));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let o = slst_in(
+        dir.path(),
+        &["index", "create", "i.db", "--method", "polyhash"],
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("slst, shingle or megashingle"));
+    let o = slst_in(
+        dir.path(),
+        &[
+            "index",
+            "create",
+            "m.db",
+            "--method",
+            "megashingle",
+            "--threshold",
+            "0.5",
+        ],
+    );
+    assert!(!o.status.success());
+}
