@@ -5,9 +5,9 @@
 //!
 //! | table | holds |
 //! |---|---|
-//! | `meta` | `format_version`, `method` and the SL+ST settings (JSON), fixed at creation |
+//! | `meta` | `format_version`, `method` and its settings (JSON), fixed at creation |
 //! | `batches` | one row per committed batch of added documents |
-//! | `documents` | id, text, encoding, [`SentenceProfile`] (JSON), block keys, a checksum |
+//! | `documents` | id, text, encoding, [`SentenceProfile`] or the method's sketch (JSON), keys, a checksum |
 //! | `postings` | block key → document, one row per distinct key of a document (primary key `(key, doc)`) |
 //! | `keys` | block key → how many documents hold it (document frequency) |
 //!
@@ -27,6 +27,11 @@
 //!   the whole key string;
 //! - [`batch::shared_keys`] then bounds each candidate's score from above before the exact
 //!   comparison runs.
+//!
+//! A shingle or megashingle index ([`IndexMethod`], [`Index::create_with`]) uses the same tables:
+//! rows hold the method's sketch and its [`Detector::duplicate_keys`], which any two reported
+//! duplicates share, and [`Index::query_method`] compares every document sharing one of the
+//! query's keys with the method's own `compare`.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
