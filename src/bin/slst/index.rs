@@ -216,8 +216,14 @@ fn stats(args: PathArgs) -> Result<()> {
     if args.json {
         return crate::emit(&(crate::profile::to_json(&s) + "\n"));
     }
+    // SL+ST stores one key per kept sentence; the other methods store their sketch keys.
+    let per_document = if s.method == "slst" {
+        "sentences     "
+    } else {
+        "stored keys   "
+    };
     crate::emit(&format!(
-        "format version  {}\nmethod          {}\ndocuments       {}\nsentences       {}\nkeys            {}\npostings        {}\nbatches         {}\nsize on disk    {} bytes\n",
+        "format version  {}\nmethod          {}\ndocuments       {}\n{per_document}  {}\nkeys            {}\npostings        {}\nbatches         {}\nsize on disk    {} bytes\n",
         s.format_version,
         s.method,
         s.documents,
