@@ -1,23 +1,9 @@
 //! End-to-end tests of the `slst` binary: outputs, exit codes and error messages.
 
+mod common;
+use common::{slst, stderr, stdout};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn slst(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the slst binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 const CUT: &str = "corpora/clough/g0pA_taskb.txt";
 const SOURCE: &str = "corpora/clough/orig_taskb.txt";

@@ -1,23 +1,9 @@
 //! End-to-end tests of `slst batch`.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::{repo, slst_in, stderr};
 
-fn slst_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the slst binary runs")
-}
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::{Command, Stdio};
 
 /// A small corpus folder: the Clough source, the cut answer, a copy of the source, an
 /// unrelated Bible text, an empty file and a binary file.

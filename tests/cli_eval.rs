@@ -1,19 +1,7 @@
 //! End-to-end tests of `slst eval`.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn slst_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the slst binary runs")
-}
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{repo, slst_in};
 
 /// The Bible sample holds Genesis 1–3 in KJV and Webster: 3 light pairs (same chapter). HAND-
 /// CHECKED against `slst compare` of each pair: the scores below come from there.

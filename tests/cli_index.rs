@@ -1,17 +1,12 @@
 //! End-to-end tests of `slst index` and `slst query`: agreement with `slst compare`, format
 //! versions, `check`, crash safety under SIGKILL, and queries during an add.
 
+mod common;
+use common::slst_in;
+
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn slst_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the slst binary runs")
-}
 
 fn spawn_in(dir: &Path, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_slst"))

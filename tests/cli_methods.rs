@@ -1,8 +1,11 @@
 //! End-to-end tests of `slst compare --method NAME|all` and `slst sketch`: the shared JSON
 //! schema, the side-by-side table, the published examples from the command line, and errors.
 
+mod common;
+use common::{slst, stderr, stdout};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
@@ -19,14 +22,6 @@ const METHODS: [&str; 7] = [
 const CUT: &str = "corpora/clough/g0pA_taskb.txt";
 const SOURCE: &str = "corpora/clough/orig_taskb.txt";
 
-fn slst(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the slst binary runs")
-}
-
 fn ok(args: &[&str]) -> Output {
     let o = slst(args);
     assert!(
@@ -35,14 +30,6 @@ fn ok(args: &[&str]) -> Output {
         String::from_utf8_lossy(&o.stderr)
     );
     o
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn json_of(args: &[&str]) -> Value {

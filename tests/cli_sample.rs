@@ -1,15 +1,9 @@
 //! End-to-end tests of `slst sample`.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::slst_in;
 
-fn slst_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the slst binary runs")
-}
+use std::path::Path;
 
 /// A copy of the Bible sample in `dir`, so that the manifest's relative source path works there.
 fn setup() -> tempfile::TempDir {

@@ -1,15 +1,10 @@
 //! End-to-end tests of `slst synth`.
 
+mod common;
+use common::slst_in;
+
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn slst_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the slst binary runs")
-}
 
 fn repo(rel: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
