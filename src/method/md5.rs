@@ -90,17 +90,6 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 impl Detector for Md5 {
-    /// The digest: duplicates have the same one (an empty text has none).
-    fn join_keys(&self, sketch: &Md5Sketch) -> Option<Vec<u64>> {
-        Some(
-            sketch
-                .digest
-                .iter()
-                .map(|d| xxhash_rust::xxh3::xxh3_64(d.as_bytes()))
-                .collect(),
-        )
-    }
-
     type Sketch = Md5Sketch;
     type Evidence = Md5Evidence;
 
@@ -140,6 +129,17 @@ impl Detector for Md5 {
                 note: note.to_string(),
             },
         }
+    }
+
+    /// The digest: duplicates have the same one (an empty text has none).
+    fn join_keys(&self, sketch: &Md5Sketch) -> Option<Vec<u64>> {
+        Some(
+            sketch
+                .digest
+                .iter()
+                .map(|d| xxhash_rust::xxh3::xxh3_64(d.as_bytes()))
+                .collect(),
+        )
     }
 }
 

@@ -279,17 +279,6 @@ fn positional_keys(values: &[u64]) -> Vec<u64> {
 }
 
 impl Detector for MegaShingle {
-    /// The minima with their permutation numbers: the resemblance estimate is the share of
-    /// equal minima, so a positive one needs a shared (permutation, minimum).
-    fn join_keys(&self, sketch: &MegaShingleSketch) -> Option<Vec<u64>> {
-        Some(positional_keys(&sketch.minima))
-    }
-
-    /// The megashingles with their positions: a duplicate shares one (Fetterly et al. 2003).
-    fn duplicate_keys(&self, sketch: &MegaShingleSketch) -> Option<Vec<u64>> {
-        Some(positional_keys(&sketch.megashingles))
-    }
-
     type Sketch = MegaShingleSketch;
     type Evidence = MegaShingleEvidence;
 
@@ -338,6 +327,17 @@ impl Detector for MegaShingle {
                 note,
             },
         }
+    }
+
+    /// The minima with their permutation numbers: the resemblance estimate is the share of
+    /// equal minima, so a positive one needs a shared (permutation, minimum).
+    fn join_keys(&self, sketch: &MegaShingleSketch) -> Option<Vec<u64>> {
+        Some(positional_keys(&sketch.minima))
+    }
+
+    /// The megashingles with their positions: a duplicate shares one (Fetterly et al. 2003).
+    fn duplicate_keys(&self, sketch: &MegaShingleSketch) -> Option<Vec<u64>> {
+        Some(positional_keys(&sketch.megashingles))
     }
 }
 

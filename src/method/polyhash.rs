@@ -354,11 +354,6 @@ pub(crate) fn sorted_intersection(a: &[u64], b: &[u64]) -> usize {
 }
 
 impl Detector for PolyHash {
-    /// The n-gram hashes: a positive Jaccard needs a shared one.
-    fn join_keys(&self, sketch: &PolyHashSketch) -> Option<Vec<u64>> {
-        Some(sketch.hashes.clone())
-    }
-
     type Sketch = PolyHashSketch;
     type Evidence = PolyHashEvidence;
 
@@ -387,6 +382,11 @@ impl Detector for PolyHash {
                     .then(|| "no n-grams: a document has no terms".to_string()),
             },
         }
+    }
+
+    /// The n-gram hashes: a positive Jaccard needs a shared one.
+    fn join_keys(&self, sketch: &PolyHashSketch) -> Option<Vec<u64>> {
+        Some(sketch.hashes.clone())
     }
 }
 

@@ -174,11 +174,6 @@ impl SentLen {
 }
 
 impl Detector for SentLen {
-    /// The features: a positive Jaccard needs a shared one.
-    fn join_keys(&self, sketch: &SentLenSketch) -> Option<Vec<u64>> {
-        Some(sketch.features.clone())
-    }
-
     type Sketch = SentLenSketch;
     type Evidence = SentLenEvidence;
 
@@ -212,6 +207,11 @@ impl Detector for SentLen {
                 }),
             },
         }
+    }
+
+    /// The features: a positive Jaccard needs a shared one.
+    fn join_keys(&self, sketch: &SentLenSketch) -> Option<Vec<u64>> {
+        Some(sketch.features.clone())
     }
 }
 

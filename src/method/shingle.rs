@@ -466,12 +466,6 @@ fn min_n_estimate(a: &[(u64, u32)], b: &[(u64, u32)], n: usize) -> (usize, usize
 }
 
 impl Detector for Shingles {
-    /// The kept fingerprints: a positive score needs a shared one (for the min-n sketch too: a
-    /// fingerprint among the n smallest of A ∪ B that both hold is among each one's n smallest).
-    fn join_keys(&self, sketch: &ShingleSketch) -> Option<Vec<u64>> {
-        Some(sketch.fingerprints.clone())
-    }
-
     type Sketch = ShingleSketch;
     type Evidence = ShingleEvidence;
 
@@ -557,6 +551,12 @@ impl Detector for Shingles {
                 note,
             },
         }
+    }
+
+    /// The kept fingerprints: a positive score needs a shared one (for the min-n sketch too: a
+    /// fingerprint among the n smallest of A ∪ B that both hold is among each one's n smallest).
+    fn join_keys(&self, sketch: &ShingleSketch) -> Option<Vec<u64>> {
+        Some(sketch.fingerprints.clone())
     }
 }
 

@@ -298,23 +298,6 @@ pub fn apply_idf_band(sketches: &mut [SpotSigsSketch], band: (f64, f64)) {
 }
 
 impl Detector for SpotSigs {
-    /// Corpus mode keeps the signatures whose normalised IDF lies in the band (0.2–0.8 by
-    /// default), as the reference implementation does.
-    fn prepare_corpus(&self, sketches: &mut [SpotSigsSketch]) {
-        self.apply_idf_band(sketches);
-    }
-
-    /// XXH3 of each signature: a positive multiset Jaccard needs a shared one.
-    fn join_keys(&self, sketch: &SpotSigsSketch) -> Option<Vec<u64>> {
-        Some(
-            sketch
-                .signatures
-                .iter()
-                .map(|(s, _)| xxhash_rust::xxh3::xxh3_64(s.as_bytes()))
-                .collect(),
-        )
-    }
-
     type Sketch = SpotSigsSketch;
     type Evidence = SpotSigsEvidence;
 
@@ -382,6 +365,23 @@ impl Detector for SpotSigs {
                 }),
             },
         }
+    }
+
+    /// Corpus mode keeps the signatures whose normalised IDF lies in the band (0.2–0.8 by
+    /// default), as the reference implementation does.
+    fn prepare_corpus(&self, sketches: &mut [SpotSigsSketch]) {
+        self.apply_idf_band(sketches);
+    }
+
+    /// XXH3 of each signature: a positive multiset Jaccard needs a shared one.
+    fn join_keys(&self, sketch: &SpotSigsSketch) -> Option<Vec<u64>> {
+        Some(
+            sketch
+                .signatures
+                .iter()
+                .map(|(s, _)| xxhash_rust::xxh3::xxh3_64(s.as_bytes()))
+                .collect(),
+        )
     }
 }
 
