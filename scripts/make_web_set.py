@@ -9,7 +9,8 @@ Usage (from the repository root):
   options: --work DIR (default bench-results/web-build), --jobs N (sphinx-build, default 2),
            --reuse-render (take the Sphinx build already in the work folder)
 
-Needs: apt-get and dpkg-deb (Debian's archive, bookworm), python3 with venv and pip (PyPI).
+Needs: a Debian system (apt-get and dpkg-deb reaching the bookworm archive; the Apache-2.0 text
+from /usr/share/common-licenses), python3 with venv and pip (PyPI).
 Python standard library only; the mirror's renderer (Sphinx and the Read the Docs theme, exact
 versions below) is installed into a virtual environment inside the work folder.
 
