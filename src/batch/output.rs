@@ -361,6 +361,9 @@ pub struct BatchSummary {
     pub containment_threshold: Option<f64>,
     /// Seconds per stage.
     pub seconds: StageTimes,
+    /// With `--drop-boilerplate`: the web-page blocks left out for recurring on too many pages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub boilerplate_blocks: Vec<crate::web::BoilerplateBlock>,
 }
 
 impl BatchSummary {
@@ -414,6 +417,7 @@ impl BatchSummary {
             params: Some(ParamsRecord::from(slst)),
             containment_threshold: config.containment,
             seconds: result.times,
+            boilerplate_blocks: Vec::new(),
         }
     }
 
@@ -448,6 +452,7 @@ impl BatchSummary {
             params: None,
             containment_threshold: config.containment,
             seconds: result.times,
+            boilerplate_blocks: Vec::new(),
         }
     }
 
@@ -493,6 +498,18 @@ impl BatchSummary {
                 "skipped: … and {} more (see --summary)\n",
                 self.skipped.len() - 20
             ));
+        }
+        if !self.boilerplate_blocks.is_empty() {
+            s.push_str(&format!(
+                "boilerplate blocks dropped: {}\n",
+                self.boilerplate_blocks.len()
+            ));
+            for b in self.boilerplate_blocks.iter().take(20) {
+                s.push_str(&format!(
+                    "  on {} pages (first {}): {}\n",
+                    b.pages, b.first_page, b.excerpt
+                ));
+            }
         }
         s
     }
