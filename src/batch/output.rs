@@ -364,6 +364,10 @@ pub struct BatchSummary {
     /// With `--drop-boilerplate`: the web-page blocks left out for recurring on too many pages.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub boilerplate_blocks: Vec<crate::web::BoilerplateBlock>,
+    /// Web pages that were read but are unusual (nesting flattened, no visible text): id,
+    /// location and the note.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub page_notes: Vec<Skipped>,
 }
 
 impl BatchSummary {
@@ -418,6 +422,7 @@ impl BatchSummary {
             containment_threshold: config.containment,
             seconds: result.times,
             boilerplate_blocks: Vec::new(),
+            page_notes: Vec::new(),
         }
     }
 
@@ -453,6 +458,7 @@ impl BatchSummary {
             containment_threshold: config.containment,
             seconds: result.times,
             boilerplate_blocks: Vec::new(),
+            page_notes: Vec::new(),
         }
     }
 
@@ -497,6 +503,15 @@ impl BatchSummary {
             s.push_str(&format!(
                 "skipped: … and {} more (see --summary)\n",
                 self.skipped.len() - 20
+            ));
+        }
+        for note in self.page_notes.iter().take(20) {
+            s.push_str(&format!("note: {}: {}\n", note.location, note.reason));
+        }
+        if self.page_notes.len() > 20 {
+            s.push_str(&format!(
+                "note: … and {} more (see --summary)\n",
+                self.page_notes.len() - 20
             ));
         }
         if !self.boilerplate_blocks.is_empty() {

@@ -167,6 +167,7 @@ pub fn keep_blocks(doc: &Document, keep: &[bool]) -> Document {
         segmentation: Some(Box::new(Segmentation {
             preset: seg.preset,
             blocks,
+            notes: seg.notes.clone(),
         })),
     }
 }

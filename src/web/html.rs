@@ -87,6 +87,101 @@ const BLOCK_LEVEL: &[&str] = &[
     "ul",
 ];
 
+/// Element nesting beyond this depth is flattened before parsing (see [`limit_depth`]).
+pub const MAX_DEPTH: usize = 4096;
+
+/// Elements without end tags.
+const VOID: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param",
+    "source", "track", "wbr",
+];
+
+/// Flatten markup nested deeper than `max_depth`: start tags past that depth, and end tags
+/// closing at it, are removed, the text kept. `None` when nothing is that deep.
+///
+/// The HTML5 tree builder looks through its whole stack of open elements for some start tags
+/// (`<div>` checks for an open `<p>`), so a page nested n levels deep costs O(n²): 100,000
+/// nested `div`s take minutes. Browsers cap the depth for the same reason (Blink at 512). This
+/// pre-pass counts depth from the tags alone (start tags of non-void elements down, end tags
+/// up; comments, doctypes and `script`/`style` raw text skipped), which over-counts where end
+/// tags are implied (`<p>` without `</p>`); the limit is far above any real page's depth.
+pub fn limit_depth(html: &str, max_depth: usize) -> Option<(String, usize)> {
+    let b = html.as_bytes();
+    let mut depth = 0usize;
+    let mut out: Option<String> = None;
+    let mut removed = 0usize;
+    let mut copied = 0usize; // bytes of `html` copied to `out` so far
+    let mut i = 0;
+    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+        let at = i + k;
+        let rest = &b[at + 1..];
+        if rest.starts_with(b"!--") {
+            i = match find(&b[at..], b"-->") {
+                Some(e) => at + e + 3,
+                None => b.len(),
+            };
+            continue;
+        }
+        let closing = rest.first() == Some(&b'/');
+        let name_start = at + 1 + usize::from(closing);
+        let name_len = b[name_start..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'-')
+            .count();
+        if name_len == 0 || !b[name_start].is_ascii_alphabetic() {
+            i = at + 1;
+            continue;
+        }
+        let name = html[name_start..name_start + name_len].to_ascii_lowercase();
+        let end = match b[name_start..].iter().position(|&c| c == b'>') {
+            Some(e) => name_start + e + 1,
+            None => b.len(),
+        };
+        let self_closing = end >= 2 && b[end - 2] == b'/';
+        let mut drop = false;
+        if closing {
+            if !VOID.contains(&name.as_str()) {
+                drop = depth > max_depth;
+                depth = depth.saturating_sub(1);
+            }
+        } else if !VOID.contains(&name.as_str()) && !self_closing {
+            depth += 1;
+            drop = depth > max_depth;
+        }
+        let mut next = end;
+        if !closing && matches!(name.as_str(), "script" | "style" | "textarea" | "title") {
+            // Raw text up to the matching end tag, which is then read as usual.
+            let close = format!("</{name}");
+            let lower = html[end..].to_ascii_lowercase();
+            next = lower.find(&close).map_or(b.len(), |e| end + e);
+        }
+        if drop {
+            let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
+            o.push_str(&html[copied..at]);
+            copied = end;
+            removed += 1;
+            if next > end {
+                // A dropped script or style goes whole, its end tag too.
+                next = match b[next..].iter().position(|&c| c == b'>') {
+                    Some(e) => next + e + 1,
+                    None => b.len(),
+                };
+                copied = next;
+                removed += 1;
+                depth -= 1;
+            }
+        }
+        i = next;
+    }
+    let mut o = out?;
+    o.push_str(&html[copied..]);
+    Some((o, removed))
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
 /// Paths longer than this many elements are shortened in the middle.
 const PATH_ELEMENTS: usize = 12;
 
@@ -169,6 +264,17 @@ fn collapse(raw: &str) -> (String, bool, bool) {
 /// assert_eq!(page.text, "Home News\n\nThe council met on Monday.\nIt approved the budget.");
 /// ```
 pub fn parse_page(html: &str, config: &SegmentConfig) -> Page {
+    let mut notes = Vec::new();
+    let flattened = limit_depth(html, MAX_DEPTH);
+    let html = match &flattened {
+        Some((flat, removed)) => {
+            notes.push(format!(
+                "markup nested more than {MAX_DEPTH} levels deep: {removed} tags below that depth were removed (their text kept)"
+            ));
+            flat.as_str()
+        }
+        None => html,
+    };
     let doc = Html::parse_document(html);
     let parse_errors = doc.errors.len();
     let mut elems: Vec<Elem> = Vec::new();
@@ -295,11 +401,15 @@ pub fn parse_page(html: &str, config: &SegmentConfig) -> Page {
             ranges,
         })
         .collect();
+    if text.is_empty() {
+        notes.push("no visible text: the page has no blocks".into());
+    }
     Page {
         text,
         segmentation: Segmentation {
             preset: config.preset,
             blocks,
+            notes,
         },
         parse_errors,
         max_depth,
@@ -363,6 +473,24 @@ mod tests {
         );
         assert!(page.parse_errors > 0);
         assert_eq!(page.text, "One two three four\nFive & six seven");
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_flattened_and_its_text_kept() {
+        let n = 50;
+        let html = format!(
+            "<body>{}<p>Deep <b>text</b>.</p><!-- <div> --><script>'<div>'</script>{}</body>",
+            "<div>".repeat(n),
+            "</div>".repeat(n)
+        );
+        assert_eq!(limit_depth(&html, 100), None);
+        let (flat, removed) = limit_depth(&html, 10).unwrap();
+        // body + 9 divs stay; 41 divs, the p and the b below them lose both tags; the script
+        // goes whole.
+        assert_eq!(removed, 2 * (n - 9) + 6);
+        assert!(flat.contains("Deep text.<!-- <div> -->"));
+        assert!(!flat.contains("script"));
+        assert_eq!(flat.matches("<div>").count(), 9 + 1);
     }
 
     #[test]

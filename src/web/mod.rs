@@ -81,6 +81,8 @@ pub struct Segmentation {
     pub preset: Preset,
     /// The blocks.
     pub blocks: Vec<TextBlock>,
+    /// What was unusual about the page (nesting flattened, no visible text), for reports.
+    pub notes: Vec<String>,
 }
 
 impl Segmentation {

@@ -191,6 +191,23 @@ pub fn run(args: BatchArgs) -> Result<()> {
     };
     let bars = Bars::new(args.quiet);
     let items = read_sources(&args.sources, &args.input.source_options());
+    let notes = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let items = items.inspect({
+        let notes = notes.clone();
+        move |item| {
+            if let Item::Document(d) = item
+                && let Some(seg) = &d.segmentation
+            {
+                for note in &seg.notes {
+                    notes.borrow_mut().push(slst::corpus::Skipped {
+                        id: Some(d.id.clone()),
+                        location: d.id.clone(),
+                        reason: note.clone(),
+                    });
+                }
+            }
+        }
+    });
     let (items, dropped): (Box<dyn Iterator<Item = Item>>, _) = if args.drop_boilerplate {
         let (items, dropped) = without_boilerplate(items, args.boilerplate_pages);
         (Box::new(items.into_iter()), dropped)
@@ -223,6 +240,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
         }
         let mut summary = BatchSummary::from_any(&result, &clusters, &config);
         summary.boilerplate_blocks = dropped;
+        summary.page_notes = notes.take();
         return finish(&args, &summary);
     }
     let detector = SlSt::new(slst_config)?;
@@ -250,6 +268,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
     }
     let mut summary = BatchSummary::new(&result, &clusters, detector.config(), &config);
     summary.boilerplate_blocks = dropped;
+    summary.page_notes = notes.take();
     finish(&args, &summary)
 }
 

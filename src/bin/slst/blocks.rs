@@ -78,6 +78,7 @@ pub fn run(args: BlocksArgs) -> Result<()> {
             "preset": seg.preset.name(),
             "text_bytes": doc.text.len(),
             "chars": seg.blocks.iter().map(|b| b.chars).sum::<usize>(),
+            "notes": seg.notes,
             "blocks": blocks,
         });
         return crate::emit(&(crate::profile::to_json(&v) + "\n"));
@@ -90,6 +91,12 @@ pub fn run(args: BlocksArgs) -> Result<()> {
         seg.blocks.len(),
         seg.preset.name()
     );
+    for note in &seg.notes {
+        out.push_str(&format!("  note: {note}\n"));
+    }
+    if !seg.notes.is_empty() {
+        out.push('\n');
+    }
     out.push_str("    #    weight  depth   chars  share  path\n");
     for (i, b) in seg.blocks.iter().enumerate() {
         out.push_str(&format!(
