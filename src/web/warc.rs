@@ -68,6 +68,9 @@ pub struct WarcReader<R: Read> {
     done: bool,
     /// Refuse record blocks longer than this (they are skipped and reported).
     max_block: u64,
+    /// A read failure (damaged gzip, I/O error) met while filling: the stream ends there, and
+    /// the record it cuts short is reported with this message.
+    failure: Option<String>,
 }
 
 /// The longest header (version line and fields) accepted.
@@ -86,6 +89,7 @@ impl<R: Read> WarcReader<R> {
             number: 0,
             done: false,
             max_block,
+            failure: None,
         }
     }
 
@@ -109,7 +113,8 @@ impl<R: Read> WarcReader<R> {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => self.buf.truncate(old),
                 Err(e) => {
                     self.buf.truncate(old);
-                    return Err(e);
+                    self.eof = true;
+                    self.failure = Some(e.to_string());
                 }
             }
         }
@@ -220,7 +225,9 @@ impl<R: Read> WarcReader<R> {
                 Err(e) => return io_failure(self, at, e),
                 Ok(None) => {
                     self.done = true;
-                    return None;
+                    let failure = self.failure.take()?;
+                    self.number += 1;
+                    return Some(Err(self.error(at, None, damaged(&failure))));
                 }
                 Ok(Some(l)) if l.iter().all(u8::is_ascii_whitespace) => continue,
                 Ok(Some(l)) => {
@@ -251,11 +258,11 @@ impl<R: Read> WarcReader<R> {
                 Err(e) => return io_failure(self, start, e),
                 Ok(None) => {
                     self.done = true;
-                    return Some(Err(self.error(
-                        start,
-                        None,
-                        "truncated record: the file ends inside the record header".into(),
-                    )));
+                    let detail = match self.failure.take() {
+                        Some(f) => damaged(&f),
+                        None => "truncated record: the file ends inside the record header".into(),
+                    };
+                    return Some(Err(self.error(start, None, detail)));
                 }
                 Ok(Some(l)) => l,
             };
@@ -342,13 +349,13 @@ impl<R: Read> WarcReader<R> {
             self.done = true;
             let n = got;
             self.consume(n);
-            return Some(Err(self.error(
-                start,
-                record_id,
-                format!(
+            let detail = match self.failure.take() {
+                Some(f) => damaged(&f),
+                None => format!(
                     "truncated record: Content-Length says {length} bytes, the file ends after {got}"
                 ),
-            )));
+            };
+            return Some(Err(self.error(start, record_id, detail)));
         }
         let trailer = &avail[length..];
         let trailer_ok = trailer.starts_with(b"\r\n\r\n")
@@ -393,6 +400,11 @@ impl<R: Read> Iterator for WarcReader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         self.next_record()
     }
+}
+
+/// The report of a read failure.
+fn damaged(failure: &str) -> String {
+    format!("damaged gzip data or unreadable input ({failure}); the rest of the file is not read")
 }
 
 /// The first position of `needle` in `hay`.
