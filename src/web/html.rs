@@ -254,14 +254,19 @@ fn collapse(raw: &str) -> (String, bool, bool) {
 ///
 /// # Example
 /// ```
-/// use slst::web::{parse_page, SegmentConfig};
-/// let page = parse_page(
-///     "<html><body><nav><a>Home</a> <a>News</a></nav>\
-///      <div id=story><p>The council met on Monday.</p><p>It approved the budget.</p></div></body></html>",
-///     &SegmentConfig::default(),
-/// );
-/// assert_eq!(page.segmentation.blocks[0].path, "html>body>div#story");
+/// use slst::web::{parse_page, Preset, SegmentConfig};
+/// let html = "<html><body><nav><a>Home</a> <a>News</a></nav>\
+///     <div id=story><p>The council met on Monday.</p><p>It approved the budget.</p></div></body></html>";
+/// // The 8–12 preset cuts the story out first (49 characters at depth 3), then the menu.
+/// let page = parse_page(html, &SegmentConfig { preset: Preset::Many, max_blocks: None });
+/// let blocks = &page.segmentation.blocks;
+/// assert_eq!(blocks[0].path, "html>body>div#story");
+/// assert_eq!(blocks[1].path, "html>body>nav");
 /// assert_eq!(page.text, "Home News\n\nThe council met on Monday.\nIt approved the budget.");
+/// assert_eq!(blocks[1].ranges, vec![0..9]);
+/// // The default preset keeps so short a page whole.
+/// let page = parse_page(html, &SegmentConfig::default());
+/// assert_eq!(page.segmentation.blocks.len(), 1);
 /// ```
 pub fn parse_page(html: &str, config: &SegmentConfig) -> Page {
     let mut notes = Vec::new();
