@@ -345,3 +345,72 @@ fn eval_on_a_folder_of_html_with_drop_boilerplate() {
         assert_eq!(m["best"]["tp"], 5, "{}", m["method"]);
     }
 }
+
+#[test]
+fn deep_and_empty_pages_are_read_and_noted_in_the_batch_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 100_000;
+    // The about page, 100,000 levels down.
+    std::fs::write(
+        dir.path().join("deep.html"),
+        format!(
+            "<html><body>{}{}{}</body></html>",
+            "<div>".repeat(n),
+            fixture("about.html"),
+            "</div>".repeat(n)
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("empty.html"),
+        "<!DOCTYPE html><html><head><title>Nothing</title></head><body><img src=x></body></html>",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("about.html"), fixture("about.html")).unwrap();
+    let out = slst_in(
+        dir.path(),
+        &[
+            "batch",
+            ".",
+            "--method",
+            "blocks-md5",
+            "--summary",
+            "s.json",
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("s.json")).unwrap()).unwrap();
+    assert_eq!(summary["documents_read"], 3);
+    let notes = summary["page_notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert_eq!(notes[0]["id"], "deep.html");
+    assert!(
+        notes[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("nested more than 4096 levels")
+    );
+    assert_eq!(notes[1]["id"], "empty.html");
+    assert!(
+        notes[1]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("no visible text")
+    );
+    // --max-blocks caps the count; the last block is the root with the rest.
+    let out = slst(&[
+        "blocks",
+        "--json",
+        "--preset",
+        "8-12",
+        "--max-blocks",
+        "2",
+        &format!("{FIXTURES}/library/copy.html"),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["blocks"].as_array().unwrap().len(), 2);
+    assert_eq!(v["blocks"][1]["path"], "html");
+    assert_eq!(v["blocks"][1]["chars"], 4054 - 2909);
+}

@@ -499,6 +499,23 @@ mod tests {
     }
 
     #[test]
+    fn the_parser_builds_and_drops_a_100_000_deep_tree_without_recursing() {
+        // Nested spans cost the tree builder linear time (no scope scans), so html5ever gets the
+        // whole depth here, on the test thread's small stack; ego-tree keeps nodes in one vector.
+        let n = 100_000;
+        let html = format!("{}deep{}", "<span>".repeat(n), "</span>".repeat(n));
+        let doc = Html::parse_document(&html);
+        let deepest = doc
+            .tree
+            .root()
+            .descendants()
+            .filter(|d| d.value().is_element())
+            .count();
+        assert_eq!(deepest, n + 3); // html, head, body and the spans
+        drop(doc);
+    }
+
+    #[test]
     fn a_page_without_text_has_no_blocks() {
         let page = parse_page(
             "<html><body><img src=x><script>1</script></body></html>",
