@@ -22,6 +22,9 @@ pub enum Encoding {
     Utf16Be,
     /// Not valid UTF-8: decoded as Windows-1252 (every byte maps to a character).
     Windows1252,
+    /// A web page that is not valid UTF-8, decoded by the charset it declares (`<meta charset>`
+    /// or the HTTP `Content-Type`); the page's notes name the charset.
+    Declared,
 }
 
 impl Encoding {
@@ -39,6 +42,7 @@ impl Encoding {
             Encoding::Utf16Le => "UTF-16LE",
             Encoding::Utf16Be => "UTF-16BE",
             Encoding::Windows1252 => "Windows-1252",
+            Encoding::Declared => "the charset the page declares",
         }
     }
 }

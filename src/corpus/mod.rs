@@ -179,8 +179,12 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
             return Ok(Document::decoded(name, text, encoding));
         }
         Format::Html | Format::Warc => {
-            let page = crate::web::parse_page(&text, &options.web.segment);
-            return Ok(Document::from_page(name, page, encoding));
+            return web::html_document(name, &bytes, &options.web, None).map_err(|reason| {
+                Error::Binary {
+                    path: path.to_path_buf(),
+                    reason,
+                }
+            });
         }
         Format::Trec | Format::Sgml => {
             let sgml_options = if format == Format::Trec {

@@ -240,7 +240,7 @@ fn stream_items(
                     format!("more than the limit of {} bytes", options.max_bytes),
                 ),
                 Ok(_) if format == Format::Html => {
-                    match web::html_document(id.clone(), &bytes, &options.web) {
+                    match web::html_document(id.clone(), &bytes, &options.web, None) {
                         Ok(doc) => Item::Document(doc),
                         Err(reason) => skipped(Some(id), location, reason),
                     }

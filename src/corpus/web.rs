@@ -5,7 +5,7 @@ use std::io::Read;
 
 use super::source::{Item, Skipped};
 use super::{NotText, decode_text};
-use crate::document::Document;
+use crate::document::{Document, Encoding};
 use crate::web::warc::{WarcReader, WarcRecord, http_payload};
 use crate::web::{SegmentConfig, parse_page};
 
@@ -54,15 +54,55 @@ pub fn looks_like_warc(head: &[u8]) -> bool {
     head.starts_with(b"WARC/")
 }
 
-/// One HTML file's bytes as a document: decoded (UTF-8, else Windows-1252), parsed, cut into
-/// blocks.
+/// The charset named by `charset=` in `text` (a `Content-Type` value or the start of a page),
+/// if encoding_rs knows it.
+pub fn declared_charset(text: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &text[..text.len().min(4096)];
+    let lower = head.to_ascii_lowercase();
+    let at = lower.windows(8).position(|w| w == b"charset=")? + 8;
+    let label: Vec<u8> = lower[at..]
+        .iter()
+        .copied()
+        .skip_while(|&b| b == b'"' || b == b'\'' || b == b' ')
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.'))
+        .collect();
+    encoding_rs::Encoding::for_label(&label)
+}
+
+/// One HTML page's bytes as a document, parsed and cut into blocks. Text that is not UTF-8 is
+/// decoded by the charset the HTTP header (`http_charset`, a `Content-Type` value) or the page
+/// itself declares, else as Windows-1252.
 ///
 /// # Errors
 /// When the bytes are not text.
-pub fn html_document(id: String, bytes: &[u8], options: &WebOptions) -> Result<Document, String> {
-    let (text, encoding) =
+pub fn html_document(
+    id: String,
+    bytes: &[u8],
+    options: &WebOptions,
+    http_charset: Option<&str>,
+) -> Result<Document, String> {
+    let (mut text, mut encoding) =
         decode_text(bytes).map_err(|NotText(reason)| format!("not text ({reason})"))?;
-    let page = parse_page(&text, &options.segment);
+    let mut declared = None;
+    if encoding == Encoding::Windows1252 {
+        let charset = http_charset
+            .and_then(|h| declared_charset(h.as_bytes()))
+            .or_else(|| declared_charset(bytes));
+        if let Some(charset) =
+            charset.filter(|c| *c != encoding_rs::WINDOWS_1252 && *c != encoding_rs::UTF_8)
+        {
+            let (decoded, _, _) = charset.decode(bytes);
+            text = decoded.into_owned();
+            encoding = Encoding::Declared;
+            declared = Some(charset.name());
+        }
+    }
+    let mut page = parse_page(&text, &options.segment);
+    if let Some(name) = declared {
+        page.segmentation
+            .notes
+            .push(format!("decoded as {name}, the charset the page declares"));
+    }
     Ok(Document::from_page(id, page, encoding))
 }
 
@@ -121,7 +161,12 @@ fn record_outcome(record: WarcRecord, options: &WebOptions, max_bytes: u64) -> R
             ),
         );
     }
-    match html_document(id.clone(), &payload.body, options) {
+    match html_document(
+        id.clone(),
+        &payload.body,
+        options,
+        payload.content_type.as_deref(),
+    ) {
         Ok(doc) => RecordOutcome::Page(doc),
         Err(e) => RecordOutcome::Bad(Some(id), e),
     }
@@ -212,5 +257,42 @@ mod tests {
         assert!(looks_like_html("plain", "page.HTM.gz"));
         assert!(!looks_like_html("<DOC><DOCNO>1</DOCNO>", "vol1"));
         assert!(!looks_like_html("Just text.", "notes.txt"));
+    }
+
+    #[test]
+    fn a_declared_charset_decodes_a_page_that_is_not_utf8() {
+        // "Привет, мир." in Windows-1251, declared in a meta element.
+        let mut html = b"<html><head><meta charset=\"windows-1251\"></head><body><p>".to_vec();
+        html.extend(encoding_rs::WINDOWS_1251.encode("Привет, мир.").0.iter());
+        html.extend(b"</p></body></html>");
+        let doc = html_document("p".into(), &html, &WebOptions::default(), None).unwrap();
+        assert_eq!(doc.text, "Привет, мир.");
+        assert_eq!(doc.encoding, Encoding::Declared);
+        let notes = &doc.segmentation.as_ref().unwrap().notes;
+        assert_eq!(
+            notes[0],
+            "decoded as windows-1251, the charset the page declares"
+        );
+        // The HTTP header wins over nothing declared in the page; UTF-8 pages are left alone.
+        let bare: Vec<u8> = encoding_rs::KOI8_R.encode("<p>Привет</p>").0.into_owned();
+        let doc = html_document(
+            "k".into(),
+            &bare,
+            &WebOptions::default(),
+            Some("text/html; charset=KOI8-R"),
+        )
+        .unwrap();
+        assert_eq!(doc.text, "Привет");
+        let doc = html_document(
+            "u".into(),
+            "<p>Привет</p>".as_bytes(),
+            &WebOptions::default(),
+            Some("text/html; charset=koi8-r"),
+        )
+        .unwrap();
+        assert_eq!(
+            (doc.text.as_str(), doc.encoding),
+            ("Привет", Encoding::Utf8)
+        );
     }
 }
