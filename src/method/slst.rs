@@ -230,6 +230,30 @@ impl Detector for SlSt {
         }
     }
 
+    /// One key per run of `min_block` consecutive sentences (their block keys hashed together)
+    /// and one for the whole profile: a positive score needs a verified block — `min_block`
+    /// consecutive sentences equal in length and leading terms, so a shared run key — or
+    /// identical profiles (score 1 however short), which share the whole-profile key.
+    fn join_keys(&self, p: &SentenceProfile) -> Option<Vec<u64>> {
+        if p.is_empty() {
+            return Some(Vec::new());
+        }
+        let keys: Vec<u64> = p
+            .sentences
+            .iter()
+            .map(|s| crate::batch::sentence_key(s.length, &s.leading))
+            .collect();
+        let bytes = |k: &[u64]| k.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let mut out: Vec<u64> = keys
+            .windows(self.config.min_block)
+            .map(|w| xxhash_rust::xxh3::xxh3_64_with_seed(&bytes(w), 1))
+            .collect();
+        out.push(xxhash_rust::xxh3::xxh3_64_with_seed(&bytes(&keys), 2));
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
     fn compare(&self, a: &SentenceProfile, b: &SentenceProfile) -> Comparison<SlstComparison> {
         let (len_a, len_b) = (a.len(), b.len());
         let identical = len_a > 0

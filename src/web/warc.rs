@@ -93,8 +93,9 @@ impl<R: Read> WarcReader<R> {
         }
     }
 
-    /// Make at least `n` bytes available after `pos` unless the stream ends; `Err` on a read
-    /// failure (a damaged gzip member, an I/O error).
+    /// Make at least `n` bytes available after `pos` unless the stream ends. A read failure (a
+    /// damaged gzip member, an I/O error) ends the stream there and is kept in `failure`, so the
+    /// bytes read before it are still used; the record it cuts short reports it.
     fn fill(&mut self, n: usize) -> std::io::Result<()> {
         if self.pos > 0 && self.pos >= self.buf.len() / 2 {
             self.buf.drain(..self.pos);
