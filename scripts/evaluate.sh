@@ -79,4 +79,11 @@ if [ "$have_shared" = 1 ]; then
 fi
 
 python3 scripts/results_table.py "$out/json" > "$out/RESULTS.md"
+# The web sets are evaluated by scripts/evaluate_web.sh; their state and summaries follow.
+if [ -f "$out/web/README.md" ]; then
+  { echo; cat "$out/web/README.md"; } >> "$out/RESULTS.md"
+  for summary in "$out"/web/*/summary.md; do
+    [ -f "$summary" ] && { echo; sed 's/^# /### /; s/^## /#### /' "$summary"; } >> "$out/RESULTS.md"
+  done
+fi
 echo "wrote $out/RESULTS.md" >&2

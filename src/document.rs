@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use crate::web::{Page, Segmentation};
+
 /// How a document's bytes were turned into text.
 ///
 /// Byte spans reported by slst are offsets into [`Document::text`]. For UTF-8 input (with or
@@ -20,6 +22,9 @@ pub enum Encoding {
     Utf16Be,
     /// Not valid UTF-8: decoded as Windows-1252 (every byte maps to a character).
     Windows1252,
+    /// A web page that is not valid UTF-8, decoded by the charset it declares (`<meta charset>`
+    /// or the HTTP `Content-Type`); the page's notes name the charset.
+    Declared,
 }
 
 impl Encoding {
@@ -37,6 +42,7 @@ impl Encoding {
             Encoding::Utf16Le => "UTF-16LE",
             Encoding::Utf16Be => "UTF-16BE",
             Encoding::Windows1252 => "Windows-1252",
+            Encoding::Declared => "the charset the page declares",
         }
     }
 }
@@ -50,6 +56,9 @@ pub struct Document {
     pub text: String,
     /// How the text was decoded.
     pub encoding: Encoding,
+    /// For a web page: its structural-semantic blocks, as byte ranges of [`Document::text`]
+    /// (the page's visible text, blocks separated by blank lines). `None` for other documents.
+    pub segmentation: Option<Box<Segmentation>>,
 }
 
 impl Document {
@@ -65,6 +74,37 @@ impl Document {
             id: id.into(),
             text: text.into(),
             encoding: Encoding::Utf8,
+            segmentation: None,
+        }
+    }
+
+    /// A document from text decoded with `encoding`, without segmentation.
+    pub fn decoded(id: impl Into<String>, text: impl Into<String>, encoding: Encoding) -> Self {
+        Document {
+            id: id.into(),
+            text: text.into(),
+            encoding,
+            segmentation: None,
+        }
+    }
+
+    /// A web page as a document: its visible text and blocks.
+    pub fn from_page(id: impl Into<String>, page: Page, encoding: Encoding) -> Self {
+        Document {
+            id: id.into(),
+            text: page.text,
+            encoding,
+            segmentation: Some(Box::new(page.segmentation)),
+        }
+    }
+
+    /// The document's blocks as texts: one per block of a web page, or the whole text as one
+    /// block for any other document (a text with no words has no blocks).
+    pub fn block_texts(&self) -> Vec<String> {
+        match &self.segmentation {
+            Some(seg) => seg.blocks.iter().map(|b| b.text(&self.text)).collect(),
+            None if self.text.trim().is_empty() => Vec::new(),
+            None => vec![self.text.clone()],
         }
     }
 }

@@ -127,6 +127,12 @@ pub enum Error {
         /// The newest version this build reads.
         supported: i64,
     },
+    /// A command that shows a web page's blocks was given a document that is not a web page.
+    #[error("{}: not a web page (give an HTML or WARC file, or --format html)", path.display())]
+    NotWebPage {
+        /// The file.
+        path: PathBuf,
+    },
     /// A parameter is out of its valid range.
     #[error("invalid setting {name} = {value}: {expected}")]
     InvalidParameter {

@@ -79,7 +79,8 @@
 // The pipeline, in the order data flows through it.
 pub mod error; // the one error type
 pub mod document; // Document: id + text
-pub mod corpus; // files, folders, TREC/SGML, JSON lines → documents
+pub mod corpus; // files, folders, TREC/SGML, JSON lines, HTML, WARC → documents
+pub mod web; // HTML → visible text + structural-semantic blocks; WARC records
 pub mod text; // sentences, words, stop words
 pub mod profile; // document → SentenceProfile (length string, leading terms, spans)
 pub mod matcher; // symbol strings → maximal common substrings (suffix array)

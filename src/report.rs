@@ -481,10 +481,19 @@ impl MethodRow {
 pub fn methods_table(a: &str, b: &str, rows: &[MethodRow]) -> String {
     let score = |x: Option<f64>| x.map_or("—".to_string(), |x| format!("{x:.4}"));
     let mut out = format!("A  {a}\nB  {b}\n\n");
-    out.push_str("method        resemblance  A in B   B in A   duplicate  rule\n");
+    let w = rows
+        .iter()
+        .map(|r| r.method.chars().count() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(13);
+    out.push_str(&format!(
+        "{:<w$} resemblance  A in B   B in A   duplicate  rule\n",
+        "method"
+    ));
     for r in rows {
         out.push_str(&format!(
-            "{:<13} {:>11}  {:>6}   {:>6}   {:<9}  {}\n",
+            "{:<w$} {:>11}  {:>6}   {:>6}   {:<9}  {}\n",
             r.method,
             format!("{:.4}", r.resemblance),
             score(r.containment_a),

@@ -9,7 +9,7 @@ use std::process::Output;
 
 use serde_json::{Value, json};
 
-const METHODS: [&str; 7] = [
+const METHODS: [&str; 12] = [
     "slst",
     "shingle",
     "megashingle",
@@ -17,6 +17,11 @@ const METHODS: [&str; 7] = [
     "spotsigs",
     "sentlen",
     "md5",
+    "slst-flat",
+    "blocks-md5",
+    "blocks-shingle",
+    "specialchars",
+    "blocks-specialchars",
 ];
 
 const CUT: &str = "corpora/clough/g0pA_taskb.txt";

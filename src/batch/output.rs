@@ -361,6 +361,13 @@ pub struct BatchSummary {
     pub containment_threshold: Option<f64>,
     /// Seconds per stage.
     pub seconds: StageTimes,
+    /// With `--drop-boilerplate`: the web-page blocks left out for recurring on too many pages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub boilerplate_blocks: Vec<crate::web::BoilerplateBlock>,
+    /// Web pages that were read but are unusual (nesting flattened, no visible text): id,
+    /// location and the note.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub page_notes: Vec<Skipped>,
 }
 
 impl BatchSummary {
@@ -414,6 +421,8 @@ impl BatchSummary {
             params: Some(ParamsRecord::from(slst)),
             containment_threshold: config.containment,
             seconds: result.times,
+            boilerplate_blocks: Vec::new(),
+            page_notes: Vec::new(),
         }
     }
 
@@ -448,6 +457,8 @@ impl BatchSummary {
             params: None,
             containment_threshold: config.containment,
             seconds: result.times,
+            boilerplate_blocks: Vec::new(),
+            page_notes: Vec::new(),
         }
     }
 
@@ -493,6 +504,27 @@ impl BatchSummary {
                 "skipped: … and {} more (see --summary)\n",
                 self.skipped.len() - 20
             ));
+        }
+        for note in self.page_notes.iter().take(20) {
+            s.push_str(&format!("note: {}: {}\n", note.location, note.reason));
+        }
+        if self.page_notes.len() > 20 {
+            s.push_str(&format!(
+                "note: … and {} more (see --summary)\n",
+                self.page_notes.len() - 20
+            ));
+        }
+        if !self.boilerplate_blocks.is_empty() {
+            s.push_str(&format!(
+                "boilerplate blocks dropped: {}\n",
+                self.boilerplate_blocks.len()
+            ));
+            for b in self.boilerplate_blocks.iter().take(20) {
+                s.push_str(&format!(
+                    "  on {} pages (first {}): {}\n",
+                    b.pages, b.first_page, b.excerpt
+                ));
+            }
         }
         s
     }

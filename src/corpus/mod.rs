@@ -14,6 +14,7 @@ mod decode;
 pub mod jsonl;
 pub mod sgml;
 mod source;
+pub mod web;
 mod write;
 
 use std::fs::File;
@@ -23,6 +24,7 @@ use std::path::Path;
 pub use decode::{NotText, decode_text};
 use sgml::SgmlOptions;
 pub use source::{Item, Skipped, SourceOptions, read_sources};
+pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
 
 use crate::document::Document;
@@ -31,7 +33,8 @@ use crate::error::{Error, Result};
 /// How to interpret a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// TREC SGML when the text starts with `<DOC>`, else plain text.
+    /// By content: a WARC version line → WARC, a doctype or `<html>` (or a `.html`/`.htm`
+    /// name) → HTML, `<DOC>` → TREC SGML, else plain text.
     #[default]
     Auto,
     /// Plain text: the whole file is one document.
@@ -42,6 +45,10 @@ pub enum Format {
     Sgml,
     /// JSON lines: one object per line.
     Jsonl,
+    /// An HTML page: its visible text, cut into structural-semantic blocks.
+    Html,
+    /// A WARC file: every HTML response record is a page.
+    Warc,
 }
 
 /// Settings for [`read_document`].
@@ -57,6 +64,8 @@ pub struct ReadOptions {
     pub sgml: SgmlOptions,
     /// Which JSON fields hold a document's id and text.
     pub jsonl: jsonl::JsonlOptions,
+    /// How web pages are cut into blocks, and which WARC field is a page's id.
+    pub web: WebOptions,
 }
 
 /// Default size limit for one file: 256 MiB.
@@ -70,6 +79,7 @@ impl Default for ReadOptions {
             max_bytes: DEFAULT_MAX_BYTES,
             sgml: SgmlOptions::trec(),
             jsonl: jsonl::JsonlOptions::default(),
+            web: WebOptions::default(),
         }
     }
 }
@@ -120,9 +130,10 @@ pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Read one document from a file: plain text (id = the path as given), or one document of a
-/// TREC/SGML or JSON-lines file (id = its `DOCNO` or id field; the file must hold exactly one, or
-/// `options.docno` must name one).
+/// Read one document from a file: plain text or an HTML page (id = the path as given), or one
+/// document of a TREC/SGML, JSON-lines or WARC file (id = its `DOCNO`, id field or WARC id; the
+/// file must hold exactly one, or `options.docno` must name one). WARC records that cannot be read
+/// are reported on standard error.
 ///
 /// An empty file is a document with empty text, not an error.
 ///
@@ -131,21 +142,48 @@ pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
 /// [`Error::AmbiguousDocument`] and [`Error::NoSuchDocument`].
 pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
     let bytes = read_bytes(path, options.max_bytes)?;
+    let name = path.display().to_string();
+    if options.format == Format::Warc
+        || (options.format == Format::Auto && web::looks_like_warc(&bytes))
+    {
+        let mut docs = Vec::new();
+        let mut problems = Vec::new();
+        for item in web::warc_items(
+            Box::new(std::io::Cursor::new(bytes)),
+            name.clone(),
+            options.web,
+            options.max_bytes,
+        ) {
+            match item {
+                Item::Document(d) => docs.push(d),
+                Item::Skipped(s) => problems.push(s),
+            }
+        }
+        for s in &problems {
+            eprintln!("slst: note: {}: {}", s.location, s.reason);
+        }
+        return choose(path, docs, options);
+    }
     let (text, encoding) = decode_text(&bytes).map_err(|NotText(reason)| Error::Binary {
         path: path.to_path_buf(),
         reason,
     })?;
     let format = match options.format {
+        Format::Auto if web::looks_like_html(&text[..text.len().min(1024)], &name) => Format::Html,
         Format::Auto if sgml::looks_like_trec(&text) => Format::Trec,
         Format::Auto => Format::Text,
         f => f,
     };
-    let docs: Vec<(String, String)> = match format {
+    let docs: Vec<Document> = match format {
         Format::Auto | Format::Text => {
-            return Ok(Document {
-                id: path.display().to_string(),
-                text,
-                encoding,
+            return Ok(Document::decoded(name, text, encoding));
+        }
+        Format::Html | Format::Warc => {
+            return web::html_document(name, &bytes, &options.web, None).map_err(|reason| {
+                Error::Binary {
+                    path: path.to_path_buf(),
+                    reason,
+                }
             });
         }
         Format::Trec | Format::Sgml => {
@@ -164,7 +202,7 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
                     detail: e.detail,
                 })?
                 .into_iter()
-                .map(|d| (d.id, d.text))
+                .map(|d| Document::decoded(d.id, d.text, encoding))
                 .collect()
         }
         Format::Jsonl => {
@@ -173,21 +211,26 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
                 if line.trim().is_empty() {
                     continue;
                 }
-                docs.push(jsonl::parse_line(line, &options.jsonl).map_err(|detail| {
-                    Error::Jsonl {
+                let (id, text) =
+                    jsonl::parse_line(line, &options.jsonl).map_err(|detail| Error::Jsonl {
                         path: path.to_path_buf(),
                         line: k + 1,
                         detail,
-                    }
-                })?);
+                    })?;
+                docs.push(Document::new(id, text));
             }
             docs
         }
     };
+    choose(path, docs, options)
+}
+
+/// The one document of a collection file, or the one `options.docno` names.
+fn choose(path: &Path, docs: Vec<Document>, options: &ReadOptions) -> Result<Document> {
     let chosen = match &options.docno {
         Some(docno) => {
             docs.iter()
-                .position(|d| &d.0 == docno)
+                .position(|d| &d.id == docno)
                 .ok_or_else(|| Error::NoSuchDocument {
                     path: path.to_path_buf(),
                     docno: docno.clone(),
@@ -196,7 +239,7 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
         }
         None if docs.len() == 1 => 0,
         None => {
-            let mut examples: Vec<&str> = docs.iter().take(3).map(|d| d.0.as_str()).collect();
+            let mut examples: Vec<&str> = docs.iter().take(3).map(|d| d.id.as_str()).collect();
             if docs.len() > 3 {
                 examples.push("…");
             }
@@ -216,6 +259,5 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
         }
     };
     let mut docs = docs;
-    let (id, text) = docs.swap_remove(chosen);
-    Ok(Document { id, text, encoding })
+    Ok(docs.swap_remove(chosen))
 }

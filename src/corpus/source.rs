@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::jsonl::{self, JsonlOptions};
 use super::sgml::{self, SgmlOptions, SgmlSplitter};
+use super::web::{self, WebOptions};
 use super::{Format, NotText, decode_text};
 use crate::document::Document;
 use crate::error::Error;
@@ -29,6 +30,8 @@ pub struct SourceOptions {
     /// For plain-text files: drop an RFC 822 header block (lines `Name: value` up to the first
     /// blank line), as in mail and Usenet messages; the text is then the body.
     pub mail_body: bool,
+    /// How web pages are cut into blocks, and which WARC field is a page's id.
+    pub web: WebOptions,
 }
 
 impl Default for SourceOptions {
@@ -39,6 +42,7 @@ impl Default for SourceOptions {
             jsonl: JsonlOptions::default(),
             max_bytes: super::DEFAULT_MAX_BYTES,
             mail_body: false,
+            web: WebOptions::default(),
         }
     }
 }
@@ -201,9 +205,13 @@ fn stream_items(
                 Ok(h) => h,
                 Err(e) => return skipped_once(None, location, format!("cannot read: {e}")),
             };
-            let text = String::from_utf8_lossy(&head[..head.len().min(512)]);
+            let text = String::from_utf8_lossy(&head[..head.len().min(1024)]);
             let first = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
-            if sgml::looks_like_trec(first) {
+            if web::looks_like_warc(head) {
+                Format::Warc
+            } else if web::looks_like_html(first, &location) {
+                Format::Html
+            } else if sgml::looks_like_trec(first) {
                 Format::Trec
             } else if first.starts_with('{')
                 || location.ends_with(".jsonl")
@@ -218,7 +226,8 @@ fn stream_items(
     };
     let options = options.clone();
     match format {
-        Format::Auto | Format::Text => {
+        Format::Warc => web::warc_items(Box::new(reader), location, options.web, options.max_bytes),
+        Format::Auto | Format::Text | Format::Html => {
             let mut bytes = Vec::new();
             let read = reader
                 .take(options.max_bytes.saturating_add(1))
@@ -230,6 +239,12 @@ fn stream_items(
                     location,
                     format!("more than the limit of {} bytes", options.max_bytes),
                 ),
+                Ok(_) if format == Format::Html => {
+                    match web::html_document(id.clone(), &bytes, &options.web, None) {
+                        Ok(doc) => Item::Document(doc),
+                        Err(reason) => skipped(Some(id), location, reason),
+                    }
+                }
                 Ok(_) => match decode_text(&bytes) {
                     Ok((text, encoding)) => {
                         let text = if options.mail_body {
@@ -237,7 +252,7 @@ fn stream_items(
                         } else {
                             text
                         };
-                        Item::Document(Document { id, text, encoding })
+                        Item::Document(Document::decoded(id, text, encoding))
                     }
                     Err(NotText(reason)) => skipped(
                         Some(id),
@@ -298,11 +313,9 @@ fn stream_items(
                             }
                             Ok((element, encoding)) => {
                                 match sgml::parse_document(&element, raw.line, &sgml_options) {
-                                    Ok(doc) => Item::Document(Document {
-                                        id: doc.id,
-                                        text: doc.text,
-                                        encoding,
-                                    }),
+                                    Ok(doc) => Item::Document(Document::decoded(
+                                        doc.id, doc.text, encoding,
+                                    )),
                                     Err(e) => skipped(None, at, e.detail),
                                 }
                             }

@@ -879,7 +879,7 @@ impl Index {
                 path: self.path.clone(),
                 detail: format!("document {id:?}: damaged encoding (run `slst index check`)"),
             })?;
-        Ok((Document { id, text, encoding }, profile))
+        Ok((Document::decoded(id, text, encoding), profile))
     }
 
     fn load(&self, doc: i64) -> Result<(Document, SentenceProfile)> {
@@ -897,7 +897,7 @@ impl Index {
             serde_json::from_str(&profile).map_err(|_| damaged("profile"))?;
         let encoding: Encoding = serde_json::from_value(serde_json::Value::String(encoding))
             .map_err(|_| damaged("encoding"))?;
-        Ok((Document { id, text, encoding }, profile))
+        Ok((Document::decoded(id, text, encoding), profile))
     }
 
     /// Every indexed document that `slst compare` reports against `query` (J ≥ θ, or either
@@ -1290,11 +1290,7 @@ impl Index {
                     serde_json::from_value(serde_json::Value::String(row.encoding.clone()));
                 match encoding {
                     Ok(encoding) => {
-                        let doc = Document {
-                            id: row.id.clone(),
-                            text: row.text.clone(),
-                            encoding,
-                        };
+                        let doc = Document::decoded(row.id.clone(), row.text.clone(), encoding);
                         p.extend(
                             method
                                 .check_row(&doc, &row.profile, &keys)

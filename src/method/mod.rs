@@ -13,9 +13,18 @@
 //! | `spotsigs` | [`SpotSigs`] | Theobald et al. 2008 | multisets of antecedent-led word chains |
 //! | `sentlen` | [`SentLen`] | Wang and Chang 2009 | runs of k consecutive sentence lengths |
 //! | `md5` | [`Md5`] | — (control) | the digest of the canonical text |
+//! | `slst-flat` | [`SlSt`] reading [`SlstText::Flat`] | SPEC §7.7 (ablation) | SL+ST on a web page's text with block boundaries read as spaces |
+//! | `blocks-md5` | [`Blocks`] | seed 004 | the MD5 of each structural-semantic block, fuzzy-set similarity |
+//! | `blocks-shingle` | [`Blocks`] | seed 004 | ≤ 10 shingles per page spread over its blocks, fuzzy-set similarity |
+//! | `specialchars` | [`Blocks`] | seed 004 | counts of special characters over the page |
+//! | `blocks-specialchars` | [`Blocks`] | seed 004 | the same per block, fuzzy-set similarity |
+//!
+//! `slst` on a web page reads the text of its blocks, each block ending in a hard sentence break;
+//! `slst-blocks` is the same method under a name that says so.
 //!
 //! [`MethodSettings::detector`] builds any of them by name ([`METHODS`]) as a [`AnyDetector`].
 
+mod blocks;
 mod canonical;
 mod md5;
 mod megashingle;
@@ -26,6 +35,10 @@ mod shingle;
 mod slst;
 mod spotsigs;
 
+pub use self::blocks::{
+    BlockFingerprint, Blocks, BlocksConfig, BlocksEvidence, BlocksSketch, equivalence,
+    special_chars, weighted_jaccard,
+};
 pub use self::canonical::Terms;
 pub use self::md5::{Md5, Md5Config, Md5Evidence, Md5Sketch};
 pub use self::megashingle::{
@@ -40,7 +53,7 @@ pub use self::shingle::{
     MERSENNE_61, ShingleConfig, ShingleEvidence, ShingleHash, ShingleMeasure, ShingleSketch,
     ShingleSketchKind, Shingles, karp_rabin_windows, shingle_fingerprints, term_hash,
 };
-pub use self::slst::{MatchKey, SlSt, SlstComparison, SlstConfig, canonical_order};
+pub use self::slst::{MatchKey, SlSt, SlstComparison, SlstConfig, SlstText, canonical_order};
 pub use self::spotsigs::{
     DEFAULT_ANTECEDENTS, SpotSigs, SpotSigsConfig, SpotSigsEvidence, SpotSigsSketch, apply_idf_band,
 };

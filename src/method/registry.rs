@@ -7,9 +7,9 @@ use crate::error::{Error, Result};
 use crate::profile::SentenceProfile;
 
 use super::{
-    AnyDetector, Comparison, Md5, Md5Config, MegaShingle, MegaShingleConfig, PolyHash,
-    PolyHashConfig, SentLen, SentLenConfig, ShingleConfig, ShingleMeasure, Shingles, SlSt,
-    SlstConfig, SpotSigs, SpotSigsConfig,
+    AnyDetector, BlockFingerprint, Blocks, BlocksConfig, Comparison, Md5, Md5Config, MegaShingle,
+    MegaShingleConfig, PolyHash, PolyHashConfig, SentLen, SentLenConfig, ShingleConfig,
+    ShingleMeasure, Shingles, SlSt, SlstConfig, SlstText, SpotSigs, SpotSigsConfig,
 };
 
 /// Every method's name, in the order `slst compare --method all` reports them: the core method,
@@ -22,10 +22,16 @@ pub const METHODS: &[&str] = &[
     "spotsigs",
     "sentlen",
     "md5",
+    "slst-flat",
+    "blocks-md5",
+    "blocks-shingle",
+    "specialchars",
+    "blocks-specialchars",
 ];
 
 /// What `--method` accepts, for error messages.
-const EXPECTED: &str = "one of slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5";
+const EXPECTED: &str = "one of slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5, \
+     slst-blocks, slst-flat, blocks-md5, blocks-shingle, specialchars, blocks-specialchars";
 
 /// The settings of every method, each defaulting to its paper's: what a method chosen by name
 /// is built from.
@@ -60,6 +66,8 @@ pub struct MethodSettings {
     pub sentlen: SentLenConfig,
     /// The MD5 control.
     pub md5: Md5Config,
+    /// The block methods of web pages (seed 004).
+    pub blocks: BlocksConfig,
 }
 
 /// The error for a name that is not a method.
@@ -96,7 +104,14 @@ impl MethodSettings {
             "spotsigs" => Box::new(SpotSigs::new(self.spotsigs.clone())?),
             "sentlen" => Box::new(SentLen::new(self.sentlen.clone())?),
             "md5" => Box::new(Md5::new(self.md5.clone())?),
-            _ => return Err(unknown(name)),
+            "slst-blocks" => Box::new(SlSt::new(self.slst.clone())?.reading(SlstText::Blocks)),
+            "slst-flat" => Box::new(SlSt::new(self.slst.clone())?.reading(SlstText::Flat)),
+            _ => match block_method(name) {
+                Some((kind, per_block)) => {
+                    Box::new(Blocks::new(kind, per_block, self.blocks.clone())?)
+                }
+                None => return Err(unknown(name)),
+            },
         })
     }
 
@@ -106,7 +121,7 @@ impl MethodSettings {
     /// An unknown name.
     pub fn params(&self, name: &str) -> Result<Value> {
         Ok(match name {
-            "slst" => json!({
+            "slst" | "slst-blocks" | "slst-flat" => json!({
                 "min_block": self.slst.min_block,
                 "max_length": self.slst.profile.max_length,
                 "leading_terms": self.slst.profile.leading_terms,
@@ -119,7 +134,10 @@ impl MethodSettings {
             "spotsigs" => self.spotsigs.params(),
             "sentlen" => self.sentlen.params(),
             "md5" => self.md5.params(),
-            _ => return Err(unknown(name)),
+            _ => match block_method(name) {
+                Some((kind, per_block)) => self.blocks.params(kind, per_block),
+                None => return Err(unknown(name)),
+            },
         })
     }
 
@@ -130,7 +148,7 @@ impl MethodSettings {
     pub fn rule(&self, name: &str) -> Result<String> {
         let at_least = |what: &str, theta: f64| format!("{what} ≥ {theta}");
         Ok(match name {
-            "slst" => at_least("J", self.slst.threshold),
+            "slst" | "slst-blocks" | "slst-flat" => at_least("J", self.slst.threshold),
             "shingle" => {
                 let what = match self.shingle.measure {
                     ShingleMeasure::Resemblance => "J",
@@ -144,6 +162,10 @@ impl MethodSettings {
             "spotsigs" => at_least("J", self.spotsigs.threshold),
             "sentlen" => at_least("J", self.sentlen.threshold),
             "md5" => "equal digests".to_string(),
+            "specialchars" | "blocks-specialchars" => {
+                at_least("sim", self.blocks.specialchars_threshold)
+            }
+            "blocks-md5" | "blocks-shingle" => at_least("sim", self.blocks.threshold),
             _ => return Err(unknown(name)),
         })
     }
@@ -174,8 +196,12 @@ impl MethodSettings {
     pub fn sketch_json(&self, name: &str, doc: &Document) -> Result<Value> {
         use crate::Detector;
         let mut v = match name {
-            "slst" => {
-                let d = SlSt::new(self.slst.clone())?;
+            "slst" | "slst-blocks" | "slst-flat" => {
+                let text = match name {
+                    "slst-flat" => SlstText::Flat,
+                    _ => SlstText::Document,
+                };
+                let d = SlSt::new(self.slst.clone())?.reading(text);
                 let p: SentenceProfile = d.sketch(doc);
                 json!({
                     "sentences": p.len(),
@@ -232,7 +258,25 @@ impl MethodSettings {
                 let d = Md5::new(self.md5.clone())?;
                 serde_json::to_value(d.sketch(doc)).unwrap_or(Value::Null)
             }
-            _ => return Err(unknown(name)),
+            _ => match block_method(name) {
+                Some((kind, per_block)) => {
+                    let d = Blocks::new(kind, per_block, self.blocks.clone())?;
+                    let s = d.sketch(doc);
+                    json!({
+                        "blocks": s.blocks.iter().map(|b| {
+                            b.iter().map(|&(k, n)| match kind {
+                                BlockFingerprint::SpecialChars => json!({
+                                    "char": char::from_u32(k as u32).map(String::from),
+                                    "count": n,
+                                }),
+                                _ => json!(format!("{k:016x}")),
+                            }).collect::<Vec<_>>()
+                        }).collect::<Vec<_>>(),
+                        "empty_blocks": s.empty_blocks,
+                    })
+                }
+                None => return Err(unknown(name)),
+            },
         };
         if let Value::Object(fields) = &mut v {
             let mut head = serde_json::Map::new();
@@ -244,6 +288,17 @@ impl MethodSettings {
         }
         Ok(v)
     }
+}
+
+/// The block method called `name`: its fingerprint and whether it works per block.
+fn block_method(name: &str) -> Option<(BlockFingerprint, bool)> {
+    Some(match name {
+        "blocks-md5" => (BlockFingerprint::Md5, true),
+        "blocks-shingle" => (BlockFingerprint::Shingle, true),
+        "blocks-specialchars" => (BlockFingerprint::SpecialChars, true),
+        "specialchars" => (BlockFingerprint::SpecialChars, false),
+        _ => return None,
+    })
 }
 
 /// Sketch two documents with a run-time-chosen detector, on two threads, and compare them.

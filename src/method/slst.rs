@@ -105,6 +105,22 @@ pub struct SlstComparison {
 #[derive(Debug, Clone)]
 pub struct SlSt {
     config: SlstConfig,
+    text: SlstText,
+}
+
+/// Which text of a web page SL+ST reads (SPEC §7.7). For documents without a segmentation all
+/// three are the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SlstText {
+    /// The document text as it is: for a web page, the text of its blocks, each block ending
+    /// in a hard sentence break (method name `slst`).
+    #[default]
+    Document,
+    /// The same, under the name `slst-blocks`, for reports that set it beside `slst-flat`.
+    Blocks,
+    /// A web page read as one flow of text: block boundaries are read as spaces, so a sentence
+    /// may run from one block into the next (`slst-flat`, the ablation of block boundaries).
+    Flat,
 }
 
 impl SlSt {
@@ -114,7 +130,16 @@ impl SlSt {
     /// A setting out of range (see [`SlstConfig::validate`]).
     pub fn new(config: SlstConfig) -> Result<Self> {
         config.validate()?;
-        Ok(SlSt { config })
+        Ok(SlSt {
+            config,
+            text: SlstText::Document,
+        })
+    }
+
+    /// The same detector reading web pages as `text` says.
+    pub fn reading(mut self, text: SlstText) -> Self {
+        self.text = text;
+        self
     }
 
     /// The settings in force.
@@ -188,11 +213,45 @@ impl Detector for SlSt {
     type Evidence = SlstComparison;
 
     fn name(&self) -> &'static str {
-        "slst"
+        match self.text {
+            SlstText::Document => "slst",
+            SlstText::Blocks => "slst-blocks",
+            SlstText::Flat => "slst-flat",
+        }
     }
 
     fn sketch(&self, doc: &Document) -> SentenceProfile {
-        SentenceProfile::new(doc, &self.config.profile)
+        match (&doc.segmentation, self.text) {
+            (Some(seg), SlstText::Flat) => {
+                let flat = Document::decoded(doc.id.clone(), seg.flatten(&doc.text), doc.encoding);
+                SentenceProfile::new(&flat, &self.config.profile)
+            }
+            _ => SentenceProfile::new(doc, &self.config.profile),
+        }
+    }
+
+    /// One key per run of `min_block` consecutive sentences (their block keys hashed together)
+    /// and one for the whole profile: a positive score needs a verified block — `min_block`
+    /// consecutive sentences equal in length and leading terms, so a shared run key — or
+    /// identical profiles (score 1 however short), which share the whole-profile key.
+    fn join_keys(&self, p: &SentenceProfile) -> Option<Vec<u64>> {
+        if p.is_empty() {
+            return Some(Vec::new());
+        }
+        let keys: Vec<u64> = p
+            .sentences
+            .iter()
+            .map(|s| crate::batch::sentence_key(s.length, &s.leading))
+            .collect();
+        let bytes = |k: &[u64]| k.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let mut out: Vec<u64> = keys
+            .windows(self.config.min_block)
+            .map(|w| xxhash_rust::xxh3::xxh3_64_with_seed(&bytes(w), 1))
+            .collect();
+        out.push(xxhash_rust::xxh3::xxh3_64_with_seed(&bytes(&keys), 2));
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
     }
 
     fn compare(&self, a: &SentenceProfile, b: &SentenceProfile) -> Comparison<SlstComparison> {

@@ -121,6 +121,8 @@ impl From<&SourceOptions> for ReaderSettings {
                 Format::Trec => "trec",
                 Format::Sgml => "sgml",
                 Format::Jsonl => "jsonl",
+                Format::Html => "html",
+                Format::Warc => "warc",
             }
             .into(),
             doc_tag: o.sgml.doc_tag.clone(),
@@ -155,7 +157,9 @@ impl ReaderSettings {
             "trec" => Format::Trec,
             "sgml" => Format::Sgml,
             "jsonl" => Format::Jsonl,
-            other => return Err(bad(other, "auto, text, trec, sgml or jsonl")),
+            "html" => Format::Html,
+            "warc" => Format::Warc,
+            other => return Err(bad(other, "auto, text, trec, sgml, jsonl, html or warc")),
         };
         let id = match (&self.id_tag, &self.id_attr) {
             (Some(t), None) => IdSource::Tag(t.clone()),
@@ -177,6 +181,7 @@ impl ReaderSettings {
             },
             max_bytes: self.max_bytes,
             mail_body: self.mail_body,
+            web: Default::default(),
         })
     }
 }

@@ -5,16 +5,18 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use slst::corpus::jsonl::JsonlOptions;
 use slst::corpus::sgml::{IdSource, SgmlOptions};
-use slst::corpus::{self, Format, ReadOptions, SourceOptions};
+use slst::corpus::{self, Format, ReadOptions, SourceOptions, WarcId, WebOptions};
 use slst::profile::ProfileConfig;
 use slst::text::StopWords;
+use slst::web::{Preset, SegmentConfig};
 use slst::{Document, Result};
 
 /// How to read input files.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// Input format: auto (by content: <DOC> → trec, `{` → jsonl, else text), text, trec, sgml
-    /// (with --doc-tag, --id-tag/--id-attr, --text-tags), jsonl.
+    /// Input format: auto (by content: WARC/ → warc, a doctype or <html> or a .html/.htm name →
+    /// html, <DOC> → trec, `{` → jsonl, else text), text, trec, sgml (with --doc-tag,
+    /// --id-tag/--id-attr, --text-tags), jsonl, html, warc.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
     /// For TREC input: put headline elements (HEAD, HEADLINE, HL) before the body text.
@@ -56,6 +58,39 @@ pub struct InputArgs {
     /// bytes (after gzip decompression).
     #[arg(long, default_value_t = corpus::DEFAULT_MAX_BYTES, value_name = "BYTES")]
     pub max_bytes: u64,
+    /// For web pages: the block coefficients, by the number of blocks wanted (seed 004).
+    #[arg(long, value_enum, default_value_t = PresetArg::P3to7)]
+    pub preset: PresetArg,
+    /// For web pages: stop cutting after this many blocks, the rest being the last one
+    /// [default: the preset's upper bound, 4, 7 or 12].
+    #[arg(long, value_name = "N")]
+    pub max_blocks: Option<usize>,
+    /// For WARC files: the field that is a page's id.
+    #[arg(long, value_enum, default_value_t = WarcIdArg::Uri)]
+    pub warc_id: WarcIdArg,
+}
+
+/// The block coefficient presets.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum PresetArg {
+    /// 2–4 blocks: (k1, k2, k3, k4) = (0.21, 1.08, 7.80, 1).
+    #[value(name = "2-4")]
+    P2to4,
+    /// 3–7 blocks: (0.15, 1.93, 4.07, 1).
+    #[value(name = "3-7")]
+    P3to7,
+    /// 8–12 blocks: (0.50, 1.94, 0.26, 1).
+    #[value(name = "8-12")]
+    P8to12,
+}
+
+/// Which WARC field is a page's id.
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum WarcIdArg {
+    /// WARC-Target-URI.
+    Uri,
+    /// WARC-Record-ID.
+    RecordId,
 }
 
 /// The input formats.
@@ -71,6 +106,10 @@ pub enum FormatArg {
     Sgml,
     /// JSON lines, one object per line, with --id-field and --text-field.
     Jsonl,
+    /// An HTML page (its visible text, cut into blocks).
+    Html,
+    /// A WARC file, gzip'd or not: every HTML response record is a page.
+    Warc,
 }
 
 impl InputArgs {
@@ -81,6 +120,26 @@ impl InputArgs {
             FormatArg::Trec => Format::Trec,
             FormatArg::Sgml => Format::Sgml,
             FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Html => Format::Html,
+            FormatArg::Warc => Format::Warc,
+        }
+    }
+
+    /// The web-page settings.
+    pub fn web(&self) -> WebOptions {
+        WebOptions {
+            segment: SegmentConfig {
+                preset: match self.preset {
+                    PresetArg::P2to4 => Preset::Few,
+                    PresetArg::P3to7 => Preset::Default,
+                    PresetArg::P8to12 => Preset::Many,
+                },
+                max_blocks: self.max_blocks,
+            },
+            warc_id: match self.warc_id {
+                WarcIdArg::Uri => WarcId::TargetUri,
+                WarcIdArg::RecordId => WarcId::RecordId,
+            },
         }
     }
 
@@ -118,6 +177,7 @@ impl InputArgs {
             jsonl: self.jsonl(),
             max_bytes: self.max_bytes,
             mail_body: self.mail_body,
+            web: self.web(),
         }
     }
 
@@ -130,6 +190,7 @@ impl InputArgs {
             max_bytes: self.max_bytes,
             sgml: self.sgml(),
             jsonl: self.jsonl(),
+            web: self.web(),
         };
         let doc = corpus::read_document(path, &options)?;
         if doc.encoding.is_fallback() {

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slst::batch::output::{self, BatchSummary, PairFormat};
 use slst::batch::{self, BatchConfig, Candidates, Progress};
-use slst::corpus::read_sources;
+use slst::corpus::{Item, read_sources};
 use slst::{MatchKey, Result, SlSt, SlstConfig};
 
 use crate::args::{InputArgs, ProfileFlags};
@@ -57,6 +57,15 @@ pub struct BatchArgs {
     /// out of candidate generation.
     #[arg(long, default_value_t = 1000, value_name = "F")]
     pub max_df: usize,
+    /// Web pages: leave out blocks whose normalised text recurs on more than
+    /// --boilerplate-pages pages
+    /// (navigation, footers) before scoring; the summary lists them. Holds every page in memory.
+    #[arg(long)]
+    pub drop_boilerplate: bool,
+    /// With --drop-boilerplate: a block is boilerplate when it recurs on more than this many
+    /// pages.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub boilerplate_pages: usize,
     /// Worker threads (default: all cores). The output is the same for any number.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -182,6 +191,29 @@ pub fn run(args: BatchArgs) -> Result<()> {
     };
     let bars = Bars::new(args.quiet);
     let items = read_sources(&args.sources, &args.input.source_options());
+    let notes = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let items = items.inspect({
+        let notes = notes.clone();
+        move |item| {
+            if let Item::Document(d) = item
+                && let Some(seg) = &d.segmentation
+            {
+                for note in &seg.notes {
+                    notes.borrow_mut().push(slst::corpus::Skipped {
+                        id: Some(d.id.clone()),
+                        location: d.id.clone(),
+                        reason: note.clone(),
+                    });
+                }
+            }
+        }
+    });
+    let (items, dropped): (Box<dyn Iterator<Item = Item>>, _) = if args.drop_boilerplate {
+        let (items, dropped) = without_boilerplate(items, args.boilerplate_pages);
+        (Box::new(items.into_iter()), dropped)
+    } else {
+        (Box::new(items), Vec::new())
+    };
     let format = match args.out_format {
         PairFormatArg::Jsonl => PairFormat::Jsonl,
         PairFormatArg::Tsv => PairFormat::Tsv,
@@ -206,7 +238,9 @@ pub fn run(args: BatchArgs) -> Result<()> {
                 output::write_clusters(w, |d: usize| result.ids[d].as_str(), &clusters)
             })?;
         }
-        let summary = BatchSummary::from_any(&result, &clusters, &config);
+        let mut summary = BatchSummary::from_any(&result, &clusters, &config);
+        summary.boilerplate_blocks = dropped;
+        summary.page_notes = notes.take();
         return finish(&args, &summary);
     }
     let detector = SlSt::new(slst_config)?;
@@ -232,8 +266,36 @@ pub fn run(args: BatchArgs) -> Result<()> {
             )
         })?;
     }
-    let summary = BatchSummary::new(&result, &clusters, detector.config(), &config);
+    let mut summary = BatchSummary::new(&result, &clusters, detector.config(), &config);
+    summary.boilerplate_blocks = dropped;
+    summary.page_notes = notes.take();
     finish(&args, &summary)
+}
+
+/// Read every item, drop the blocks that recur on more than `max_pages` pages, and give the
+/// items back in their order with what was dropped.
+pub fn without_boilerplate(
+    items: impl Iterator<Item = Item>,
+    max_pages: usize,
+) -> (Vec<Item>, Vec<slst::web::BoilerplateBlock>) {
+    let mut items: Vec<Item> = items.collect();
+    let mut docs: Vec<slst::Document> = items
+        .iter_mut()
+        .filter_map(|i| match i {
+            Item::Document(d) => Some(std::mem::replace(d, slst::Document::new("", ""))),
+            Item::Skipped(_) => None,
+        })
+        .collect();
+    let dropped = slst::web::drop_boilerplate(&mut docs, max_pages);
+    let mut docs = docs.into_iter();
+    for item in &mut items {
+        if let Item::Document(d) = item
+            && let Some(new) = docs.next()
+        {
+            *d = new;
+        }
+    }
+    (items, dropped)
 }
 
 /// Write the summary file and print the summary.

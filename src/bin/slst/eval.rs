@@ -42,6 +42,15 @@ pub struct EvalArgs {
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     pub json: bool,
+    /// Web pages: leave out blocks whose normalised text recurs on more than
+    /// --boilerplate-pages pages
+    /// (navigation, footers) before scoring; they are listed on standard error (and in --json).
+    #[arg(long)]
+    pub drop_boilerplate: bool,
+    /// With --drop-boilerplate: a block is boilerplate when it recurs on more than this many
+    /// pages.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub boilerplate_pages: usize,
     /// Write PNG plots (P/R/F1 against θ per method; pairs reported against θ) into this folder.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
@@ -127,7 +136,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         None => Default::default(),
     };
     let mut skipped = 0;
-    let docs: Vec<slst::Document> = read_sources(&args.sources, &args.input.source_options())
+    let mut docs: Vec<slst::Document> = read_sources(&args.sources, &args.input.source_options())
         .filter_map(|item| match item {
             Item::Document(d) => Some(d),
             Item::Skipped(s) => {
@@ -137,6 +146,20 @@ pub fn run(args: EvalArgs) -> Result<()> {
             }
         })
         .collect();
+    let dropped = if args.drop_boilerplate {
+        slst::web::drop_boilerplate(&mut docs, args.boilerplate_pages)
+    } else {
+        Vec::new()
+    };
+    if !dropped.is_empty() && !args.json {
+        eprintln!("slst: {} boilerplate blocks dropped:", dropped.len());
+        for b in dropped.iter().take(20) {
+            eprintln!(
+                "  on {} pages (first {}): {}",
+                b.pages, b.first_page, b.excerpt
+            );
+        }
+    }
     let config = EvalConfig {
         universe: match args.universe {
             UniverseArg::All => Universe::All,
@@ -168,6 +191,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         let v = serde_json::json!({
             "set": set,
             "documents_skipped": skipped,
+            "boilerplate_blocks": dropped,
             "universe": match config.universe { Universe::All => "all", Universe::Listed => "listed" },
             "score": match config.score { ScoreKind::Resemblance => "resemblance", ScoreKind::Containment => "containment" },
             "methods": results,
@@ -178,11 +202,17 @@ pub fn run(args: EvalArgs) -> Result<()> {
         "{} documents ({} skipped); {} pairs in the universe, {} positive; {} truth pairs name documents not read; {} ignored\n\n",
         set.documents, skipped, set.universe, set.positives, set.truth_pairs_missing, set.ignored
     );
-    out.push_str("method        best θ  precision  recall      F1       TP       FP       FN        χ²  compared  seconds\n");
+    let w = results
+        .iter()
+        .map(|r| r.method.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(12);
+    out.push_str(&format!("{:<w$}  best θ  precision  recall      F1       TP       FP       FN        χ²  compared  seconds\n", "method"));
     for r in &results {
         let b = r.best;
         out.push_str(&format!(
-            "{:<12}  {:>6.2}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}  {:>7}  {:>7}  {:>8.1}  {:>8}  {:>7.2}\n",
+            "{:<w$}  {:>6.2}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}  {:>7}  {:>7}  {:>8.1}  {:>8}  {:>7.2}\n",
             r.method, b.threshold, b.precision, b.recall, b.f1, b.tp, b.fp, b.fn_, r.chi_square, r.pairs_compared, r.seconds
         ));
     }

@@ -4,6 +4,7 @@
 
 mod args;
 mod batch;
+mod blocks;
 mod compare;
 mod eval;
 mod index;
@@ -49,6 +50,9 @@ enum Command {
     /// Show a document's sentence profile: each kept sentence's span, length, symbol and
     /// leading terms, and the length string.
     Profile(profile::ProfileArgs),
+    /// Show a web page's structural-semantic blocks in extraction order: weight, depth, DOM
+    /// path, text length, byte spans and an excerpt.
+    Blocks(blocks::BlocksArgs),
     /// Show what a method keeps of a document: shingle fingerprints, minima and
     /// super/megashingles, n-gram counts, spot signatures, sentence-length features, a digest.
     Sketch(sketch::SketchArgs),
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
         Command::Synth(args) => synth::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Sketch(args) => sketch::run(args),
+        Command::Blocks(args) => blocks::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -26,6 +26,25 @@ pub struct MethodFlags {
     pub spotsigs: SpotSigsFlags,
     #[command(flatten)]
     pub sentlen: SentLenFlags,
+    #[command(flatten)]
+    pub blocks: BlocksFlags,
+}
+
+/// The block methods of web pages (seed 004): blocks-md5, blocks-shingle, specialchars,
+/// blocks-specialchars.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Block methods (web pages)")]
+pub struct BlocksFlags {
+    /// blocks-shingle: shingles kept per page, spread over its blocks in proportion to their
+    /// length (at least one per block); the shingle size is --shingle-size.
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub shingles_per_page: usize,
+    /// Threshold of blocks-md5 and blocks-shingle [default: --threshold, else 0.5].
+    #[arg(long, value_name = "θ")]
+    pub blocks_threshold: Option<f64>,
+    /// Threshold of specialchars and blocks-specialchars [default: --threshold, else 0.9].
+    #[arg(long, value_name = "θ")]
+    pub specialchars_threshold: Option<f64>,
 }
 
 /// Shingles (Broder 1997; seeds 000, 001).
@@ -286,6 +305,14 @@ impl MethodFlags {
         s.sentlen.threshold = pick(f.sentlen_threshold, s.sentlen.threshold);
 
         s.md5.stopwords = stop.clone();
+
+        let f = &self.blocks;
+        s.blocks.stopwords = stop.clone();
+        s.blocks.shingle_size = self.shingle.shingle_size;
+        s.blocks.shingles_per_page = f.shingles_per_page;
+        s.blocks.threshold = pick(f.blocks_threshold, s.blocks.threshold);
+        s.blocks.specialchars_threshold =
+            pick(f.specialchars_threshold, s.blocks.specialchars_threshold);
         Ok(s)
     }
 }
