@@ -10,10 +10,11 @@
 //! words, which would have kept profile extraction under its throughput target.
 //! - [`StopWords`]: the list that turns words into terms.
 
+mod ascii;
 mod sentence;
 mod stopwords;
 
-pub use sentence::split_sentences;
+pub use sentence::{split_sentences, split_sentences_icu};
 pub use stopwords::StopWords;
 
 use icu_segmenter::WordSegmenter;
@@ -58,6 +59,21 @@ fn normalize_into(word: &str, out: &mut String) {
 /// assert_eq!(words, ["the", "u.s", "economy", "grew", "3.5", "pct"]);
 /// ```
 pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+    if !text.is_ascii() {
+        return for_each_word_icu(text, f);
+    }
+    let mut buf = String::new();
+    ascii::for_each_word_range(text.as_bytes(), |r| {
+        buf.clear();
+        buf.push_str(&text[r]);
+        buf.make_ascii_lowercase();
+        f(&buf);
+    });
+}
+
+/// [`for_each_word`] with the words found by ICU4X, ASCII or not: the oracle that the ASCII fast
+/// path is tested against (`tests/tokenise.rs`). Same output, slower.
+pub fn for_each_word_icu(text: &str, mut f: impl FnMut(&str)) {
     let segmenter =
         WordSegmenter::new_for_non_complex_scripts(WordBreakInvariantOptions::default());
     let mut buf = String::new();

@@ -57,10 +57,32 @@ const OTHERS: &[&str] = &[
 /// );
 /// ```
 pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
+    split_with(text, Boundaries::AsciiFastPath)
+}
+
+/// [`split_sentences`] with every UAX #29 boundary taken from ICU4X, ASCII or not: the oracle
+/// that the ASCII fast path is tested against (`tests/tokenise.rs`). Same output, slower.
+pub fn split_sentences_icu(text: &str) -> Vec<Range<usize>> {
+    split_with(text, Boundaries::Icu)
+}
+
+/// Where the UAX #29 sentence boundaries of a paragraph come from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Boundaries {
+    /// [`super::ascii`] for an ASCII paragraph, ICU4X for any other.
+    AsciiFastPath,
+    /// ICU4X for every paragraph.
+    Icu,
+}
+
+fn split_with(text: &str, boundaries: Boundaries) -> Vec<Range<usize>> {
     let unwrapped = unwrap_lines(text);
     let mut out = Vec::new();
+    let mut pieces = Vec::new();
     for para in paragraphs(text) {
-        split_paragraph(&unwrapped[para.clone()], para.start, &mut out);
+        let para_text = &unwrapped[para.clone()];
+        uax29_pieces(para_text, boundaries, &mut pieces);
+        split_paragraph(para_text, &pieces, para.start, &mut out);
     }
     out
 }
@@ -143,23 +165,30 @@ fn paragraphs(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// UAX #29 sentence boundaries of `para`: the byte ranges of its pieces, in order.
-fn uax29_pieces(para: &str) -> impl Iterator<Item = Range<usize>> + '_ {
-    let segmenter = SentenceSegmenter::new(SentenceBreakInvariantOptions::default());
-    let mut breaks = segmenter.segment_str(para).peekable();
-    // The iterator yields 0, every boundary, and the end.
-    breaks.next_if_eq(&0);
+/// UAX #29 sentence boundaries of `para`: the byte ranges of its pieces, in order, into `out`
+/// (cleared first). An empty paragraph has no piece.
+fn uax29_pieces(para: &str, boundaries: Boundaries, out: &mut Vec<Range<usize>>) {
+    out.clear();
     let mut start = 0;
-    breaks.filter(|&b| b > 0).map(move |end| {
-        let r = start..end;
-        start = end;
-        r
-    })
+    let mut piece_to = |end: usize| {
+        if end > start {
+            out.push(start..end);
+            start = end;
+        }
+    };
+    if boundaries == Boundaries::AsciiFastPath && para.is_ascii() {
+        super::ascii::for_each_sentence_break(para.as_bytes(), &mut piece_to);
+        piece_to(para.len());
+    } else {
+        // ICU4X yields 0, every boundary, and the end.
+        let segmenter = SentenceSegmenter::new(SentenceBreakInvariantOptions::default());
+        segmenter.segment_str(para).for_each(piece_to);
+    }
 }
 
-fn split_paragraph(para: &str, base: usize, out: &mut Vec<Range<usize>>) {
+fn split_paragraph(para: &str, pieces: &[Range<usize>], base: usize, out: &mut Vec<Range<usize>>) {
     let mut current: Option<Range<usize>> = None;
-    for piece_range in uax29_pieces(para) {
+    for piece_range in pieces.iter().cloned() {
         let piece = &para[piece_range.clone()];
         current = match current {
             None => Some(piece_range),
@@ -399,7 +428,8 @@ mod tests {
         ];
         for text in texts {
             let unwrapped = unwrap_lines(text);
-            let ours: Vec<Range<usize>> = uax29_pieces(&unwrapped).collect();
+            let mut ours = Vec::new();
+            uax29_pieces(&unwrapped, Boundaries::Icu, &mut ours);
             let oracle: Vec<Range<usize>> = unwrapped
                 .split_sentence_bound_indices()
                 .map(|(i, s)| i..i + s.len())

@@ -1,0 +1,341 @@
+//! UAX #29 word and sentence boundaries for pure-ASCII text, computed directly on bytes.
+//!
+//! Most text of every corpus slst reads is ASCII, and on it the general segmenters (ICU4X's
+//! rule tables over all of Unicode) spent about two thirds of profile extraction. On ASCII only
+//! a handful of the rules can apply, so they are written out here by hand. The callers in
+//! [`super`] take this path only when the text they segment is ASCII, and the ICU4X path
+//! otherwise; the tests (here, in `tests/tokenise.rs` and the corpus checks) hold the two paths
+//! to the same boundaries, which makes ICU4X the oracle of this module.
+//!
+//! The property values are those of the Unicode Character Database (`WordBreakProperty.txt`,
+//! `SentenceBreakProperty.txt`) for U+0000..U+007F, as ICU4X uses them (its rules are the
+//! standard's, untailored: the colon stays MidLetter, so `a:b` is one word).
+
+use std::ops::Range;
+
+/// Word_Break: ALetter (A–Z, a–z) — the only ASCII letters.
+#[inline]
+fn is_letter(c: u8) -> bool {
+    c.is_ascii_alphabetic()
+}
+
+/// A byte that joins its neighbours in a word: ALetter, Numeric or ExtendNumLet (`_`).
+/// Any two of them are never separated (WB5, WB8, WB9, WB10, WB13a, WB13b).
+#[inline]
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Whether `mid` between `prev` and `next` keeps the three in one word:
+/// WB6/WB7 (ALetter (MidLetter | MidNumLetQ) ALetter: `:`, `.` and `'`) and WB11/WB12 (Numeric (MidNum | MidNumLetQ) Numeric: `,` `;` `.` `'`).
+#[inline]
+fn joins(prev: u8, mid: u8, next: u8) -> bool {
+    match mid {
+        b'.' | b'\'' => {
+            (is_letter(prev) && is_letter(next)) || (prev.is_ascii_digit() && next.is_ascii_digit())
+        }
+        b',' | b';' => prev.is_ascii_digit() && next.is_ascii_digit(),
+        b':' => is_letter(prev) && is_letter(next),
+        _ => false,
+    }
+}
+
+/// Call `f` with the byte range of every word of the ASCII text `b` that contains a letter or a
+/// digit, in order: the UAX #29 word segments that [`super::for_each_word`] keeps.
+///
+/// Outside words, every boundary rule of UAX #29 either breaks or concerns bytes that are never
+/// part of a kept word (CR LF, runs of spaces), so only the runs of word bytes and the joins
+/// through a middle byte need to be found.
+pub(crate) fn for_each_word_range(b: &[u8], mut f: impl FnMut(Range<usize>)) {
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        if !is_word_byte(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut alphanumeric = false;
+        loop {
+            while i < n && is_word_byte(b[i]) {
+                alphanumeric |= b[i] != b'_';
+                i += 1;
+            }
+            if i + 1 < n && joins(b[i - 1], b[i], b[i + 1]) {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        if alphanumeric {
+            f(start..i);
+        }
+    }
+}
+
+/// Sentence_Break: Sp (tab, vertical tab, form feed, space).
+#[inline]
+fn is_sp(c: u8) -> bool {
+    matches!(c, b'\t' | 0x0B | 0x0C | b' ')
+}
+
+/// Sentence_Break: Close (quotation marks, apostrophe, brackets).
+#[inline]
+fn is_close(c: u8) -> bool {
+    matches!(c, b'"' | b'\'' | b'(' | b')' | b'[' | b']' | b'{' | b'}')
+}
+
+/// Sentence_Break: ATerm (`.`) or STerm (`!`, `?`).
+#[inline]
+fn is_saterm(c: u8) -> bool {
+    matches!(c, b'.' | b'!' | b'?')
+}
+
+/// Sentence_Break: SContinue (`,`, `-`, `:`, and `;` since Unicode 15.1).
+#[inline]
+fn is_scontinue(c: u8) -> bool {
+    matches!(c, b',' | b'-' | b':' | b';')
+}
+
+/// Sentence_Break: CR or LF (ASCII has no other ParaSep).
+#[inline]
+fn is_para_sep(c: u8) -> bool {
+    matches!(c, b'\r' | b'\n')
+}
+
+/// Length of the paragraph separator starting at `j` (CR LF is one, SB3).
+#[inline]
+fn para_sep_len(b: &[u8], j: usize) -> usize {
+    if b[j] == b'\r' && b.get(j + 1) == Some(&b'\n') {
+        2
+    } else {
+        1
+    }
+}
+
+/// SB8's look-ahead from `j`: after ATerm Close* Sp*, no break if the next letter comes before
+/// any paragraph separator or terminator and is lowercase.
+#[inline]
+fn sb8_lowercase_follows(b: &[u8], j: usize) -> bool {
+    b[j..]
+        .iter()
+        .find(|&&c| is_letter(c) || is_para_sep(c) || is_saterm(c))
+        .is_some_and(u8::is_ascii_lowercase)
+}
+
+/// The UAX #29 sentence boundaries of the ASCII text `b`, except 0 and the end: every offset
+/// where a new sentence starts, ascending. [`super::sentence`] turns them into pieces.
+///
+/// ASCII has no Extend, Format, OLetter or Sep, so the rules left are SB3/SB4 (CR LF, breaks
+/// after CR and LF) and those after a terminator: ATerm or STerm, then Close*, then Sp*, then an
+/// optional paragraph separator — SB9/SB10 keep that run together, and the break after it
+/// (SB11) is undone by SB6 (`.` before a digit), SB7 (a letter, `.`, an uppercase letter), SB8
+/// (after `.`, the next letter is lowercase) and SB8a (a continuation or another terminator
+/// follows).
+pub(crate) fn for_each_sentence_break(b: &[u8], mut f: impl FnMut(usize)) {
+    let n = b.len();
+    let mut i = 0;
+    while i < n {
+        let c = b[i];
+        if is_para_sep(c) {
+            i += para_sep_len(b, i);
+            if i < n {
+                f(i);
+            }
+            continue;
+        }
+        if !is_saterm(c) {
+            i += 1;
+            continue;
+        }
+        let aterm = c == b'.';
+        let mut j = i + 1;
+        while j < n && is_close(b[j]) {
+            j += 1;
+        }
+        while j < n && is_sp(b[j]) {
+            j += 1;
+        }
+        if j == n {
+            return;
+        }
+        if is_para_sep(b[j]) {
+            // SB9/SB10 keep the separator with the terminator; SB11 breaks after it.
+            i = j + para_sep_len(b, j);
+            if i < n {
+                f(i);
+            }
+            continue;
+        }
+        let next = b[j];
+        let adjacent = j == i + 1;
+        let keep = (aterm && adjacent && next.is_ascii_digit()) // SB6
+            || (aterm
+                && adjacent
+                && next.is_ascii_uppercase()
+                && i > 0
+                && is_letter(b[i - 1])) // SB7
+            || (aterm && sb8_lowercase_follows(b, j)) // SB8
+            || is_scontinue(next)
+            || is_saterm(next); // SB8a
+        if !keep {
+            f(j);
+        }
+        i = j;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        for_each_word_range(s.as_bytes(), |r| out.push(&s[r]));
+        out
+    }
+
+    fn pieces(s: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for_each_sentence_break(s.as_bytes(), |b| {
+            out.push(&s[start..b]);
+            start = b;
+        });
+        if start < s.len() {
+            out.push(&s[start..]);
+        }
+        out
+    }
+
+    #[test]
+    fn words_join_across_middle_punctuation_only_between_letters_or_digits() {
+        assert_eq!(
+            words("The U.S. rate, 3.5 pct, rose 1,000; O'Neill's a:b x.1 _ __ a_b 2_"),
+            [
+                "The",
+                "U.S",
+                "rate",
+                "3.5",
+                "pct",
+                "rose",
+                "1,000",
+                "O'Neill's",
+                "a:b",
+                "x",
+                "1",
+                "a_b",
+                "2_"
+            ]
+        );
+    }
+
+    #[test]
+    fn sentences_follow_the_terminator_rules() {
+        assert_eq!(
+            pieces("It fell 3.5 pct. He said \"no.\" Then: e.g. this. U.S.A. Next! ok? no. 5 up."),
+            [
+                "It fell 3.5 pct. ",
+                "He said \"no.\" ",
+                "Then: e.g. this. ",
+                "U.S.A. ",
+                "Next! ",
+                "ok? ",
+                "no. 5 up."
+            ]
+        );
+        assert_eq!(pieces("a\r\nb\rc.\n"), ["a\r\n", "b\r", "c.\n"]);
+    }
+}
+
+/// The oracle: ICU4X must give the same boundaries on any ASCII string. The alphabet is heavy in
+/// the bytes the rules treat specially, so short strings already meet every rule.
+#[cfg(test)]
+mod oracle {
+    use super::*;
+    use icu_segmenter::options::{SentenceBreakInvariantOptions, WordBreakInvariantOptions};
+    use icu_segmenter::{SentenceSegmenter, WordSegmenter};
+    use proptest::prelude::*;
+
+    /// Letters (upper and lower), digits, every byte with a rule of its own, other punctuation
+    /// and controls; repeated entries weigh more.
+    const ALPHABET: &[u8] = b"aAbBxXeEgGsSuUiI0123456789..,,;;::''\"\"()[]{}!!??--__   \t\n\r\x0B\x0C$%&*+/<=>@\\^`|~#\x00\x01\x1F\x7F";
+
+    fn ascii_text() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(ALPHABET), 0..48)
+            .prop_map(|v| String::from_utf8(v).expect("ASCII"))
+    }
+
+    fn icu_words(s: &str) -> Vec<Range<usize>> {
+        let segmenter =
+            WordSegmenter::new_for_non_complex_scripts(WordBreakInvariantOptions::default());
+        let mut breaks = segmenter.segment_str(s);
+        let mut out = Vec::new();
+        let mut start = 0;
+        while let Some(end) = breaks.next() {
+            if end > start
+                && breaks.is_word_like()
+                && s[start..end].chars().any(char::is_alphanumeric)
+            {
+                out.push(start..end);
+            }
+            start = end;
+        }
+        out
+    }
+
+    fn icu_sentence_breaks(s: &str) -> Vec<usize> {
+        let segmenter = SentenceSegmenter::new(SentenceBreakInvariantOptions::default());
+        segmenter
+            .segment_str(s)
+            .filter(|&b| b > 0 && b < s.len())
+            .collect()
+    }
+
+    fn fast_words(s: &str) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        for_each_word_range(s.as_bytes(), |r| out.push(r));
+        out
+    }
+
+    fn fast_sentence_breaks(s: &str) -> Vec<usize> {
+        let mut out = Vec::new();
+        for_each_sentence_break(s.as_bytes(), |b| out.push(b));
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        #[test]
+        fn words_equal_icu(s in ascii_text()) {
+            prop_assert_eq!(fast_words(&s), icu_words(&s), "{:?}", s);
+        }
+
+        #[test]
+        fn sentence_breaks_equal_icu(s in ascii_text()) {
+            prop_assert_eq!(fast_sentence_breaks(&s), icu_sentence_breaks(&s), "{:?}", s);
+        }
+    }
+
+    /// Every pair and triple of distinct rule classes, exhaustively (the random strings above
+    /// could miss a rare one).
+    #[test]
+    fn every_short_string_of_representatives_equals_icu() {
+        let reps: &[u8] = b"aA0._,;:'\"(!?- \t\n\r\x0C$";
+        let mut s = [0u8; 4];
+        for &a in reps {
+            for &b in reps {
+                for &c in reps {
+                    for &d in reps {
+                        s = [a, b, c, d];
+                        let t = std::str::from_utf8(&s).expect("ASCII");
+                        assert_eq!(fast_words(t), icu_words(t), "{t:?}");
+                        assert_eq!(fast_sentence_breaks(t), icu_sentence_breaks(t), "{t:?}");
+                    }
+                }
+            }
+        }
+        let _ = s;
+    }
+}
