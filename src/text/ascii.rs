@@ -19,15 +19,37 @@ fn is_letter(c: u8) -> bool {
     c.is_ascii_alphabetic()
 }
 
-/// A byte that joins its neighbours in a word: ALetter, Numeric or ExtendNumLet (`_`).
-/// Any two of them are never separated (WB5, WB8, WB9, WB10, WB13a, WB13b).
-#[inline]
-fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
+/// Bits of [`WORD_CLASS`]: a byte that belongs to a word (ALetter, Numeric or ExtendNumLet `_`;
+/// any two of them are never separated: WB5, WB8, WB9, WB10, WB13a, WB13b) …
+const WORD: u8 = 1;
+/// … that is a letter or a digit (a kept word has one) …
+const ALNUM: u8 = 2;
+/// … that is an uppercase letter (the word then needs lowercasing).
+const UPPER: u8 = 4;
+
+/// The word classes of every byte, looked up once per byte of text.
+static WORD_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() {
+            t[c] = WORD | ALNUM;
+        }
+        if b.is_ascii_uppercase() {
+            t[c] |= UPPER;
+        }
+        if b == b'_' {
+            t[c] = WORD;
+        }
+        c += 1;
+    }
+    t
+};
 
 /// Whether `mid` between `prev` and `next` keeps the three in one word:
-/// WB6/WB7 (ALetter (MidLetter | MidNumLetQ) ALetter: `:`, `.` and `'`) and WB11/WB12 (Numeric (MidNum | MidNumLetQ) Numeric: `,` `;` `.` `'`).
+/// WB6/WB7 (ALetter (MidLetter | MidNumLetQ) ALetter: `:`, `.` and `'`) and WB11/WB12
+/// (Numeric (MidNum | MidNumLetQ) Numeric: `,` `;` `.` `'`).
 #[inline]
 fn joins(prev: u8, mid: u8, next: u8) -> bool {
     match mid {
@@ -41,24 +63,29 @@ fn joins(prev: u8, mid: u8, next: u8) -> bool {
 }
 
 /// Call `f` with the byte range of every word of the ASCII text `b` that contains a letter or a
-/// digit, in order: the UAX #29 word segments that [`super::for_each_word`] keeps.
+/// digit, in order — the UAX #29 word segments that [`super::for_each_word`] keeps — and
+/// whether the word has an uppercase letter.
 ///
 /// Outside words, every boundary rule of UAX #29 either breaks or concerns bytes that are never
 /// part of a kept word (CR LF, runs of spaces), so only the runs of word bytes and the joins
 /// through a middle byte need to be found.
-pub(crate) fn for_each_word_range(b: &[u8], mut f: impl FnMut(Range<usize>)) {
+pub(crate) fn for_each_word_range(b: &[u8], mut f: impl FnMut(Range<usize>, bool)) {
     let n = b.len();
     let mut i = 0;
     while i < n {
-        if !is_word_byte(b[i]) {
+        if WORD_CLASS[b[i] as usize] & WORD == 0 {
             i += 1;
             continue;
         }
         let start = i;
-        let mut alphanumeric = false;
+        let mut seen = 0u8;
         loop {
-            while i < n && is_word_byte(b[i]) {
-                alphanumeric |= b[i] != b'_';
+            while i < n {
+                let class = WORD_CLASS[b[i] as usize];
+                if class & WORD == 0 {
+                    break;
+                }
+                seen |= class;
                 i += 1;
             }
             if i + 1 < n && joins(b[i - 1], b[i], b[i + 1]) {
@@ -67,8 +94,8 @@ pub(crate) fn for_each_word_range(b: &[u8], mut f: impl FnMut(Range<usize>)) {
                 break;
             }
         }
-        if alphanumeric {
-            f(start..i);
+        if seen & ALNUM != 0 {
+            f(start..i, seen & UPPER != 0);
         }
     }
 }
@@ -123,6 +150,22 @@ fn sb8_lowercase_follows(b: &[u8], j: usize) -> bool {
         .is_some_and(u8::is_ascii_lowercase)
 }
 
+/// The first offset from `i` on of a byte after which a sentence may end: a terminator (`.`,
+/// `!`, `?`), CR or LF. Sixteen bytes at a time with a test the compiler vectorises, since
+/// these bytes are rare.
+#[inline]
+fn next_sentence_byte(b: &[u8], mut i: usize) -> Option<usize> {
+    let hit = |c: u8| is_saterm(c) || is_para_sep(c);
+    const BLOCK: usize = 16;
+    while let Some(block) = b.get(i..).and_then(<[u8]>::first_chunk::<BLOCK>) {
+        if block.iter().fold(false, |any, &c| any | hit(c)) {
+            return block.iter().position(|&c| hit(c)).map(|p| i + p);
+        }
+        i += BLOCK;
+    }
+    b.get(i..)?.iter().position(|&c| hit(c)).map(|p| i + p)
+}
+
 /// The UAX #29 sentence boundaries of the ASCII text `b`, except 0 and the end: every offset
 /// where a new sentence starts, ascending. [`super::sentence`] turns them into pieces.
 ///
@@ -135,17 +178,14 @@ fn sb8_lowercase_follows(b: &[u8], j: usize) -> bool {
 pub(crate) fn for_each_sentence_break(b: &[u8], mut f: impl FnMut(usize)) {
     let n = b.len();
     let mut i = 0;
-    while i < n {
+    while let Some(at) = next_sentence_byte(b, i) {
+        i = at;
         let c = b[i];
         if is_para_sep(c) {
             i += para_sep_len(b, i);
             if i < n {
                 f(i);
             }
-            continue;
-        }
-        if !is_saterm(c) {
-            i += 1;
             continue;
         }
         let aterm = c == b'.';
@@ -191,7 +231,10 @@ mod tests {
 
     fn words(s: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        for_each_word_range(s.as_bytes(), |r| out.push(&s[r]));
+        for_each_word_range(s.as_bytes(), |r, upper| {
+            assert_eq!(upper, s[r.clone()].bytes().any(|c| c.is_ascii_uppercase()));
+            out.push(&s[r]);
+        });
         out
     }
 
@@ -294,7 +337,7 @@ mod oracle {
 
     fn fast_words(s: &str) -> Vec<Range<usize>> {
         let mut out = Vec::new();
-        for_each_word_range(s.as_bytes(), |r| out.push(r));
+        for_each_word_range(s.as_bytes(), |r, _| out.push(r));
         out
     }
 

@@ -62,12 +62,17 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
     if !text.is_ascii() {
         return for_each_word_icu(text, f);
     }
+    // A word without uppercase letters is its own term: no copy.
     let mut buf = String::new();
-    ascii::for_each_word_range(text.as_bytes(), |r| {
-        buf.clear();
-        buf.push_str(&text[r]);
-        buf.make_ascii_lowercase();
-        f(&buf);
+    ascii::for_each_word_range(text.as_bytes(), |r, upper| {
+        if upper {
+            buf.clear();
+            buf.push_str(&text[r]);
+            buf.make_ascii_lowercase();
+            f(&buf);
+        } else {
+            f(&text[r]);
+        }
     });
 }
 
