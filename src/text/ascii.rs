@@ -1,15 +1,20 @@
-//! UAX #29 word and sentence boundaries for pure-ASCII text, computed directly on bytes.
+//! UAX #29 word and sentence boundaries for ASCII text — with English typographic quotes and
+//! dashes (`‘ ’ “ ” – —`) — computed directly on bytes.
 //!
 //! Most text of every corpus slst reads is ASCII, and on it the general segmenters (ICU4X's
 //! rule tables over all of Unicode) spent about two thirds of profile extraction. On ASCII only
-//! a handful of the rules can apply, so they are written out here by hand. The callers in
-//! [`super`] take this path only when the text they segment is ASCII, and the ICU4X path
-//! otherwise; the tests (here, in `tests/tokenise.rs` and the corpus checks) hold the two paths
-//! to the same boundaries, which makes ICU4X the oracle of this module.
+//! a handful of the rules can apply, so they are written out here by hand; the six typographic
+//! characters, common in book text (the Bible versions, the synthetic corpora made from them),
+//! add one class each (Close, SContinue, MidNumLet) and nothing else. The callers in [`super`]
+//! take this path only when [`applies`] says the text they segment is made of these characters,
+//! and the ICU4X path otherwise; the tests (the `oracle` module below, and `tests/tokenise.rs`
+//! on whole corpora) hold the two paths to the same boundaries, which makes ICU4X the oracle of
+//! this module.
 //!
 //! The property values are those of the Unicode Character Database (`WordBreakProperty.txt`,
-//! `SentenceBreakProperty.txt`) for U+0000..U+007F, as ICU4X uses them (its rules are the
-//! standard's, untailored: the colon stays MidLetter, so `a:b` is one word).
+//! `SentenceBreakProperty.txt`), as ICU4X uses them (its rules are the standard's, untailored:
+//! the colon stays MidLetter, so `a:b` is one word; the semicolon is SContinue since Unicode
+//! 15.1).
 
 use std::ops::Range;
 
@@ -47,24 +52,75 @@ static WORD_CLASS: [u8; 256] = {
     t
 };
 
-/// Whether `mid` between `prev` and `next` keeps the three in one word:
-/// WB6/WB7 (ALetter (MidLetter | MidNumLetQ) ALetter: `:`, `.` and `'`) and WB11/WB12
-/// (Numeric (MidNum | MidNumLetQ) Numeric: `,` `;` `.` `'`).
+/// The characters besides ASCII that the fast path knows, all `E2 80 xx` in UTF-8: the
+/// typographic quotes and dashes of English text. Their properties:
+///
+/// | char | UTF-8 | Word_Break | Sentence_Break |
+/// |---|---|---|---|
+/// | `–` U+2013, `—` U+2014 | `E2 80 93`, `E2 80 94` | Other | SContinue |
+/// | `‘` U+2018, `’` U+2019 | `E2 80 98`, `E2 80 99` | MidNumLet | Close |
+/// | `“` U+201C, `”` U+201D | `E2 80 9C`, `E2 80 9D` | Other | Close |
+const KNOWN_THIRD_BYTES: [u8; 6] = [0x93, 0x94, 0x98, 0x99, 0x9C, 0x9D];
+
+/// The third byte of the known character at `i` (see [`KNOWN_THIRD_BYTES`]), if one starts there.
 #[inline]
-fn joins(prev: u8, mid: u8, next: u8) -> bool {
-    match mid {
-        b'.' | b'\'' => {
-            (is_letter(prev) && is_letter(next)) || (prev.is_ascii_digit() && next.is_ascii_digit())
-        }
-        b',' | b';' => prev.is_ascii_digit() && next.is_ascii_digit(),
-        b':' => is_letter(prev) && is_letter(next),
-        _ => false,
+fn known_at(b: &[u8], i: usize) -> Option<u8> {
+    match b.get(i..i + 3) {
+        Some(&[0xE2, 0x80, c]) if KNOWN_THIRD_BYTES.contains(&c) => Some(c),
+        _ => None,
     }
 }
 
-/// Call `f` with the byte range of every word of the ASCII text `b` that contains a letter or a
-/// digit, in order — the UAX #29 word segments that [`super::for_each_word`] keeps — and
-/// whether the word has an uppercase letter.
+/// Whether the fast path applies to `text`: it is ASCII but for the characters of
+/// [`KNOWN_THIRD_BYTES`].
+pub(crate) fn applies(text: &str) -> bool {
+    // The standard library's test reads a word at a time: the common case first.
+    if text.is_ascii() {
+        return true;
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    loop {
+        match b[i..].iter().position(|&c| c >= 0x80) {
+            None => return true,
+            Some(p) => {
+                i += p;
+                if known_at(b, i).is_none() {
+                    return false;
+                }
+                i += 3;
+            }
+        }
+    }
+}
+
+/// If the character at `i` keeps the characters around it in one word, its byte length:
+/// WB6/WB7 (ALetter (MidLetter | MidNumLetQ) ALetter: `:`, `.`, `'`, `‘`, `’`) and WB11/WB12
+/// (Numeric (MidNum | MidNumLetQ) Numeric: `,`, `;`, `.`, `'`, `‘`, `’`). 0 < `i` ≤ the length.
+#[inline]
+fn join_len(b: &[u8], i: usize) -> usize {
+    let Some(&mid) = b.get(i) else {
+        return 0;
+    };
+    let (len, letters, digits) = match mid {
+        b'.' | b'\'' => (1, true, true),
+        b':' => (1, true, false),
+        b',' | b';' => (1, false, true),
+        0xE2 if matches!(known_at(b, i), Some(0x98 | 0x99)) => (3, true, true),
+        _ => return 0,
+    };
+    let (prev, Some(&next)) = (b[i - 1], b.get(i + len)) else {
+        return 0;
+    };
+    let joined = (letters && is_letter(prev) && is_letter(next))
+        || (digits && prev.is_ascii_digit() && next.is_ascii_digit());
+    if joined { len } else { 0 }
+}
+
+/// Call `f` with the byte range of every word of `b` (a text the fast path [`applies`] to) that
+/// contains a letter or a digit, in order — the UAX #29 word segments that
+/// [`super::for_each_word`] keeps — and whether the word is its own term: no uppercase letter,
+/// no typographic apostrophe.
 ///
 /// Outside words, every boundary rule of UAX #29 either breaks or concerns bytes that are never
 /// part of a kept word (CR LF, runs of spaces), so only the runs of word bytes and the joins
@@ -88,15 +144,31 @@ pub(crate) fn for_each_word_range(b: &[u8], mut f: impl FnMut(Range<usize>, bool
                 seen |= class;
                 i += 1;
             }
-            if i + 1 < n && joins(b[i - 1], b[i], b[i + 1]) {
-                i += 1;
-            } else {
-                break;
+            match join_len(b, i) {
+                0 => break,
+                1 => i += 1,
+                len => {
+                    seen |= UPPER; // a typographic apostrophe: not its own term either
+                    i += len;
+                }
             }
         }
         if seen & ALNUM != 0 {
-            f(start..i, seen & UPPER != 0);
+            f(start..i, seen & UPPER == 0);
         }
+    }
+}
+
+/// The byte length of the Close character at `j` (Sentence_Break Close: quotation marks,
+/// apostrophe, brackets, and `‘ ’ “ ”`), or 0.
+#[inline]
+fn close_len(b: &[u8], j: usize) -> usize {
+    if is_close(b[j]) {
+        1
+    } else if matches!(known_at(b, j), Some(0x98 | 0x99 | 0x9C | 0x9D)) {
+        3
+    } else {
+        0
     }
 }
 
@@ -166,10 +238,11 @@ fn next_sentence_byte(b: &[u8], mut i: usize) -> Option<usize> {
     b.get(i..)?.iter().position(|&c| hit(c)).map(|p| i + p)
 }
 
-/// The UAX #29 sentence boundaries of the ASCII text `b`, except 0 and the end: every offset
-/// where a new sentence starts, ascending. [`super::sentence`] turns them into pieces.
+/// The UAX #29 sentence boundaries of `b` (a text the fast path [`applies`] to), except 0 and
+/// the end: every offset where a new sentence starts, ascending. [`super::sentence`] turns them
+/// into pieces.
 ///
-/// ASCII has no Extend, Format, OLetter or Sep, so the rules left are SB3/SB4 (CR LF, breaks
+/// These characters include no Extend, Format, OLetter or Sep, so the rules left are SB3/SB4 (CR LF, breaks
 /// after CR and LF) and those after a terminator: ATerm or STerm, then Close*, then Sp*, then an
 /// optional paragraph separator — SB9/SB10 keep that run together, and the break after it
 /// (SB11) is undone by SB6 (`.` before a digit), SB7 (a letter, `.`, an uppercase letter), SB8
@@ -190,8 +263,11 @@ pub(crate) fn for_each_sentence_break(b: &[u8], mut f: impl FnMut(usize)) {
         }
         let aterm = c == b'.';
         let mut j = i + 1;
-        while j < n && is_close(b[j]) {
-            j += 1;
+        while j < n {
+            match close_len(b, j) {
+                0 => break,
+                len => j += len,
+            }
         }
         while j < n && is_sp(b[j]) {
             j += 1;
@@ -217,6 +293,7 @@ pub(crate) fn for_each_sentence_break(b: &[u8], mut f: impl FnMut(usize)) {
                 && is_letter(b[i - 1])) // SB7
             || (aterm && sb8_lowercase_follows(b, j)) // SB8
             || is_scontinue(next)
+            || matches!(known_at(b, j), Some(0x93 | 0x94)) // SContinue `–` `—`
             || is_saterm(next); // SB8a
         if !keep {
             f(j);
@@ -231,8 +308,11 @@ mod tests {
 
     fn words(s: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        for_each_word_range(s.as_bytes(), |r, upper| {
-            assert_eq!(upper, s[r.clone()].bytes().any(|c| c.is_ascii_uppercase()));
+        for_each_word_range(s.as_bytes(), |r, own_term| {
+            assert_eq!(
+                own_term,
+                s[r.clone()] == super::super::normalize_term(&s[r.clone()])
+            );
             out.push(&s[r]);
         });
         out
@@ -301,12 +381,19 @@ mod oracle {
     use proptest::prelude::*;
 
     /// Letters (upper and lower), digits, every byte with a rule of its own, other punctuation
-    /// and controls; repeated entries weigh more.
-    const ALPHABET: &[u8] = b"aAbBxXeEgGsSuUiI0123456789..,,;;::''\"\"()[]{}!!??--__   \t\n\r\x0B\x0C$%&*+/<=>@\\^`|~#\x00\x01\x1F\x7F";
+    /// and controls, and the typographic quotes and dashes the fast path knows; repeated entries
+    /// weigh more. (Other non-ASCII text never reaches the fast path: [`applies`] is false.)
+    const ALPHABET: &[&str] = &[
+        "a", "A", "b", "B", "x", "X", "e", "E", "g", "G", "s", "S", "u", "U", "i", "I", "0", "1",
+        "2", "3", "5", "9", ".", ".", ",", ",", ";", ";", ":", ":", "'", "'", "\"", "\"", "(", ")",
+        "[", "]", "{", "}", "!", "!", "?", "?", "-", "-", "_", "_", " ", " ", " ", "\t", "\n",
+        "\r", "\x0B", "\x0C", "$", "%", "&", "*", "+", "/", "<", "=", ">", "@", "\\", "^", "`",
+        "|", "~", "#", "\x00", "\x01", "\x1F", "\x7F", "\u{2013}", "\u{2014}", "\u{2018}",
+        "\u{2019}", "\u{2019}", "\u{201C}", "\u{201D}",
+    ];
 
     fn ascii_text() -> impl Strategy<Value = String> {
-        prop::collection::vec(prop::sample::select(ALPHABET), 0..48)
-            .prop_map(|v| String::from_utf8(v).expect("ASCII"))
+        prop::collection::vec(prop::sample::select(ALPHABET), 0..48).prop_map(|v| v.concat())
     }
 
     fn icu_words(s: &str) -> Vec<Range<usize>> {
@@ -347,6 +434,22 @@ mod oracle {
         out
     }
 
+    #[test]
+    fn applies_to_ascii_and_the_known_characters_only() {
+        assert!(applies("") && applies("plain") && applies("“Don’t” – no—‘x’"));
+        for s in [
+            "café",
+            "a\u{A0}b",
+            "¶ 1",
+            "\u{2015}",
+            "\u{2020}",
+            "\u{201E}",
+            "x\u{200B}",
+        ] {
+            assert!(!applies(s), "{s:?}");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
 
@@ -365,20 +468,21 @@ mod oracle {
     /// could miss a rare one).
     #[test]
     fn every_short_string_of_representatives_equals_icu() {
-        let reps: &[u8] = b"aA0._,;:'\"(!?- \t\n\r\x0C$";
-        let mut s = [0u8; 4];
-        for &a in reps {
-            for &b in reps {
-                for &c in reps {
-                    for &d in reps {
-                        s = [a, b, c, d];
-                        let t = std::str::from_utf8(&s).expect("ASCII");
-                        assert_eq!(fast_words(t), icu_words(t), "{t:?}");
-                        assert_eq!(fast_sentence_breaks(t), icu_sentence_breaks(t), "{t:?}");
+        let reps = [
+            "a", "A", "0", ".", "_", ",", ";", ":", "'", "\"", "(", "!", "?", "-", " ", "\t", "\n",
+            "\r", "\x0C", "$", "\u{2014}", "\u{2019}", "\u{201C}",
+        ];
+        for a in reps {
+            for b in reps {
+                for c in reps {
+                    for d in reps {
+                        let t = [a, b, c, d].concat();
+                        assert!(applies(&t));
+                        assert_eq!(fast_words(&t), icu_words(&t), "{t:?}");
+                        assert_eq!(fast_sentence_breaks(&t), icu_sentence_breaks(&t), "{t:?}");
                     }
                 }
             }
         }
-        let _ = s;
     }
 }

@@ -200,7 +200,7 @@ fn uax29_pieces(para: &str, boundaries: Boundaries, out: &mut Vec<Range<usize>>)
             start = end;
         }
     };
-    if boundaries == Boundaries::AsciiFastPath && para.is_ascii() {
+    if boundaries == Boundaries::AsciiFastPath && super::ascii::applies(para) {
         super::ascii::for_each_sentence_break(para.as_bytes(), &mut piece_to);
         piece_to(para.len());
     } else {
