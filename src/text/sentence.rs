@@ -127,13 +127,12 @@ fn next_line_break_byte(b: &[u8], mut i: usize) -> Option<usize> {
     // Sixteen bytes at a time with a test the compiler vectorises (a superset: any byte in
     // 0x0A..=0x0D or from 0xC2 up), then byte by byte inside a block that has one.
     const BLOCK: usize = 16;
+    let maybe = |any: bool, &c: &u8| any | (c.wrapping_sub(0x0A) < 4) | (c >= 0xC2);
     while let Some(block) = b.get(i..).and_then(<[u8]>::first_chunk::<BLOCK>) {
-        if block.iter().fold(false, |any, &c| {
-            any | (c.wrapping_sub(0x0A) < 4) | (c >= 0xC2)
-        }) {
-            if let Some(p) = block.iter().position(|&c| is_candidate(c)) {
-                return Some(i + p);
-            }
+        if block.iter().fold(false, maybe)
+            && let Some(p) = block.iter().position(|&c| is_candidate(c))
+        {
+            return Some(i + p);
         }
         i += BLOCK;
     }
