@@ -1,11 +1,12 @@
 //! UAX #29 word and sentence boundaries for ASCII text — with English typographic quotes and
-//! dashes (`‘ ’ “ ” – —`) — computed directly on bytes.
+//! dashes (`‘ ’ “ ” – —`) and the pilcrow `¶` — computed directly on bytes.
 //!
 //! Most text of every corpus slst reads is ASCII, and on it the general segmenters (ICU4X's
 //! rule tables over all of Unicode) spent about two thirds of profile extraction. On ASCII only
 //! a handful of the rules can apply, so they are written out here by hand; the six typographic
 //! characters, common in book text (the Bible versions, the synthetic corpora made from them),
-//! add one class each (Close, SContinue, MidNumLet) and nothing else. The callers in [`super`]
+//! add one class each (Close, SContinue, MidNumLet) and nothing else, and the pilcrow of the
+//! KJV texts is Other for both. The callers in [`super`]
 //! take this path only when [`applies`] says the text they segment is made of these characters,
 //! and the ICU4X path otherwise; the tests (the `oracle` module below, and `tests/tokenise.rs`
 //! on whole corpora) hold the two paths to the same boundaries, which makes ICU4X the oracle of
@@ -71,8 +72,12 @@ fn known_at(b: &[u8], i: usize) -> Option<u8> {
     }
 }
 
+/// The pilcrow `¶` (U+00B6, `C2 B6`), which the KJV texts put before paragraphs: Word_Break
+/// Other, Sentence_Break Other, so the scans below skip it like any byte that is not ASCII.
+const PILCROW: [u8; 2] = [0xC2, 0xB6];
+
 /// Whether the fast path applies to `text`: it is ASCII but for the characters of
-/// [`KNOWN_THIRD_BYTES`].
+/// [`KNOWN_THIRD_BYTES`] and [`PILCROW`].
 pub(crate) fn applies(text: &str) -> bool {
     // The standard library's test reads a word at a time: the common case first.
     if text.is_ascii() {
@@ -85,10 +90,13 @@ pub(crate) fn applies(text: &str) -> bool {
             None => return true,
             Some(p) => {
                 i += p;
-                if known_at(b, i).is_none() {
+                if known_at(b, i).is_some() {
+                    i += 3;
+                } else if b[i..].starts_with(&PILCROW) {
+                    i += 2;
+                } else {
                     return false;
                 }
-                i += 3;
             }
         }
     }
@@ -389,7 +397,7 @@ mod oracle {
         "[", "]", "{", "}", "!", "!", "?", "?", "-", "-", "_", "_", " ", " ", " ", "\t", "\n",
         "\r", "\x0B", "\x0C", "$", "%", "&", "*", "+", "/", "<", "=", ">", "@", "\\", "^", "`",
         "|", "~", "#", "\x00", "\x01", "\x1F", "\x7F", "\u{2013}", "\u{2014}", "\u{2018}",
-        "\u{2019}", "\u{2019}", "\u{201C}", "\u{201D}",
+        "\u{2019}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{B6}",
     ];
 
     fn ascii_text() -> impl Strategy<Value = String> {
@@ -436,11 +444,12 @@ mod oracle {
 
     #[test]
     fn applies_to_ascii_and_the_known_characters_only() {
-        assert!(applies("") && applies("plain") && applies("“Don’t” – no—‘x’"));
+        assert!(applies("") && applies("plain") && applies("¶ “Don’t” – no—‘x’"));
         for s in [
             "café",
             "a\u{A0}b",
-            "¶ 1",
+            "§ 1",
+            "\u{B7}",
             "\u{2015}",
             "\u{2020}",
             "\u{201E}",
@@ -470,7 +479,7 @@ mod oracle {
     fn every_short_string_of_representatives_equals_icu() {
         let reps = [
             "a", "A", "0", ".", "_", ",", ";", ":", "'", "\"", "(", "!", "?", "-", " ", "\t", "\n",
-            "\r", "\x0C", "$", "\u{2014}", "\u{2019}", "\u{201C}",
+            "\r", "\x0C", "$", "\u{2014}", "\u{2019}", "\u{201C}", "\u{B6}",
         ];
         for a in reps {
             for b in reps {

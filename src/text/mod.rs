@@ -6,9 +6,9 @@
 //! - [`StopWords`]: the list that turns words into terms.
 //!
 //! Boundaries come from one of two implementations of UAX #29 that give the same output:
-//! - text that is ASCII, typographic quotes and dashes (`‘ ’ “ ” – —`) aside — a paragraph for
-//!   sentences, a sentence for words: nearly all text of the corpora here — takes a scan of its
-//!   bytes in `ascii.rs`, where only a handful of the rules can apply;
+//! - text that is ASCII, typographic quotes and dashes (`‘ ’ “ ” – —`) and the pilcrow `¶` aside
+//!   — a paragraph for sentences, a sentence for words: nearly all text of the corpora here —
+//!   takes a scan of its bytes in `ascii.rs`, where only a handful of the rules can apply;
 //! - any other text takes ICU4X (`icu_segmenter`, compiled Unicode data). `unicode-segmentation`
 //!   implements the same rules and gives the same boundaries (the tests check it on real text)
 //!   but measured 6× slower on sentences and 2× on words.
