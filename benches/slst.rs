@@ -39,6 +39,17 @@ fn profile_extraction(c: &mut Criterion) {
             assert!(n > 150_000);
         })
     });
+    // The same two steps with every boundary from ICU4X (the oracle of the ASCII fast path).
+    group.bench_function("kjv-1mb/sentences-only/icu", |b| {
+        b.iter(|| assert!(text::split_sentences_icu(black_box(&kjv.text)).len() > 6000))
+    });
+    group.bench_function("kjv-1mb/words-only/icu", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            text::for_each_word_icu(black_box(&kjv.text), |_| n += 1);
+            assert!(n > 150_000);
+        })
+    });
     group.finish();
 }
 

@@ -5,7 +5,10 @@
 //! parallel chunks of 512 documents (rayon, all cores unless `--threads`), and walks each
 //! sentence's words the way the profile stage does ([`split_sentences`], then [`for_each_word`]
 //! per sentence). It keeps no profile, looks up no stop word and builds no index, so the
-//! difference to `slst batch` is the cost of what SL+ST adds on top of tokenising.
+//! difference to `slst batch` is the cost of what SL+ST adds on top of tokenising. The tokeniser
+//! is the library's own, so the floor moves with it: since the ASCII fast path (`text/ascii.rs`)
+//! ASCII text is tokenised without ICU4X here as in `slst batch`, and floors measured before it
+//! are not comparable with later ones.
 //!
 //! ```text
 //! cargo run --release --example floor -- corpus.jsonl [--format jsonl|sgml-reuters|trec]

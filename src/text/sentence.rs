@@ -57,19 +57,45 @@ const OTHERS: &[&str] = &[
 /// );
 /// ```
 pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
-    let unwrapped = unwrap_lines(text);
+    split_with(text, Boundaries::AsciiFastPath)
+}
+
+/// [`split_sentences`] with every UAX #29 boundary taken from ICU4X, ASCII or not: the oracle
+/// that the ASCII fast path is tested against (`tests/tokenise.rs`). Same output, slower.
+pub fn split_sentences_icu(text: &str) -> Vec<Range<usize>> {
+    split_with(text, Boundaries::Icu)
+}
+
+/// Where the UAX #29 sentence boundaries of a paragraph come from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Boundaries {
+    /// [`super::ascii`] for an ASCII paragraph, ICU4X for any other.
+    AsciiFastPath,
+    /// ICU4X for every paragraph.
+    Icu,
+}
+
+fn split_with(text: &str, boundaries: Boundaries) -> Vec<Range<usize>> {
+    let breaks: Vec<LineBreak> = line_breaks(text.as_bytes()).collect();
+    let unwrapped = unwrap_lines(text, &breaks);
     let mut out = Vec::new();
-    for para in paragraphs(text) {
-        split_paragraph(&unwrapped[para.clone()], para.start, &mut out);
+    let mut pieces = Vec::new();
+    for para in paragraphs(text, &breaks) {
+        let para_text = &unwrapped[para.clone()];
+        uax29_pieces(para_text, boundaries, &mut pieces);
+        split_paragraph(para_text, &pieces, para.start, &mut out);
     }
     out
 }
 
-/// A copy of `text` with every line terminator replaced by spaces of the same byte length, so
-/// that offsets into it are offsets into `text`.
-fn unwrap_lines(text: &str) -> String {
+/// A line break: its offset, byte length, and whether it is a hard paragraph break.
+type LineBreak = (usize, usize, bool);
+
+/// A copy of `text` with every line terminator (`breaks`, from [`line_breaks`]) replaced by
+/// spaces of the same byte length, so that offsets into it are offsets into `text`.
+fn unwrap_lines(text: &str, breaks: &[LineBreak]) -> String {
     let mut bytes = text.as_bytes().to_vec();
-    for (at, len, _) in line_breaks(text.as_bytes()) {
+    for &(at, len, _) in breaks {
         bytes[at..at + len].fill(b' ');
     }
     // Only whole UTF-8 sequences (or ASCII bytes) were replaced by ASCII spaces.
@@ -77,15 +103,11 @@ fn unwrap_lines(text: &str) -> String {
 }
 
 /// Every line break of `b`: its offset, byte length, and whether it is a hard paragraph break.
-fn line_breaks(b: &[u8]) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+fn line_breaks(b: &[u8]) -> impl Iterator<Item = LineBreak> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
         while i < b.len() {
-            // Only these bytes can start a line break; skip everything else quickly.
-            let skip = b[i..]
-                .iter()
-                .position(|&c| matches!(c, b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2))?;
-            i += skip;
+            i = next_line_break_byte(b, i)?;
             if let Some((len, hard)) = line_break_at(b, i) {
                 let at = i;
                 i += len;
@@ -95,6 +117,26 @@ fn line_breaks(b: &[u8]) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
         }
         None
     })
+}
+
+/// The first offset from `i` on whose byte can start a line break (LF, CR, VT, FF, and the lead
+/// bytes of NEL, U+2028 and U+2029).
+#[inline]
+fn next_line_break_byte(b: &[u8], mut i: usize) -> Option<usize> {
+    let is_candidate = |c: u8| matches!(c, b'\n' | b'\r' | 0x0B | 0x0C | 0xC2 | 0xE2);
+    // Sixteen bytes at a time with a test the compiler vectorises (a superset: any byte in
+    // 0x0A..=0x0D or from 0xC2 up), then byte by byte inside a block that has one.
+    const BLOCK: usize = 16;
+    let maybe = |any: bool, &c: &u8| any | (c.wrapping_sub(0x0A) < 4) | (c >= 0xC2);
+    while let Some(block) = b.get(i..).and_then(<[u8]>::first_chunk::<BLOCK>) {
+        if block.iter().fold(false, maybe)
+            && let Some(p) = block.iter().position(|&c| is_candidate(c))
+        {
+            return Some(i + p);
+        }
+        i += BLOCK;
+    }
+    b[i..].iter().position(|&c| is_candidate(c)).map(|p| i + p)
 }
 
 /// If a line break starts at `i`: its byte length and whether it is a hard paragraph break.
@@ -116,12 +158,15 @@ fn line_break_at(b: &[u8], i: usize) -> Option<(usize, bool)> {
 
 /// Byte ranges of the paragraphs of `text`, from the first to the last non-space character of
 /// each: runs of lines with content, ended by a blank line or a hard break.
-fn paragraphs(text: &str) -> Vec<Range<usize>> {
+fn paragraphs(text: &str, breaks: &[LineBreak]) -> Vec<Range<usize>> {
     let is_space = |c: char| c.is_whitespace() || c == '\u{FEFF}';
     let mut out = Vec::new();
     let mut para: Option<Range<usize>> = None;
     let mut line_start = 0;
-    let ends = line_breaks(text.as_bytes()).chain(std::iter::once((text.len(), 0, true)));
+    let ends = breaks
+        .iter()
+        .copied()
+        .chain(std::iter::once((text.len(), 0, true)));
     for (at, len, hard) in ends {
         let line = &text[line_start..at];
         let content = line.trim_start_matches(is_space);
@@ -143,23 +188,30 @@ fn paragraphs(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// UAX #29 sentence boundaries of `para`: the byte ranges of its pieces, in order.
-fn uax29_pieces(para: &str) -> impl Iterator<Item = Range<usize>> + '_ {
-    let segmenter = SentenceSegmenter::new(SentenceBreakInvariantOptions::default());
-    let mut breaks = segmenter.segment_str(para).peekable();
-    // The iterator yields 0, every boundary, and the end.
-    breaks.next_if_eq(&0);
+/// UAX #29 sentence boundaries of `para`: the byte ranges of its pieces, in order, into `out`
+/// (cleared first). An empty paragraph has no piece.
+fn uax29_pieces(para: &str, boundaries: Boundaries, out: &mut Vec<Range<usize>>) {
+    out.clear();
     let mut start = 0;
-    breaks.filter(|&b| b > 0).map(move |end| {
-        let r = start..end;
-        start = end;
-        r
-    })
+    let mut piece_to = |end: usize| {
+        if end > start {
+            out.push(start..end);
+            start = end;
+        }
+    };
+    if boundaries == Boundaries::AsciiFastPath && super::ascii::applies(para) {
+        super::ascii::for_each_sentence_break(para.as_bytes(), &mut piece_to);
+        piece_to(para.len());
+    } else {
+        // ICU4X yields 0, every boundary, and the end.
+        let segmenter = SentenceSegmenter::new(SentenceBreakInvariantOptions::default());
+        segmenter.segment_str(para).for_each(piece_to);
+    }
 }
 
-fn split_paragraph(para: &str, base: usize, out: &mut Vec<Range<usize>>) {
+fn split_paragraph(para: &str, pieces: &[Range<usize>], base: usize, out: &mut Vec<Range<usize>>) {
     let mut current: Option<Range<usize>> = None;
-    for piece_range in uax29_pieces(para) {
+    for piece_range in pieces.iter().cloned() {
         let piece = &para[piece_range.clone()];
         current = match current {
             None => Some(piece_range),
@@ -398,8 +450,10 @@ mod tests {
             "Mr. Smith met Dr. J. R. R. Tolkien at 7 a.m. \"Really?\" he asked... Yes! (It was.) Then: 3.5 pct.",
         ];
         for text in texts {
-            let unwrapped = unwrap_lines(text);
-            let ours: Vec<Range<usize>> = uax29_pieces(&unwrapped).collect();
+            let breaks: Vec<LineBreak> = line_breaks(text.as_bytes()).collect();
+            let unwrapped = unwrap_lines(text, &breaks);
+            let mut ours = Vec::new();
+            uax29_pieces(&unwrapped, Boundaries::Icu, &mut ours);
             let oracle: Vec<Range<usize>> = unwrapped
                 .split_sentence_bound_indices()
                 .map(|(i, s)| i..i + s.len())
