@@ -26,12 +26,14 @@ BIBLE = os.path.join(ROOT, "corpora", "bible-versions")
 IGNORE = os.path.join(ROOT, "corpora", "truth", "bible-ignore.tsv")
 
 GRIDS = {
-    # (δ, τ, single_min_terms, single_similarity); single_min_terms 0 = no single blocks.
+    # (δ, τ, single_min_terms, single_similarity, clauses); single_min_terms 0 = no single
+    # blocks. Stricter settings first (ties go to the earlier).
     "small": [
-        (d, t, s, max(t1, t))
-        for t in (0.6, 0.5, 0.4)
-        for d in (2, 4, 35)
-        for (s, t1) in ((0, 1.0), (6, 0.6), (5, 0.5))
+        (d, t, s, max(t1, t), c)
+        for c in (False, True)
+        for t in (0.5, 0.4, 0.3)
+        for d in (4, 35)
+        for (s, t1) in ((0, 1.0), (6, 0.6), (5, 0.5), (4, 0.5))
     ],
 }
 
@@ -57,9 +59,10 @@ def sets(half):
 
 
 def robust_flags(p):
-    d, t, s, t1 = p
+    d, t, s, t1, c = p
     return ["--length-tolerance", str(d), "--term-similarity", str(t),
-            "--single-min-terms", str(s), "--single-similarity", str(t1)]
+            "--single-min-terms", str(s), "--single-similarity", str(t1),
+            "--clauses", "true" if c else "false"]
 
 
 def evaluate(args, methods, flags=()):
@@ -80,7 +83,7 @@ def main():
     rows, best = [], None
     names = [n for n, _ in sets("A")]
     with open(os.path.join(a.out, "grid-A.tsv"), "w") as f:
-        f.write("delta\ttau\tsingle_min_terms\tsingle_similarity\t" + "\t".join(names) + "\tmean\n")
+        f.write("delta\ttau\tsingle_min_terms\tsingle_similarity\tclauses\t" + "\t".join(names) + "\tmean\n")
         for p in GRIDS[a.grid]:
             f1 = [evaluate(args, "slst-robust", robust_flags(p))["slst-robust"]["best"]["f1"]
                   for _, args in sets("A")]
@@ -91,7 +94,7 @@ def main():
             if best is None or mean > best[1]:
                 best = (p, mean)
     chosen = {"params": dict(zip(("length_tolerance", "term_similarity", "single_min_terms",
-                                  "single_similarity"), best[0])),
+                                  "single_similarity", "clauses"), best[0])),
               "half_A_mean_f1": best[1], "sets": {}}
     for label, half in (("A", "A"), ("B", "B"), ("full", None)):
         for name, args in sets(half):

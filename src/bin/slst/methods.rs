@@ -51,6 +51,10 @@ pub struct RobustFlags {
     /// … and their term-set Jaccard is at least this.
     #[arg(long, default_value_t = RobustConfig::default().single_similarity, value_name = "τ1")]
     pub single_similarity: f64,
+    /// Robust mode: also cut sentences at semicolons and colons (clauses as units).
+    #[arg(long, default_value_t = RobustConfig::default().clauses, value_name = "true|false",
+          action = clap::ArgAction::Set)]
+    pub clauses: bool,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -82,6 +86,7 @@ impl RobustFlags {
             term_similarity: self.term_similarity,
             single_min_terms: self.single_min_terms,
             single_similarity: self.single_similarity,
+            clauses: self.clauses,
             threshold: slst.threshold,
         }
     }
