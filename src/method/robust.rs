@@ -32,7 +32,7 @@
 //! key therefore score 0 — provably, and checked against all pairs in `tests/robust.rs`.
 
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap};
 
 use serde::Serialize;
 
@@ -258,6 +258,9 @@ pub struct RobustSlst {
     config: RobustConfig,
 }
 
+/// Below this many sentence pairs, a comparison checks every pair instead of indexing B.
+const SMALL_PAIR: usize = 1024;
+
 /// Marks the second sentence's term in a pair key, so that pair keys and single keys differ.
 const PAIR_SEED: u64 = 0x5ee1_7e55_0b0c_0001;
 /// Marks single keys.
@@ -354,6 +357,11 @@ impl RobustSlst {
         if x.length.abs_diff(y.length) as usize > self.config.length_tolerance {
             return None;
         }
+        // Size filter: J ≤ min(|x|, |y|) / max(|x|, |y|).
+        let (nx, ny) = (x.terms.len() as f64, y.terms.len() as f64);
+        if nx.min(ny) < self.config.term_similarity * nx.max(ny) - 1e-9 {
+            return None;
+        }
         let j = jaccard(&x.terms, &y.terms);
         (j >= self.config.term_similarity).then_some(j)
     }
@@ -409,6 +417,18 @@ impl RobustSlst {
     /// own term frequencies.
     fn sentence_pairs(&self, a: &RobustProfile, b: &RobustProfile) -> Vec<(usize, usize, f64)> {
         let tau = self.config.term_similarity;
+        if a.len() * b.len() <= SMALL_PAIR {
+            // Short documents (news items, answers): every pair, without building an index.
+            let mut out = Vec::new();
+            for (i, x) in a.sentences.iter().enumerate() {
+                for (j, y) in b.sentences.iter().enumerate() {
+                    if let Some(sim) = self.matches(x, y) {
+                        out.push((i, j, sim));
+                    }
+                }
+            }
+            return out;
+        }
         // Any global order is exact. The hash order — the order the terms are stored in — needs
         // no counting pass and no sorting; the candidates it adds are cheap merges of two short
         // sorted lists.
@@ -443,15 +463,22 @@ impl RobustSlst {
         let found = pairs.len();
         // Diagonal runs.
         pairs.sort_unstable_by_key(|&(i, j, _)| (i as isize - j as isize, i));
-        let sim: HashMap<(usize, usize), f64> =
-            pairs.iter().map(|&(i, j, s)| ((i, j), s)).collect();
-        let single: HashSet<(usize, usize)> = pairs
-            .iter()
-            .filter(|&&(i, j, s)| self.single(&a.sentences[i], &b.sentences[j], s))
-            .map(|&(i, j, _)| (i, j))
-            .collect();
+        if pairs.is_empty() {
+            return (Vec::new(), 0);
+        }
+        let mut by_pair: Vec<(usize, usize, f64)> = pairs.clone();
+        by_pair.sort_unstable_by_key(|&(i, j, _)| (i, j));
+        let lookup = |i: usize, j: usize| -> Option<f64> {
+            by_pair
+                .binary_search_by_key(&(i, j), |&(x, y, _)| (x, y))
+                .ok()
+                .map(|k| by_pair[k].2)
+        };
+        let single_at = |i: usize, j: usize| {
+            lookup(i, j).is_some_and(|sim| self.single(&a.sentences[i], &b.sentences[j], sim))
+        };
         let valid = |i: usize, j: usize, len: usize| {
-            len >= self.config.min_block || (0..len).all(|k| single.contains(&(i + k, j + k)))
+            len >= self.config.min_block || (0..len).all(|k| single_at(i + k, j + k))
         };
         let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
         for run in pairs.chunk_by(|x, y| {
@@ -463,7 +490,7 @@ impl RobustSlst {
             } else {
                 candidates.extend(
                     run.iter()
-                        .filter(|x| single.contains(&(x.0, x.1)))
+                        .filter(|x| single_at(x.0, x.1))
                         .map(|x| (x.0, x.1, 1)),
                 );
             }
@@ -508,7 +535,9 @@ impl RobustSlst {
                 len,
                 a_span: [a.sentences[i].start, a.sentences[i + len - 1].end],
                 b_span: [b.sentences[j].start, b.sentences[j + len - 1].end],
-                min_term_similarity: (0..len).map(|k| sim[&(i + k, j + k)]).fold(1.0, f64::min),
+                min_term_similarity: (0..len)
+                    .map(|k| lookup(i + k, j + k).unwrap_or(0.0))
+                    .fold(1.0, f64::min),
             })
             .collect();
         (blocks, found)
@@ -519,13 +548,10 @@ impl RobustSlst {
 /// lexicographically): tiling always runs with the smaller first, so that greedy ties cannot
 /// make `compare(a, b)` and `compare(b, a)` differ.
 fn canonical(a: &RobustProfile, b: &RobustProfile) -> Ordering {
-    let key = |p: &RobustProfile| {
-        p.sentences
-            .iter()
-            .map(|s| (s.length, s.terms.clone()))
-            .collect::<Vec<_>>()
-    };
-    key(a).cmp(&key(b))
+    fn key(p: &RobustProfile) -> impl Iterator<Item = (u16, &[u64])> {
+        p.sentences.iter().map(|s| (s.length, &*s.terms))
+    }
+    key(a).cmp(key(b))
 }
 
 impl Detector for RobustSlst {
