@@ -69,7 +69,8 @@ if os.path.exists(chosen_path):
           "task; `scripts/split_halves.py`), runs its grid on half A only and keeps the combination "
           "with the best mean best-F1 over the four half-A sets: "
           f"δ = {p['length_tolerance']}, τ = {p['term_similarity']}, single blocks of ≥ "
-          f"{p['single_min_terms']} terms at Jaccard ≥ {p['single_similarity']} (half-A mean "
+          f"{p['single_min_terms']} terms at Jaccard ≥ {p['single_similarity']}, "
+          f"clauses {'on' if p.get('clauses') else 'off'} (half-A mean "
           f"{chosen['half_A_mean_f1']:.3f}; every combination in `results/tuning/grid-A.tsv`). "
           "Best F1 (θ swept on each half separately):\n")
     print("| set | half | slst (paper) | slst-robust | shingle | robust − shingle |")
