@@ -115,6 +115,7 @@ impl MethodSettings {
         Ok(match name {
             "slst" if self.slst_mode == SlstMode::Robust => self.robust.params(),
             "slst" => json!({
+                "mode": "paper",
                 "min_block": self.slst.min_block,
                 "max_length": self.slst.profile.max_length,
                 "leading_terms": self.slst.profile.leading_terms,
