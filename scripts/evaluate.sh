@@ -9,11 +9,14 @@
 # data that the project does not redistribute: they are read from the shared corpora folder when
 # it is there, and their sets are skipped, with a note, when it is not. The truth files in
 # corpora/truth/ are derived by scripts/make_truth.py (rerun here when the shared corpora are
-# present). METHODS=slst,shingle restricts the methods (default: all).
+# present). METHODS=slst,shingle restricts the methods (default: all, plus slst-robust: SL+ST's
+# robust mode with its default parameters, which scripts/tune_robust.py chose on half A of the
+# Bible and Clough sets). The robust mode's held-out figures and ablation come from
+# results/tuning/ (scripts/tune_robust.py, scripts/ablation_robust.py; not rerun here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared="${1:-../shared/corpora}"
-methods="${METHODS:-all}"
+methods="${METHODS:-all,slst-robust}"
 cargo build --release --quiet
 bin=target/release/slst
 if [ -d "$shared/mini-newsgroups" ] && [ -d "$shared/reuters21578" ]; then
@@ -65,7 +68,7 @@ if [ "$have_shared" = 1 ]; then
   # Reuters-21578: exact-duplicate bodies. All pairs of 21,578 documents are 232 million: the
   # methods whose keys are shared by most pairs (character n-grams, spot signatures,
   # sentence-length runs) would compare nearly all of them, so they are left out of this set.
-  only="${REUTERS_METHODS:-slst,shingle,megashingle,md5}"
+  only="${REUTERS_METHODS:-slst,slst-robust,shingle,megashingle,md5}"
   run reuters-exact "${reuters[@]}" "${sgml[@]}" --text-tags BODY \
     --truth corpora/truth/reuters-exact.tsv --truth-format clusters
   # An AP90-S-like subset (SL+ST paper, section 3.1): the BM25 top 150 of 6 query documents,

@@ -90,6 +90,9 @@ impl BlockRecord {
 /// The settings a comparison ran with, recorded so that a result can be reproduced.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ParamsRecord {
+    /// Which SL+ST: `paper` (this record is only made for paper mode; robust-mode records carry
+    /// `"mode":"robust"` in their `params` and `evidence`).
+    pub mode: &'static str,
     /// Minimum block length in sentences.
     pub min_block: usize,
     /// Maximum sentence length in terms.
@@ -105,6 +108,7 @@ pub struct ParamsRecord {
 impl From<&SlstConfig> for ParamsRecord {
     fn from(c: &SlstConfig) -> Self {
         ParamsRecord {
+            mode: "paper",
             min_block: c.min_block,
             max_length: c.profile.max_length,
             leading_terms: c.profile.leading_terms,

@@ -7,6 +7,7 @@
 //! | name | type | paper | what is compared |
 //! |---|---|---|---|
 //! | `slst` | [`SlSt`] | Feng 2015 | verified runs of sentences (length + leading terms) |
+//! | `slst --mode robust` | [`RobustSlst`] | — | runs of sentences with close lengths and term sets |
 //! | `shingle` | [`Shingles`] | Broder 1997; seeds 000, 001 | w-term shingle fingerprints: all, mod m, or min n |
 //! | `megashingle` | [`MegaShingle`] | Fetterly et al. 2003; seed 000 | 84 min-wise minima → 6 supershingles → 15 megashingles |
 //! | `polyhash` | [`PolyHash`] | seed 003 | polynomial hashes of character 6-grams of the stemmed text |
@@ -30,6 +31,7 @@ mod md5;
 mod megashingle;
 mod polyhash;
 mod registry;
+mod robust;
 mod sentlen;
 mod shingle;
 mod slst;
@@ -48,6 +50,10 @@ pub use self::polyhash::{
     PolyHash, PolyHashConfig, PolyHashEvidence, PolyHashSketch, StemmerLanguage, stemmer_name,
 };
 pub use self::registry::{METHODS, MethodSettings, compare_documents};
+pub use self::robust::{
+    RobustBlock, RobustComparison, RobustConfig, RobustProfile, RobustSentence, RobustSlst,
+    SlstMode, prefix_len,
+};
 pub use self::sentlen::{SentLen, SentLenConfig, SentLenEvidence, SentLenSketch};
 pub use self::shingle::{
     MERSENNE_61, ShingleConfig, ShingleEvidence, ShingleHash, ShingleMeasure, ShingleSketch,

@@ -8,8 +8,9 @@ use crate::profile::SentenceProfile;
 
 use super::{
     AnyDetector, BlockFingerprint, Blocks, BlocksConfig, Comparison, Md5, Md5Config, MegaShingle,
-    MegaShingleConfig, PolyHash, PolyHashConfig, SentLen, SentLenConfig, ShingleConfig,
-    ShingleMeasure, Shingles, SlSt, SlstConfig, SlstText, SpotSigs, SpotSigsConfig,
+    MegaShingleConfig, PolyHash, PolyHashConfig, RobustConfig, RobustSlst, SentLen, SentLenConfig,
+    ShingleConfig, ShingleMeasure, Shingles, SlSt, SlstConfig, SlstMode, SlstText, SpotSigs,
+    SpotSigsConfig,
 };
 
 /// Every method's name, in the order `slst compare --method all` reports them: the core method,
@@ -54,6 +55,10 @@ const EXPECTED: &str = "one of slst, shingle, megashingle, polyhash, spotsigs, s
 pub struct MethodSettings {
     /// SL+ST.
     pub slst: SlstConfig,
+    /// Which SL+ST `slst` names: the paper's method (default) or the robust mode.
+    pub slst_mode: SlstMode,
+    /// The robust mode's settings.
+    pub robust: RobustConfig,
     /// Shingles.
     pub shingle: ShingleConfig,
     /// Megashingles.
@@ -97,6 +102,9 @@ impl MethodSettings {
     /// An unknown name, or a setting of that method out of range.
     pub fn detector(&self, name: &str) -> Result<Box<dyn AnyDetector>> {
         Ok(match name {
+            "slst" if self.slst_mode == SlstMode::Robust => {
+                Box::new(RobustSlst::new(self.robust.clone())?)
+            }
             "slst" => Box::new(SlSt::new(self.slst.clone())?),
             "shingle" => Box::new(Shingles::new(self.shingle.clone())?),
             "megashingle" => Box::new(MegaShingle::new(self.megashingle.clone())?),
@@ -121,7 +129,9 @@ impl MethodSettings {
     /// An unknown name.
     pub fn params(&self, name: &str) -> Result<Value> {
         Ok(match name {
+            "slst" if self.slst_mode == SlstMode::Robust => self.robust.params(),
             "slst" | "slst-blocks" | "slst-flat" => json!({
+                "mode": "paper",
                 "min_block": self.slst.min_block,
                 "max_length": self.slst.profile.max_length,
                 "leading_terms": self.slst.profile.leading_terms,
@@ -148,6 +158,7 @@ impl MethodSettings {
     pub fn rule(&self, name: &str) -> Result<String> {
         let at_least = |what: &str, theta: f64| format!("{what} ≥ {theta}");
         Ok(match name {
+            "slst" if self.slst_mode == SlstMode::Robust => at_least("J", self.robust.threshold),
             "slst" | "slst-blocks" | "slst-flat" => at_least("J", self.slst.threshold),
             "shingle" => {
                 let what = match self.shingle.measure {
@@ -196,6 +207,16 @@ impl MethodSettings {
     pub fn sketch_json(&self, name: &str, doc: &Document) -> Result<Value> {
         use crate::Detector;
         let mut v = match name {
+            "slst" if self.slst_mode == SlstMode::Robust => {
+                let d = RobustSlst::new(self.robust.clone())?;
+                let p = d.sketch(doc);
+                json!({
+                    "mode": "robust",
+                    "sentences": p.len(),
+                    "lengths": p.sentences.iter().map(|s| s.length).collect::<Vec<_>>(),
+                    "distinct_terms": p.sentences.iter().map(|s| s.terms.len()).collect::<Vec<_>>(),
+                })
+            }
             "slst" | "slst-blocks" | "slst-flat" => {
                 let text = match name {
                     "slst-flat" => SlstText::Flat,

@@ -219,7 +219,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
         PairFormatArg::Tsv => PairFormat::Tsv,
         PairFormatArg::Csv => PairFormat::Csv,
     };
-    if args.method != "slst" {
+    if args.method != "slst" || settings.slst_mode == slst::method::SlstMode::Robust {
         let detector = settings.detector(&args.method)?;
         let result = batch::generic::run_any(items, detector.as_ref(), &config, &bars);
         if result.source == batch::generic::CandidateSource::AllPairs && !args.quiet {

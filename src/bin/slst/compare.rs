@@ -70,7 +70,7 @@ pub fn run(args: CompareArgs) -> Result<()> {
             MatchKeyArg::Length => MatchKey::Length,
         },
     };
-    if args.method != "slst" {
+    if args.method != "slst" || args.methods.robust.mode() == slst::method::SlstMode::Robust {
         return crate::methods::compare(&args, config);
     }
     let detector = SlSt::new(config)?;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use slst::corpus::{Item, read_sources};
 use slst::eval::{self, EvalConfig, MethodEval, ScoreKind, Universe, truth};
+use slst::method::SlstMode;
 use slst::{Error, MatchKey, Result, SlSt, SlstConfig};
 
 use crate::args::{InputArgs, ProfileFlags};
@@ -34,8 +35,9 @@ pub struct EvalArgs {
     /// The score thresholded: resemblance, or the larger containment.
     #[arg(long, value_enum, default_value_t = ScoreArg::Resemblance)]
     pub score: ScoreArg,
-    /// The methods to evaluate: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5, a
-    /// comma-separated list of them, or `all`. Every method is scored by its own resemblance (or containment with --score), so
+    /// The methods to evaluate: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5,
+    /// slst-robust (SL+ST's robust mode, whatever --mode says), a comma-separated list of them,
+    /// or `all` (which may be followed by more, e.g. `all,slst-robust`). Every method is scored by its own resemblance (or containment with --score), so
     /// its own threshold does not matter here.
     #[arg(long, default_value = "slst")]
     pub method: String,
@@ -119,7 +121,28 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let settings = args
         .methods
         .settings(slst_config.clone(), &profile_config, None)?;
-    let detectors = crate::methods::detectors(&args.method, &settings)?;
+    // `slst-robust` names the robust mode beside the others (`--method all,slst-robust`);
+    // `--mode robust` makes `slst` itself robust.
+    let mut robust_settings = settings.clone();
+    robust_settings.slst_mode = SlstMode::Robust;
+    let detectors: Vec<(Box<dyn slst::AnyDetector>, bool)> = args
+        .method
+        .split(',')
+        .map(str::trim)
+        .map(|name| match name {
+            "slst-robust" => Ok(vec![(robust_settings.detector("slst")?, true)]),
+            _ => Ok(crate::methods::detectors(name, &settings)?
+                .into_iter()
+                .map(|d| {
+                    let robust = d.name() == "slst" && settings.slst_mode == SlstMode::Robust;
+                    (d, robust)
+                })
+                .collect()),
+        })
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     let truth_text = read_text(&args.truth)?;
     let positive: Vec<&str> = args.positive.iter().map(String::as_str).collect();
     let truth = match args.truth_format {
@@ -175,9 +198,14 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let slst = SlSt::new(slst_config)?;
     let results: Vec<MethodEval> = detectors
         .iter()
-        .map(|d| {
-            let typed = (d.name() == "slst").then_some(&slst);
-            eval::evaluate(&prepared, d.as_ref(), typed, &config)
+        .map(|(d, robust)| {
+            let robust = *robust;
+            let typed = (d.name() == "slst" && !robust).then_some(&slst);
+            let mut r = eval::evaluate(&prepared, d.as_ref(), typed, &config);
+            if d.name() == "slst" && robust {
+                r.method = "slst-robust";
+            }
+            r
         })
         .collect();
     if let Some(dir) = &args.plots {

@@ -3,8 +3,8 @@
 
 use clap::{Args, ValueEnum};
 use slst::method::{
-    DEFAULT_ANTECEDENTS, METHODS, MegaShingleConfig, MethodSettings, ShingleConfig, ShingleHash,
-    ShingleMeasure, ShingleSketchKind, StemmerLanguage, compare_documents,
+    DEFAULT_ANTECEDENTS, METHODS, MegaShingleConfig, MethodSettings, RobustConfig, ShingleConfig,
+    ShingleHash, ShingleMeasure, ShingleSketchKind, SlstMode, StemmerLanguage, compare_documents,
 };
 use slst::profile::ProfileConfig;
 use slst::report::{CompareRecord, MethodRecord, MethodRow, methods_table};
@@ -16,6 +16,8 @@ use crate::compare::{CompareArgs, containment_threshold};
 /// The settings of every baseline, each with its paper's default.
 #[derive(Args, Debug, Clone)]
 pub struct MethodFlags {
+    #[command(flatten)]
+    pub robust: RobustFlags,
     #[command(flatten)]
     pub shingle: ShingleFlags,
     #[command(flatten)]
@@ -45,6 +47,68 @@ pub struct BlocksFlags {
     /// Threshold of specialchars and blocks-specialchars [default: --threshold, else 0.9].
     #[arg(long, value_name = "θ")]
     pub specialchars_threshold: Option<f64>,
+}
+
+/// SL+ST's mode and the robust mode's tolerances.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Method slst")]
+pub struct RobustFlags {
+    /// `paper`: faithful SL+ST (equal lengths and leading terms); `robust`: sentences match when
+    /// their lengths and term sets are close (see README, "which mode when").
+    #[arg(long, value_enum, default_value_t = ModeArg::Paper)]
+    pub mode: ModeArg,
+    /// Robust mode: two matching sentences differ in length by at most this many terms (δ).
+    #[arg(long, default_value_t = RobustConfig::default().length_tolerance, value_name = "TERMS")]
+    pub length_tolerance: usize,
+    /// Robust mode: two matching sentences have a term-set Jaccard of at least this (τ).
+    #[arg(long, default_value_t = RobustConfig::default().term_similarity, value_name = "τ")]
+    pub term_similarity: f64,
+    /// Robust mode: one sentence pair is a block when both have at least this many terms
+    /// (0: never) …
+    #[arg(long, default_value_t = RobustConfig::default().single_min_terms, value_name = "TERMS")]
+    pub single_min_terms: usize,
+    /// … and their term-set Jaccard is at least this.
+    #[arg(long, default_value_t = RobustConfig::default().single_similarity, value_name = "τ1")]
+    pub single_similarity: f64,
+    /// Robust mode: also cut sentences at semicolons and colons (clauses as units).
+    #[arg(long, default_value_t = RobustConfig::default().clauses, value_name = "true|false",
+          action = clap::ArgAction::Set)]
+    pub clauses: bool,
+}
+
+/// The CLI names of [`SlstMode`].
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeArg {
+    /// Faithful SL+ST.
+    Paper,
+    /// Robust SL+ST.
+    Robust,
+}
+
+impl RobustFlags {
+    /// The mode chosen.
+    pub fn mode(&self) -> SlstMode {
+        match self.mode {
+            ModeArg::Paper => SlstMode::Paper,
+            ModeArg::Robust => SlstMode::Robust,
+        }
+    }
+
+    /// The robust settings, sharing SL+ST's stop words, maximum length, minimum block and
+    /// threshold.
+    pub fn config(&self, slst: &SlstConfig) -> RobustConfig {
+        RobustConfig {
+            stopwords: slst.profile.stopwords.clone(),
+            max_length: slst.profile.max_length,
+            min_block: slst.min_block,
+            length_tolerance: self.length_tolerance,
+            term_similarity: self.term_similarity,
+            single_min_terms: self.single_min_terms,
+            single_similarity: self.single_similarity,
+            clauses: self.clauses,
+            threshold: slst.threshold,
+        }
+    }
 }
 
 /// Shingles (Broder 1997; seeds 000, 001).
@@ -261,6 +325,8 @@ impl MethodFlags {
         threshold: Option<f64>,
     ) -> Result<MethodSettings> {
         let mut s = MethodSettings {
+            slst_mode: self.robust.mode(),
+            robust: self.robust.config(&slst),
             slst,
             ..MethodSettings::default()
         };
@@ -334,6 +400,13 @@ pub fn compare(args: &CompareArgs, slst: SlstConfig) -> Result<()> {
         .map(|name| settings.detector(name))
         .collect::<Result<Vec<_>>>()?;
     let containment = containment_threshold(args)?;
+    if containment.is_some() && !all && settings.slst_mode == SlstMode::Robust {
+        return Err(Error::InvalidParameter {
+            name: "--containment",
+            value: "robust".into(),
+            expected: "--mode paper (robust records give both containments; threshold them yourself)",
+        });
+    }
     if containment.is_some() && !all {
         return Err(Error::InvalidParameter {
             name: "--containment",
@@ -346,7 +419,7 @@ pub fn compare(args: &CompareArgs, slst: SlstConfig) -> Result<()> {
     let mut json = Vec::new();
     let mut rows = Vec::new();
     for (name, detector) in names.iter().zip(&detectors) {
-        if *name == "slst" {
+        if *name == "slst" && settings.slst_mode == SlstMode::Paper {
             // SL+ST keeps its own record, the same as `compare --method slst` prints.
             let d = SlSt::new(settings.slst.clone())?;
             let (pa, pb) = slst::sketch_pair(&d, &doc_a, &doc_b);

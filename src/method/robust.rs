@@ -1,0 +1,851 @@
+//! Robust SL+ST: sentence blocks that survive small edits.
+//!
+//! Faithful SL+ST ([`super::SlSt`]) matches two sentences only when their lengths in terms and
+//! their two leading terms are equal, so one swapped word breaks a block. The robust mode keeps
+//! the method's shape — one item per sentence, blocks = runs of matching sentences along a
+//! diagonal, one-to-one tiling, the Jaccard coefficient over the sentences in blocks, every block
+//! with sentence indices and byte spans — and replaces the sentence predicate:
+//!
+//! * two sentences **match** when their lengths differ by at most δ terms
+//!   ([`RobustConfig::length_tolerance`]) and the Jaccard coefficient of their term sets is at
+//!   least τ ([`RobustConfig::term_similarity`]);
+//! * a **block** is a maximal run of matching sentence pairs on one diagonal, at least
+//!   [`RobustConfig::min_block`] long — or a single pair of long sentences (both at least
+//!   [`RobustConfig::single_min_terms`] terms) whose term sets agree closely (Jaccard at least
+//!   [`RobustConfig::single_similarity`]): short reuse and reuse pasted mid-sentence then still
+//!   form blocks;
+//! * blocks are tiled longest first, as in SPEC §3.3, in the canonical order of the two sketches
+//!   (so that `compare(b, a)` is `compare(a, b)` with the sides swapped).
+//!
+//! **Finding matching sentences without comparing all of them** is prefix filtering (Bayardo et
+//! al., "Scaling up all pairs similarity search", 2007): order all terms by one global order; if
+//! J(x, y) ≥ τ then the two sets share a term among the first |x| − ⌈τ·|x|⌉ + 1 of x and the
+//! first |y| − ⌈τ·|y|⌉ + 1 of y (the smallest common term in that order). Within one comparison
+//! the order is by frequency in the two documents, rarest first; in a corpus
+//! ([`Detector::prepare_corpus`]) by document frequency over the corpus.
+//!
+//! **Corpus keys** ([`Detector::join_keys`]) follow from it. A pair with a score above 0 has a
+//! block: either two consecutive matching pairs (A_i ~ B_j and A_{i+1} ~ B_{j+1}), which then
+//! share a *pair key* hash(p, q) with p a prefix term of A_i and B_j and q one of A_{i+1} and
+//! B_{j+1}; or one long pair, which shares a *single key* (a prefix term under the single-sentence
+//! bound, of a sentence with at least `single_min_terms` terms). Two documents without a shared
+//! key therefore score 0 — provably, and checked against all pairs in `tests/robust.rs`.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, HashMap};
+
+use serde::Serialize;
+
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::similarity::Similarity;
+use crate::text::{self, StopWords};
+
+use super::{Comparison, Detector};
+
+/// Which SL+ST runs: the paper's method or the robust mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SlstMode {
+    /// Faithful SL+ST (Feng 2015): equal lengths and leading terms ([`super::SlSt`]).
+    #[default]
+    Paper,
+    /// Tolerant sentence matching ([`RobustSlst`]).
+    Robust,
+}
+
+impl SlstMode {
+    /// The name reports use: `paper` or `robust`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SlstMode::Paper => "paper",
+            SlstMode::Robust => "robust",
+        }
+    }
+}
+
+/// Settings of robust SL+ST; every field is also a CLI flag.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RobustConfig {
+    /// The words removed before counting and comparing terms (default: NLTK's English list).
+    pub stopwords: StopWords,
+    /// Sentences with more terms than this are dropped (default 35, as in SL+ST).
+    pub max_length: usize,
+    /// Runs shorter than this many sentences are not blocks (default 2), unless they are a
+    /// single close pair of long sentences.
+    pub min_block: usize,
+    /// δ: two matching sentences differ in length by at most this many terms.
+    pub length_tolerance: usize,
+    /// τ: two matching sentences have a term-set Jaccard coefficient of at least this.
+    pub term_similarity: f64,
+    /// A single sentence pair is a block when both have at least this many terms (0: never).
+    pub single_min_terms: usize,
+    /// … and their term-set Jaccard is at least this (at least τ).
+    pub single_similarity: f64,
+    /// Also cut sentences at semicolons and colons: the units are then clauses, which survive
+    /// a revision that re-punctuates (`;` in one version, `.` in the other).
+    pub clauses: bool,
+    /// Duplicate when the resemblance is at least this (default 0.5).
+    pub threshold: f64,
+}
+
+impl Default for RobustConfig {
+    fn default() -> Self {
+        RobustConfig {
+            stopwords: StopWords::english(),
+            max_length: 35,
+            min_block: 2,
+            // Chosen on half A of the labelled sets (scripts/tune_robust.py, the grid in
+            // results/tuning/grid-A.tsv).
+            length_tolerance: 4,
+            term_similarity: 0.5,
+            single_min_terms: 4,
+            single_similarity: 0.5,
+            clauses: true,
+            threshold: 0.5,
+        }
+    }
+}
+
+impl RobustConfig {
+    /// Check every setting.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming the first setting out of range.
+    pub fn validate(&self) -> Result<()> {
+        if !(1..=u16::MAX as usize).contains(&self.max_length) {
+            return Err(Error::InvalidParameter {
+                name: "--max-length",
+                value: self.max_length.to_string(),
+                expected: "a whole number from 1 to 65535",
+            });
+        }
+        if self.min_block == 0 {
+            return Err(Error::InvalidParameter {
+                name: "--min-block",
+                value: "0".into(),
+                expected: "at least 1 sentence",
+            });
+        }
+        crate::error::check_fraction("--threshold", self.threshold)?;
+        crate::error::check_fraction("--term-similarity", self.term_similarity)?;
+        crate::error::check_fraction("--single-similarity", self.single_similarity)?;
+        if self.term_similarity <= 0.0 {
+            return Err(Error::InvalidParameter {
+                name: "--term-similarity",
+                value: self.term_similarity.to_string(),
+                expected: "a number above 0 and at most 1",
+            });
+        }
+        if self.single_similarity < self.term_similarity {
+            return Err(Error::InvalidParameter {
+                name: "--single-similarity",
+                value: self.single_similarity.to_string(),
+                expected: "at least --term-similarity",
+            });
+        }
+        Ok(())
+    }
+
+    /// The settings as a JSON object, as reports record them.
+    pub fn params(&self) -> serde_json::Value {
+        serde_json::json!({
+            "mode": "robust",
+            "min_block": self.min_block,
+            "max_length": self.max_length,
+            "length_tolerance": self.length_tolerance,
+            "term_similarity": self.term_similarity,
+            "single_min_terms": self.single_min_terms,
+            "single_similarity": self.single_similarity,
+            "clauses": self.clauses,
+            "stopwords": self.stopwords.id(),
+            "threshold": self.threshold,
+        })
+    }
+}
+
+/// One kept sentence of a robust profile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RobustSentence {
+    /// First byte of the sentence in the document text.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+    /// Number of terms, repeats counted (as SL+ST's length).
+    pub length: u16,
+    /// The distinct terms, as 64-bit XXH3 hashes, sorted.
+    pub terms: Box<[u64]>,
+}
+
+/// What robust SL+ST keeps of a document: its kept sentences with their term sets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RobustProfile {
+    /// The document id.
+    pub id: String,
+    /// Kept sentences in text order.
+    pub sentences: Vec<RobustSentence>,
+    /// Sentences without a term after stop-word removal.
+    pub skipped_empty: usize,
+    /// Sentences with more terms than the maximum length.
+    pub dropped_long: usize,
+    /// Corpus keys under a corpus-wide term order, set by [`Detector::prepare_corpus`].
+    #[serde(skip)]
+    corpus_keys: Option<Vec<u64>>,
+}
+
+impl RobustProfile {
+    /// Number of kept sentences.
+    pub fn len(&self) -> usize {
+        self.sentences.len()
+    }
+
+    /// True when no sentence was kept.
+    pub fn is_empty(&self) -> bool {
+        self.sentences.is_empty()
+    }
+}
+
+/// A verified block of robust SL+ST with its byte spans.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RobustBlock {
+    /// First sentence in A.
+    pub a_start: usize,
+    /// First sentence in B.
+    pub b_start: usize,
+    /// Number of sentences.
+    pub len: usize,
+    /// Byte span `[start, end)` of the block in A's text.
+    pub a_span: [u32; 2],
+    /// Byte span in B's text.
+    pub b_span: [u32; 2],
+    /// The smallest term-set Jaccard coefficient of the block's sentence pairs.
+    pub min_term_similarity: f64,
+}
+
+/// What robust SL+ST found when comparing two profiles.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RobustComparison {
+    /// Always `"robust"`.
+    pub mode: &'static str,
+    /// The kept blocks, sorted by start in A.
+    pub blocks: Vec<RobustBlock>,
+    /// Sentences covered by the blocks (the same on both sides).
+    pub matched: usize,
+    /// Kept sentences of A.
+    pub len_a: usize,
+    /// Kept sentences of B.
+    pub len_b: usize,
+    /// Matching sentence pairs found before tiling.
+    pub sentence_pairs: usize,
+}
+
+/// The robust SL+ST detector.
+///
+/// # Example
+/// One stop word swapped for a content word changes the first sentence's length and leading
+/// terms: faithful SL+ST loses the block, the robust mode keeps it.
+/// ```
+/// use slst::{Detector, Document};
+/// use slst::method::{RobustConfig, RobustSlst};
+/// let d = RobustSlst::new(RobustConfig::default()).unwrap();
+/// let a = Document::new("a", "Stocks rose sharply on Monday in Tokyo. Bond yields fell to a record low. Oil was flat.");
+/// let b = Document::new("b", "Stocks rose sharply late Monday in Tokyo. Bond yields fell to a record low. Gold gained.");
+/// let c = d.compare(&d.sketch(&a), &d.sketch(&b));
+/// assert_eq!(c.evidence.matched, 2);
+/// assert_eq!(c.evidence.blocks[0].a_span, [0, 73]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct RobustSlst {
+    config: RobustConfig,
+}
+
+/// Below this many sentence pairs, a comparison checks every pair instead of indexing B.
+const SMALL_PAIR: usize = 1024;
+
+/// Marks the second sentence's term in a pair key, so that pair keys and single keys differ.
+const PAIR_SEED: u64 = 0x5ee1_7e55_0b0c_0001;
+/// Marks single keys.
+const SINGLE_SEED: u64 = 0x5ee1_7e55_0b0c_0002;
+
+/// The Jaccard coefficient of two sorted sets of hashes, and the size of their intersection.
+fn jaccard(x: &[u64], y: &[u64]) -> f64 {
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = x.len() + y.len() - common;
+    if union == 0 {
+        0.0
+    } else {
+        common as f64 / union as f64
+    }
+}
+
+/// How many of a set's terms (in the global order) must be indexed so that any set with Jaccard
+/// ≥ τ shares one of them: |x| − ⌈τ·|x|⌉ + 1, computed with a small slack so that rounding can
+/// only make the prefix longer (never lose a candidate).
+pub fn prefix_len(size: usize, tau: f64) -> usize {
+    if size == 0 {
+        return 0;
+    }
+    let needed = ((tau * size as f64) - 1e-9).ceil().max(1.0) as usize;
+    (size + 1).saturating_sub(needed).clamp(1, size)
+}
+
+/// The prefix of a term set under an order given by `rank` (smaller first; ties by hash).
+fn prefix(terms: &[u64], tau: f64, rank: &impl Fn(u64) -> u32) -> Vec<u64> {
+    let mut ordered: Vec<u64> = terms.to_vec();
+    ordered.sort_unstable_by_key(|&t| (rank(t), t));
+    ordered.truncate(prefix_len(terms.len(), tau));
+    ordered
+}
+
+/// The single keys of one long sentence: two sentences with term Jaccard ≥ τ1 share one.
+///
+/// J(x, y) ≥ τ1 means an overlap o ≥ α_x = ⌈τ1·|x|⌉ (and ≥ α_y). When o ≥ 2, the two smallest
+/// common terms (in the global order) both lie among the first |x| − α_x + 2 terms of x, and
+/// likewise of y: every *pair* of terms in that prefix is a key — far more selective than one
+/// term. o can be 1 only when α_x = α_y = 1; such sentences also key on each term of their
+/// ordinary prefix.
+fn single_keys(terms: &[u64], tau1: f64, rank: &impl Fn(u64) -> u32, keys: &mut Vec<u64>) {
+    let mut ordered: Vec<u64> = terms.to_vec();
+    ordered.sort_unstable_by_key(|&t| (rank(t), t));
+    let alpha = (terms.len() + 1).saturating_sub(prefix_len(terms.len(), tau1));
+    if alpha <= 1 {
+        keys.extend(
+            ordered
+                .iter()
+                .take(prefix_len(terms.len(), tau1))
+                .map(|&t| t ^ SINGLE_SEED),
+        );
+    }
+    let n = (terms.len() + 2).saturating_sub(alpha).min(terms.len());
+    for x in 0..n {
+        for y in x + 1..n {
+            keys.push(xxhash_rust::xxh3::xxh3_64_with_seed(
+                &[ordered[x].to_le_bytes(), ordered[y].to_le_bytes()].concat(),
+                SINGLE_SEED,
+            ));
+        }
+    }
+}
+
+impl RobustSlst {
+    /// A robust SL+ST detector with the given settings.
+    ///
+    /// # Errors
+    /// A setting out of range (see [`RobustConfig::validate`]).
+    pub fn new(config: RobustConfig) -> Result<Self> {
+        config.validate()?;
+        Ok(RobustSlst { config })
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &RobustConfig {
+        &self.config
+    }
+
+    /// Two sentences match: lengths within δ, term sets within τ. Returns their term Jaccard.
+    fn matches(&self, x: &RobustSentence, y: &RobustSentence) -> Option<f64> {
+        if x.length.abs_diff(y.length) as usize > self.config.length_tolerance {
+            return None;
+        }
+        // Size filter: J ≤ min(|x|, |y|) / max(|x|, |y|).
+        let (nx, ny) = (x.terms.len() as f64, y.terms.len() as f64);
+        if nx.min(ny) < self.config.term_similarity * nx.max(ny) - 1e-9 {
+            return None;
+        }
+        let j = jaccard(&x.terms, &y.terms);
+        (j >= self.config.term_similarity).then_some(j)
+    }
+
+    /// A matching pair that forms a block on its own.
+    fn single(&self, x: &RobustSentence, y: &RobustSentence, j: f64) -> bool {
+        let s = self.config.single_min_terms;
+        s > 0
+            && x.length as usize >= s
+            && y.length as usize >= s
+            && j >= self.config.single_similarity
+    }
+
+    /// The corpus keys of a profile under a term order.
+    fn keys_with(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> Vec<u64> {
+        let tau = self.config.term_similarity;
+        let prefixes: Vec<Vec<u64>> = p
+            .sentences
+            .iter()
+            .map(|s| prefix(&s.terms, tau, rank))
+            .collect();
+        let mut keys = Vec::new();
+        if self.config.min_block <= 1 {
+            // Every matching pair is a block: one prefix term suffices.
+            for pre in &prefixes {
+                keys.extend(pre.iter().map(|&t| t ^ SINGLE_SEED));
+            }
+        } else {
+            for w in prefixes.windows(2) {
+                for &p in &w[0] {
+                    for &q in &w[1] {
+                        keys.push(xxhash_rust::xxh3::xxh3_64_with_seed(
+                            &[p.to_le_bytes(), q.to_le_bytes()].concat(),
+                            PAIR_SEED,
+                        ));
+                    }
+                }
+            }
+            let s = self.config.single_min_terms;
+            if s > 0 {
+                let tau1 = self.config.single_similarity;
+                for sentence in p.sentences.iter().filter(|x| x.length as usize >= s) {
+                    single_keys(&sentence.terms, tau1, rank, &mut keys);
+                }
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+
+    /// Matching sentence pairs (i, j, Jaccard), by prefix filtering under the two documents'
+    /// own term frequencies.
+    fn sentence_pairs(&self, a: &RobustProfile, b: &RobustProfile) -> Vec<(usize, usize, f64)> {
+        if a.len() * b.len() <= SMALL_PAIR {
+            // Short documents (news items, answers): every pair, without building an index.
+            self.all_sentence_pairs(a, b)
+        } else {
+            self.indexed_sentence_pairs(a, b)
+        }
+    }
+
+    /// Matching sentence pairs by checking every pair (the oracle of the indexed search).
+    fn all_sentence_pairs(&self, a: &RobustProfile, b: &RobustProfile) -> Vec<(usize, usize, f64)> {
+        let mut out = Vec::new();
+        for (i, x) in a.sentences.iter().enumerate() {
+            for (j, y) in b.sentences.iter().enumerate() {
+                if let Some(sim) = self.matches(x, y) {
+                    out.push((i, j, sim));
+                }
+            }
+        }
+        out
+    }
+
+    /// Matching sentence pairs through an index over B's prefix terms.
+    fn indexed_sentence_pairs(
+        &self,
+        a: &RobustProfile,
+        b: &RobustProfile,
+    ) -> Vec<(usize, usize, f64)> {
+        let tau = self.config.term_similarity;
+        // Any global order is exact. Long documents: rarest first (by the number of sentences
+        // holding a term in the two documents), so that common terms rarely enter a prefix.
+        let mut freq: HashMap<u64, u32, foldhash::fast::RandomState> = HashMap::default();
+        for s in a.sentences.iter().chain(&b.sentences) {
+            for &t in s.terms.iter() {
+                *freq.entry(t).or_insert(0) += 1;
+            }
+        }
+        let rank = |t: u64| freq.get(&t).copied().unwrap_or(0);
+        let mut index: HashMap<u64, Vec<u32>, foldhash::fast::RandomState> = HashMap::default();
+        for (j, s) in b.sentences.iter().enumerate() {
+            for t in prefix(&s.terms, tau, &rank) {
+                index.entry(t).or_default().push(j as u32);
+            }
+        }
+        let mut seen = vec![usize::MAX; b.len()];
+        let mut out = Vec::new();
+        for (i, s) in a.sentences.iter().enumerate() {
+            for t in prefix(&s.terms, tau, &rank) {
+                for &j in index.get(&t).map(Vec::as_slice).unwrap_or_default() {
+                    let j = j as usize;
+                    if seen[j] == i {
+                        continue;
+                    }
+                    seen[j] = i;
+                    if let Some(sim) = self.matches(s, &b.sentences[j]) {
+                        out.push((i, j, sim));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Blocks of `a` against `b`, tiled with `a` first.
+    fn tiled(&self, a: &RobustProfile, b: &RobustProfile) -> (Vec<RobustBlock>, usize) {
+        let mut pairs = self.sentence_pairs(a, b);
+        let found = pairs.len();
+        // Diagonal runs.
+        pairs.sort_unstable_by_key(|&(i, j, _)| (i as isize - j as isize, i));
+        if pairs.is_empty() {
+            return (Vec::new(), 0);
+        }
+        let mut by_pair: Vec<(usize, usize, f64)> = pairs.clone();
+        by_pair.sort_unstable_by_key(|&(i, j, _)| (i, j));
+        let lookup = |i: usize, j: usize| -> Option<f64> {
+            by_pair
+                .binary_search_by_key(&(i, j), |&(x, y, _)| (x, y))
+                .ok()
+                .map(|k| by_pair[k].2)
+        };
+        let single_at = |i: usize, j: usize| {
+            lookup(i, j).is_some_and(|sim| self.single(&a.sentences[i], &b.sentences[j], sim))
+        };
+        let valid = |i: usize, j: usize, len: usize| {
+            len >= self.config.min_block || (0..len).all(|k| single_at(i + k, j + k))
+        };
+        let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
+        for run in pairs.chunk_by(|x, y| {
+            x.0 as isize - x.1 as isize == y.0 as isize - y.1 as isize && y.0 == x.0 + 1
+        }) {
+            let (i, j, len) = (run[0].0, run[0].1, run.len());
+            if valid(i, j, len) {
+                candidates.push((i, j, len));
+            } else {
+                candidates.extend(
+                    run.iter()
+                        .filter(|x| single_at(x.0, x.1))
+                        .map(|x| (x.0, x.1, 1)),
+                );
+            }
+        }
+        // Greedy tiling, longest first (ties: start in A, then in B); a block cut around used
+        // sentences goes back as its valid pieces.
+        let mut used_a = vec![false; a.len()];
+        let mut used_b = vec![false; b.len()];
+        let key = |&(i, j, len): &(usize, usize, usize)| (len, Reverse(i), Reverse(j));
+        let mut heap: BinaryHeap<_> = candidates.iter().map(|c| (key(c), *c)).collect();
+        let mut kept: Vec<(usize, usize, usize)> = Vec::new();
+        while let Some((_, (i, j, len))) = heap.pop() {
+            let free = |k: usize| !used_a[i + k] && !used_b[j + k];
+            if (0..len).all(free) {
+                used_a[i..i + len].fill(true);
+                used_b[j..j + len].fill(true);
+                kept.push((i, j, len));
+                continue;
+            }
+            let mut k = 0;
+            while k < len {
+                if !free(k) {
+                    k += 1;
+                    continue;
+                }
+                let start = k;
+                while k < len && free(k) {
+                    k += 1;
+                }
+                if valid(i + start, j + start, k - start) {
+                    let piece = (i + start, j + start, k - start);
+                    heap.push((key(&piece), piece));
+                }
+            }
+        }
+        kept.sort_unstable();
+        let blocks = kept
+            .into_iter()
+            .map(|(i, j, len)| RobustBlock {
+                a_start: i,
+                b_start: j,
+                len,
+                a_span: [a.sentences[i].start, a.sentences[i + len - 1].end],
+                b_span: [b.sentences[j].start, b.sentences[j + len - 1].end],
+                min_term_similarity: (0..len)
+                    .map(|k| lookup(i + k, j + k).unwrap_or(0.0))
+                    .fold(1.0, f64::min),
+            })
+            .collect();
+        (blocks, found)
+    }
+}
+
+/// The canonical order of two robust profiles (their sentences' lengths and term sets,
+/// lexicographically): tiling always runs with the smaller first, so that greedy ties cannot
+/// make `compare(a, b)` and `compare(b, a)` differ.
+fn canonical(a: &RobustProfile, b: &RobustProfile) -> Ordering {
+    fn key(p: &RobustProfile) -> impl Iterator<Item = (u16, &[u64])> {
+        p.sentences.iter().map(|s| (s.length, &*s.terms))
+    }
+    key(a).cmp(key(b))
+}
+
+impl Detector for RobustSlst {
+    type Sketch = RobustProfile;
+    type Evidence = RobustComparison;
+
+    fn name(&self) -> &'static str {
+        "slst"
+    }
+
+    fn sketch(&self, doc: &Document) -> RobustProfile {
+        let text = &doc.text;
+        let mut profile = RobustProfile {
+            id: doc.id.clone(),
+            sentences: Vec::new(),
+            skipped_empty: 0,
+            dropped_long: 0,
+            corpus_keys: None,
+        };
+        let mut terms: Vec<u64> = Vec::new();
+        let units = text::split_sentences(text).into_iter().flat_map(|span| {
+            let mut pieces = Vec::new();
+            if self.config.clauses {
+                let mut start = span.start;
+                for (k, c) in text[span.clone()].char_indices() {
+                    if c == ';' || c == ':' {
+                        let end = span.start + k + 1;
+                        pieces.push(start..end);
+                        start = end;
+                    }
+                }
+                pieces.push(start..span.end);
+                // Trim the white space a cut leaves at a piece's start.
+                for p in &mut pieces {
+                    let trimmed = text[p.clone()].trim_start();
+                    p.start = p.end - trimmed.len();
+                }
+                pieces.retain(|p| !p.is_empty());
+            } else {
+                pieces.push(span);
+            }
+            pieces
+        });
+        for span in units {
+            terms.clear();
+            text::for_each_word(&text[span.clone()], |word| {
+                if !self.config.stopwords.contains(word) {
+                    terms.push(xxhash_rust::xxh3::xxh3_64(word.as_bytes()));
+                }
+            });
+            let length = terms.len();
+            if length == 0 {
+                profile.skipped_empty += 1;
+            } else if length > self.config.max_length {
+                profile.dropped_long += 1;
+            } else {
+                terms.sort_unstable();
+                terms.dedup();
+                profile.sentences.push(RobustSentence {
+                    start: span.start as u32,
+                    end: span.end as u32,
+                    length: length as u16,
+                    terms: terms.as_slice().into(),
+                });
+            }
+        }
+        profile
+    }
+
+    fn compare(&self, a: &RobustProfile, b: &RobustProfile) -> Comparison<RobustComparison> {
+        let (len_a, len_b) = (a.len(), b.len());
+        let (blocks, sentence_pairs) = if canonical(a, b) == Ordering::Greater {
+            let (swapped, found) = self.tiled(b, a);
+            let mut blocks: Vec<RobustBlock> = swapped
+                .into_iter()
+                .map(|x| RobustBlock {
+                    a_start: x.b_start,
+                    b_start: x.a_start,
+                    len: x.len,
+                    a_span: x.b_span,
+                    b_span: x.a_span,
+                    min_term_similarity: x.min_term_similarity,
+                })
+                .collect();
+            blocks.sort_unstable_by_key(|x| (x.a_start, x.b_start));
+            (blocks, found)
+        } else {
+            self.tiled(a, b)
+        };
+        let matched = blocks.iter().map(|b| b.len).sum();
+        let similarity = Similarity::from_counts(matched, len_a, len_b);
+        Comparison {
+            method: self.name(),
+            duplicate: similarity.resemblance >= self.config.threshold && matched > 0,
+            similarity,
+            evidence: RobustComparison {
+                mode: "robust",
+                blocks,
+                matched,
+                len_a,
+                len_b,
+                sentence_pairs,
+            },
+        }
+    }
+
+    /// Pair keys and single keys (see the module docs): any two documents with a block share
+    /// one. Under the corpus-wide order when [`Detector::prepare_corpus`] has run, else under the
+    /// order of the hashes themselves (also a global order, only a less selective one).
+    fn join_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
+        Some(match &sketch.corpus_keys {
+            Some(keys) => keys.clone(),
+            None => self.keys_with(sketch, &|_| 0),
+        })
+    }
+
+    /// Orders terms by document frequency over the corpus (rarest first) and keeps each
+    /// document's keys under that order.
+    fn prepare_corpus(&self, sketches: &mut [RobustProfile]) {
+        let mut df: HashMap<u64, u32, foldhash::fast::RandomState> = HashMap::default();
+        for p in sketches.iter() {
+            let mut terms: Vec<u64> = p
+                .sentences
+                .iter()
+                .flat_map(|s| s.terms.iter().copied())
+                .collect();
+            terms.sort_unstable();
+            terms.dedup();
+            for t in terms {
+                *df.entry(t).or_insert(0) += 1;
+            }
+        }
+        let rank = |t: u64| df.get(&t).copied().unwrap_or(0);
+        use rayon::prelude::*;
+        sketches
+            .par_iter_mut()
+            .for_each(|p| p.corpus_keys = Some(self.keys_with(p, &rank)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn detector() -> RobustSlst {
+        RobustSlst::new(RobustConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn prefix_lengths_follow_the_bound() {
+        assert_eq!(prefix_len(10, 0.5), 6);
+        assert_eq!(prefix_len(10, 0.4), 7);
+        assert_eq!(prefix_len(1, 0.4), 1);
+        assert_eq!(prefix_len(3, 1.0), 1);
+        assert_eq!(prefix_len(0, 0.5), 0);
+    }
+
+    #[test]
+    fn a_content_word_for_a_stop_word_keeps_the_block() {
+        let a = Document::new(
+            "a",
+            "In the beginning God created the heaven and the earth. And the earth was without form, and void. And God said, Let there be light.",
+        );
+        let b = Document::new(
+            "b",
+            "In the beginning God created the heavens and the earth. And the earth lay without form, and void. And God said, Let there be light.",
+        );
+        let d = detector();
+        let c = d.compare(&d.sketch(&a), &d.sketch(&b));
+        assert_eq!(c.evidence.matched, 3, "{:?}", c.evidence);
+        assert_eq!(c.similarity.resemblance, 1.0);
+    }
+
+    #[test]
+    fn unrelated_sentences_do_not_match() {
+        let a = Document::new(
+            "a",
+            "Red apples grow on old trees. Green pears fall in autumn.",
+        );
+        let b = Document::new(
+            "b",
+            "Tall ships sail across oceans. Old dogs sleep by fires.",
+        );
+        let d = detector();
+        let c = d.compare(&d.sketch(&a), &d.sketch(&b));
+        assert_eq!(c.evidence.matched, 0);
+        assert!(!c.duplicate);
+    }
+
+    #[test]
+    fn one_long_sentence_is_a_block_a_short_one_is_not() {
+        let long =
+            "The central bank raised its benchmark interest rate by half a point on Tuesday.";
+        let d = detector();
+        let a = d.sketch(&Document::new("a", format!("Gold rose. {long}")));
+        let b = d.sketch(&Document::new("b", format!("{long} Oil fell.")));
+        assert_eq!(d.compare(&a, &b).evidence.matched, 1);
+        let a = d.sketch(&Document::new("a", "Gold rose sharply. Silver fell."));
+        let b = d.sketch(&Document::new("b", "Oil fell. Gold rose sharply."));
+        assert_eq!(d.compare(&a, &b).evidence.matched, 0);
+    }
+
+    #[test]
+    fn keys_under_any_order_are_shared_by_matching_documents() {
+        let a = Document::new(
+            "a",
+            "Stocks rose sharply on Monday in Tokyo. Bond yields fell to a record low.",
+        );
+        let b = Document::new(
+            "b",
+            "Stocks rose sharply late Monday in Tokyo. Bond yields fell to a new record low.",
+        );
+        let d = detector();
+        let (pa, pb) = (d.sketch(&a), d.sketch(&b));
+        assert!(d.compare(&pa, &pb).evidence.matched > 0);
+        let (ka, kb) = (d.join_keys(&pa).unwrap(), d.join_keys(&pb).unwrap());
+        assert!(ka.iter().any(|k| kb.binary_search(k).is_ok()));
+        let mut both = vec![pa, pb];
+        d.prepare_corpus(&mut both);
+        let (ka, kb) = (
+            d.join_keys(&both[0]).unwrap(),
+            d.join_keys(&both[1]).unwrap(),
+        );
+        assert!(ka.iter().any(|k| kb.binary_search(k).is_ok()));
+    }
+
+    /// The prefix-filtered search finds exactly the pairs that checking every pair finds, on
+    /// two long real texts (KJV and Webster's revision of Genesis) and at several bounds.
+    #[test]
+    fn indexed_search_equals_checking_every_pair() {
+        let kjv = include_str!("../../corpora/bible/kjv-1mb.txt");
+        let wbt = include_str!("../../corpora/bible/wbt-1mb.txt");
+        let cut = |t: &'static str| &t[..t.char_indices().nth(40_000).map_or(t.len(), |c| c.0)];
+        for (tau, delta) in [(0.3, 35), (0.5, 4), (0.8, 1)] {
+            let d = RobustSlst::new(RobustConfig {
+                term_similarity: tau,
+                length_tolerance: delta,
+                single_similarity: f64::max(tau, 0.5),
+                ..RobustConfig::default()
+            })
+            .unwrap();
+            let (a, b) = (
+                d.sketch(&Document::new("kjv", cut(kjv))),
+                d.sketch(&Document::new("wbt", cut(wbt))),
+            );
+            assert!(a.len() * b.len() > SMALL_PAIR);
+            let sorted = |mut v: Vec<(usize, usize, f64)>| {
+                v.sort_by_key(|x| (x.0, x.1));
+                v
+            };
+            let all = sorted(d.all_sentence_pairs(&a, &b));
+            assert!(all.len() > 100, "τ {tau}: {}", all.len());
+            assert_eq!(sorted(d.indexed_sentence_pairs(&a, &b)), all, "τ {tau}");
+        }
+    }
+
+    #[test]
+    fn invalid_settings_are_rejected() {
+        for cfg in [
+            RobustConfig {
+                min_block: 0,
+                ..RobustConfig::default()
+            },
+            RobustConfig {
+                term_similarity: 0.0,
+                ..RobustConfig::default()
+            },
+            RobustConfig {
+                single_similarity: 0.2,
+                ..RobustConfig::default()
+            },
+        ] {
+            assert!(RobustSlst::new(cfg).is_err());
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! End-to-end tests of `--mode robust`: compare, batch (index = all pairs) and eval.
+
+mod common;
+use common::{repo, slst, slst_in, stdout};
+
+#[test]
+fn compare_robust_json_names_the_mode_and_gives_spans() {
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "robust",
+        "--json",
+        "corpora/clough/g0pA_taskb.txt",
+        "corpora/clough/orig_taskb.txt",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["method"], "slst");
+    assert_eq!(v["evidence"]["mode"], "robust");
+    assert_eq!(v["params"]["mode"], "robust");
+    // The whole answer sits in the article (paper mode finds 5 of its 8 sentences).
+    assert_eq!(v["containment_a"], 1.0);
+    let a = std::fs::read_to_string(repo().join("corpora/clough/g0pA_taskb.txt")).unwrap();
+    let b = std::fs::read_to_string(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    let blocks = v["evidence"]["blocks"].as_array().unwrap();
+    assert!(!blocks.is_empty());
+    for block in blocks {
+        let span = |side: &str| {
+            let s = block[side].as_array().unwrap();
+            s[0].as_u64().unwrap() as usize..s[1].as_u64().unwrap() as usize
+        };
+        // Cut-and-paste: each block's two spans hold the same words (the answer's copy has
+        // stray `?` after some words and other line breaks).
+        let words = |t: &str| {
+            t.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(words(&a[span("a_span")]), words(&b[span("b_span")]));
+    }
+}
+
+#[test]
+fn paper_mode_output_is_unchanged_by_the_new_flags() {
+    let args = [
+        "compare",
+        "--json",
+        "corpora/clough/g0pA_taskb.txt",
+        "corpora/clough/orig_taskb.txt",
+    ];
+    let default = stdout(&slst(&args));
+    let mut with_mode = args.to_vec();
+    with_mode.extend(["--mode", "paper"]);
+    assert_eq!(default, stdout(&slst(&with_mode)));
+    let v: serde_json::Value = serde_json::from_str(&default).unwrap();
+    assert_eq!(v["matched_sentences"], 5);
+}
+
+#[test]
+fn robust_batch_index_equals_all_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let clough = repo().join("corpora/clough-short-answers/corpus-20090418");
+    let run = |candidates: &str, out: &str| {
+        let o = slst_in(
+            dir.path(),
+            &[
+                "batch",
+                clough.to_str().unwrap(),
+                "--mode",
+                "robust",
+                "--threshold",
+                "0.2",
+                "--blocks",
+                "--candidates",
+                candidates,
+                "--out",
+                out,
+                "-q",
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(dir.path().join(out)).unwrap()
+    };
+    let index = run("index", "index.jsonl");
+    assert_eq!(index, run("all", "all.jsonl"));
+    assert!(index.lines().count() > 10);
+    assert!(index.contains(r#""mode":"robust""#));
+}
+
+#[test]
+fn eval_reports_both_modes_side_by_side() {
+    let o = slst(&[
+        "eval",
+        "corpora/clough-short-answers/corpus-20090418",
+        "--universe",
+        "listed",
+        "--truth",
+        "corpora/truth/clough-pairs.tsv",
+        "--positive",
+        "cut,light",
+        "--method",
+        "slst,slst-robust",
+        "--json",
+    ]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let methods = v["methods"].as_array().unwrap();
+    assert_eq!(methods[0]["method"], "slst");
+    assert_eq!(methods[1]["method"], "slst-robust");
+    let f1 = |i: usize| methods[i]["best"]["f1"].as_f64().unwrap();
+    assert!(f1(1) > f1(0) + 0.1, "paper {} robust {}", f1(0), f1(1));
+}
+
+#[test]
+fn robust_refuses_a_containment_decision_and_bad_settings() {
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "robust",
+        "--containment",
+        "0.5",
+        "corpora/clough/g0pA_taskb.txt",
+        "corpora/clough/orig_taskb.txt",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "robust",
+        "--term-similarity",
+        "0.6",
+        "--single-similarity",
+        "0.5",
+        "corpora/clough/g0pA_taskb.txt",
+        "corpora/clough/orig_taskb.txt",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--single-similarity"));
+}

@@ -1,0 +1,253 @@
+//! Robust SL+ST: the corpus keys are exact (indexed corpus runs equal comparing every pair, on
+//! random corpora of real sentences with word-level edits and on Reuters-21578), comparisons
+//! are symmetric, and edits that break faithful SL+ST's blocks keep robust ones, with spans.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use slst::batch::generic::{AnyBatchResult, run_any};
+use slst::batch::{BatchConfig, Candidates, Silent};
+use slst::corpus::sgml::SgmlOptions;
+use slst::corpus::{Item, SourceOptions, read_sources};
+use slst::method::{RobustConfig, RobustSlst};
+use slst::text::split_sentences;
+use slst::{Detector, Document, SlSt, SlstConfig};
+
+/// Real sentences (Clough PageRank source and the first chapters of Genesis, KJV).
+fn pool() -> &'static [String] {
+    static POOL: OnceLock<Vec<String>> = OnceLock::new();
+    POOL.get_or_init(|| {
+        let mut out = Vec::new();
+        for text in [
+            include_str!("../corpora/clough/orig_taskb.txt"),
+            &include_str!("../corpora/bible/kjv-1mb.txt")[..30_000],
+        ] {
+            for r in split_sentences(text) {
+                let s = text[r].split_whitespace().collect::<Vec<_>>().join(" ");
+                if s.chars().next().is_some_and(char::is_uppercase) && s.ends_with('.') {
+                    out.push(s);
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out.truncate(30);
+        out
+    })
+}
+
+/// Replace every `n`-th word (not the last of a sentence, so boundaries stay) with `word`.
+fn edit_words(text: &str, n: usize, word: &str) -> String {
+    let words: Vec<&str> = text.split(' ').collect();
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if i % n == n - 1 && !w.ends_with('.') {
+                word
+            } else {
+                w
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A corpus of up to 12 documents: random runs of pool sentences, some copied with words
+/// changed (content words for content words, stop words for content words), some with a
+/// sentence prepended, some empty.
+fn corpus() -> impl Strategy<Value = Vec<String>> {
+    let doc = proptest::collection::vec(0usize..30, 0..12);
+    proptest::collection::vec((doc, 0u8..7, 3usize..9), 1..12).prop_map(|specs| {
+        let pool = pool();
+        let mut docs: Vec<String> = Vec::new();
+        for (sentences, how, n) in specs {
+            let text = match (how, docs.last()) {
+                (0, Some(prev)) => edit_words(prev, n, "marvel"),
+                (1, Some(prev)) => edit_words(prev, n, "the"),
+                (2, Some(prev)) => format!("{} {}", pool[sentences.len() % pool.len()], prev),
+                _ => sentences
+                    .iter()
+                    .map(|&k| pool[k % pool.len()].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            docs.push(text);
+        }
+        docs
+    })
+}
+
+fn configs() -> impl Strategy<Value = RobustConfig> {
+    (
+        prop_oneof![Just(0usize), Just(2), Just(35)],
+        prop_oneof![Just(0.3), Just(0.5), Just(0.8)],
+        prop_oneof![Just((0usize, 1.0)), Just((4, 0.6)), Just((6, 0.9))],
+        1usize..4,
+    )
+        .prop_map(|(delta, tau, (s, tau1), min_block)| RobustConfig {
+            length_tolerance: delta,
+            term_similarity: tau,
+            single_min_terms: s,
+            single_similarity: f64::max(tau1, tau),
+            min_block,
+            threshold: 0.001,
+            ..RobustConfig::default()
+        })
+}
+
+fn run(texts: &[String], detector: &RobustSlst, candidates: Candidates) -> AnyBatchResult {
+    let items = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())));
+    let config = BatchConfig {
+        candidates,
+        max_df: usize::MAX,
+        ..BatchConfig::default()
+    };
+    run_any(items, detector, &config, &Silent)
+}
+
+/// (a, b, resemblance, evidence) of every reported pair.
+fn pairs(r: &AnyBatchResult) -> Vec<(usize, usize, f64, String)> {
+    r.pairs
+        .iter()
+        .map(|p| {
+            (
+                p.a,
+                p.b,
+                p.comparison.similarity.resemblance,
+                p.comparison.evidence.to_string(),
+            )
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// Every pair with a block is a candidate: the indexed run reports exactly what comparing
+    /// every pair reports (threshold 0.001: every pair with a block).
+    #[test]
+    fn indexed_robust_batch_equals_all_pairs(texts in corpus(), config in configs()) {
+        let d = RobustSlst::new(config).unwrap();
+        let index = run(&texts, &d, Candidates::Index);
+        let all = run(&texts, &d, Candidates::All);
+        prop_assert_eq!(pairs(&index), pairs(&all));
+    }
+
+    /// compare(b, a) is compare(a, b) with the sides swapped.
+    #[test]
+    fn robust_compare_is_symmetric(texts in corpus(), config in configs()) {
+        let d = RobustSlst::new(config).unwrap();
+        let sketches: Vec<_> = texts.iter().map(|t| d.sketch(&Document::new("d", t.clone()))).collect();
+        for x in &sketches {
+            for y in &sketches {
+                let (xy, yx) = (d.compare(x, y), d.compare(y, x));
+                prop_assert_eq!(xy.similarity, yx.similarity.swapped());
+                let mut flipped: Vec<_> = yx.evidence.blocks.iter()
+                    .map(|b| (b.b_start, b.a_start, b.len, b.b_span, b.a_span)).collect();
+                flipped.sort_unstable();
+                let direct: Vec<_> = xy.evidence.blocks.iter()
+                    .map(|b| (b.a_start, b.b_start, b.len, b.a_span, b.b_span)).collect();
+                prop_assert_eq!(direct, flipped);
+            }
+        }
+    }
+}
+
+fn reuters(n: usize) -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/reuters21578");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: the shared corpora must sit beside the repository",
+        dir.display()
+    );
+    let options = SourceOptions {
+        format: slst::corpus::Format::Sgml,
+        sgml: SgmlOptions::reuters(),
+        ..SourceOptions::default()
+    };
+    read_sources(&[dir.join("reut2-000.sgm")], &options)
+        .filter_map(|item| match item {
+            Item::Document(d) => Some(d.text),
+            Item::Skipped(_) => None,
+        })
+        .take(n)
+        .collect()
+}
+
+/// On real news: 400 Reuters-21578 documents, indexed against all 79,800 pairs, with the
+/// default settings and with loose ones.
+#[test]
+fn reuters_subset_indexed_robust_equals_all_pairs() {
+    let texts = reuters(400);
+    assert_eq!(texts.len(), 400);
+    for config in [
+        RobustConfig {
+            threshold: 0.001,
+            ..RobustConfig::default()
+        },
+        RobustConfig {
+            threshold: 0.001,
+            term_similarity: 0.3,
+            length_tolerance: 35,
+            single_min_terms: 4,
+            single_similarity: 0.5,
+            ..RobustConfig::default()
+        },
+    ] {
+        let d = RobustSlst::new(config).unwrap();
+        let index = run(&texts, &d, Candidates::Index);
+        let all = run(&texts, &d, Candidates::All);
+        assert_eq!(pairs(&index), pairs(&all));
+        assert!(!index.pairs.is_empty());
+        eprintln!(
+            "candidates {} of {}",
+            index.candidate_pairs, all.candidate_pairs
+        );
+        assert!(index.candidate_pairs < all.candidate_pairs / 10);
+    }
+}
+
+/// A Clough & Stevenson "light revision" answer and its source (task a): faithful SL+ST finds
+/// no block; the robust mode finds sentence blocks, and each block's spans hold sentences that
+/// share most of their words.
+#[test]
+fn light_revision_is_found_with_spans() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("corpora/clough-short-answers/corpus-20090418");
+    let read = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        Document::new(name, text)
+    };
+    let (answer, source) = (read("g0pA_taskc.txt"), read("orig_taskc.txt"));
+    let paper = SlSt::new(SlstConfig::default()).unwrap();
+    let p = paper.compare(&paper.sketch(&answer), &paper.sketch(&source));
+    let robust = RobustSlst::new(RobustConfig::default()).unwrap();
+    let r = robust.compare(&robust.sketch(&answer), &robust.sketch(&source));
+    assert!(
+        r.evidence.matched > p.evidence.matched,
+        "paper {} robust {}",
+        p.evidence.matched,
+        r.evidence.matched
+    );
+    for b in &r.evidence.blocks {
+        let a = &answer.text[b.a_span[0] as usize..b.a_span[1] as usize];
+        let s = &source.text[b.b_span[0] as usize..b.b_span[1] as usize];
+        let words = |t: &str| -> std::collections::HashSet<String> {
+            t.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| w.len() > 3)
+                .map(str::to_lowercase)
+                .collect()
+        };
+        let (wa, ws) = (words(a), words(s));
+        let common = wa.intersection(&ws).count();
+        assert!(
+            common * 3 >= wa.len().min(ws.len()),
+            "block {b:?}: {a:?} / {s:?}"
+        );
+    }
+}
