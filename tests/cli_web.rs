@@ -517,6 +517,9 @@ fn eval_on_llvm_versions_blocks_md5_finds_what_md5_misses() {
     };
     assert_eq!(at("md5", 0.05)["reported"], 0);
     let half = at("blocks-md5", 0.5);
-    assert_eq!((half["tp"].as_u64(), half["fp"].as_u64()), (Some(2), Some(0)));
+    assert_eq!(
+        (half["tp"].as_u64(), half["fp"].as_u64()),
+        (Some(2), Some(0))
+    );
     assert_eq!(at("blocks-md5", 0.55)["reported"], 0);
 }
