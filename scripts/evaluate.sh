@@ -92,7 +92,8 @@ python3 scripts/results_table.py "$out/json" > "$out/RESULTS.md"
 # The web sets: their state (results/web/README.md) and summaries follow.
 if [ -f "$out/web/README.md" ]; then
   { echo; cat "$out/web/README.md"; } >> "$out/RESULTS.md"
-  for summary in "$out"/web/*/summary.md; do
+  for set in web-versions web-versions-with-identical web-mirror; do
+    summary="$out/web/$set/summary.md"
     [ -f "$summary" ] && { echo; sed 's/^# /### /; s/^## /#### /' "$summary"; } >> "$out/RESULTS.md"
   done
 fi
