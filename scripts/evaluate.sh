@@ -81,11 +81,22 @@ if [ "$have_shared" = 1 ]; then
   run reuters-s-synthetic "$work/reuters-s-synth.trec" --truth "$out/reuters-s-synth.truth.tsv" --positive "$kinds"
 fi
 
+# The labelled web sets (LLVM manual pages): versions (light + heavy, identical pages ignored;
+# then identical counted positive too) and mirror (two site templates), by scripts/evaluate_web.sh.
+versions=(corpora/web-versions/pages corpora/truth/web-versions-pairs.tsv)
+scripts/evaluate_web.sh web-versions "${versions[@]}" \
+  --positive light,heavy --ignore corpora/truth/web-versions-identical.tsv > /dev/null
+scripts/evaluate_web.sh web-versions-with-identical "${versions[@]}" \
+  --positive identical,light,heavy > /dev/null
+scripts/evaluate_web.sh web-mirror corpora/web-mirror/pages corpora/truth/web-mirror-pairs.tsv \
+  --positive mirror > /dev/null
+
 python3 scripts/results_table.py "$out/json" > "$out/RESULTS.md"
-# The web sets are evaluated by scripts/evaluate_web.sh; their state and summaries follow.
+# The web sets: their state (results/web/README.md) and summaries follow.
 if [ -f "$out/web/README.md" ]; then
   { echo; cat "$out/web/README.md"; } >> "$out/RESULTS.md"
-  for summary in "$out"/web/*/summary.md; do
+  for set in web-versions web-versions-with-identical web-mirror; do
+    summary="$out/web/$set/summary.md"
     [ -f "$summary" ] && { echo; sed 's/^# /### /; s/^## /#### /' "$summary"; } >> "$out/RESULTS.md"
   done
 fi

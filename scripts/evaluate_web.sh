@@ -3,8 +3,8 @@
 # claims. One command per set:
 #
 #   scripts/evaluate_web.sh NAME SOURCE TRUTH [slst eval flags …]
-#   e.g. scripts/evaluate_web.sh web-versions corpora/web-versions/pages \
-#            corpora/web-versions/truth.tsv --positive 1
+#   e.g. scripts/evaluate_web.sh web-mirror corpora/web-mirror/pages \
+#            corpora/truth/web-mirror-pairs.tsv --positive mirror
 #
 # For each block preset (2-4, 3-7, 8-12), with and without --drop-boilerplate, it runs
 # `slst eval` with md5, blocks-md5, shingle, blocks-shingle, specialchars, blocks-specialchars,

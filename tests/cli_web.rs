@@ -414,3 +414,112 @@ fn deep_and_empty_pages_are_read_and_noted_in_the_batch_summary() {
     assert_eq!(v["blocks"][1]["path"], "html");
     assert_eq!(v["blocks"][1]["chars"], 4054 - 2909);
 }
+
+/// The labelled LLVM manual pages (`corpora/web-versions/`): a page of one version and of the
+/// next.
+const VERSIONS: &str = "corpora/web-versions/pages";
+
+#[test]
+fn the_3_7_preset_cuts_an_llvm_page_into_the_article_and_the_rest() {
+    // Read literally (natural log; l and p the text left in the subtree and in its parent's
+    // subtree after earlier cuts; html at depth 1), the weights leave this page in 2 blocks with
+    // the 3–7 preset and 5 with the 8–12 one (results/web/README.md).
+    let page = format!("{VERSIONS}/llvm-13.0.1/CommandGuide/llvm-as.html");
+    let blocks = |preset: &str| -> serde_json::Value {
+        let out = slst(&["blocks", &page, "--preset", preset, "--json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["blocks"].clone()
+    };
+    let b = blocks("3-7");
+    assert_eq!(b.as_array().unwrap().len(), 2, "{b}");
+    assert_eq!(
+        b[0]["path"],
+        "html>body>div.document>div.documentwrapper>div.bodywrapper>div.body>section#llvm-as-llvm-assembler"
+    );
+    assert_eq!(b[0]["chars"], 1321);
+    assert_eq!(b[1]["path"], "html>body");
+    assert_eq!(b[1]["chars"], 535);
+    // body, once the article is out: l = 535, p = 535 (html holds nothing else), d = 2.
+    let w = 535.0 / 536.0 * (0.15f64 * 535.0).ln() * (1.93f64 * 2.0 + 4.07).ln();
+    assert!((b[1]["weight"].as_f64().unwrap() - w).abs() < 1e-9, "{w}");
+    // The sidebar it beats: l = 233 of its parent's 233, d = 4 (8.73 < 9.06).
+    let sidebar = 233.0 / 234.0 * (0.15f64 * 233.0).ln() * (1.93f64 * 4.0 + 4.07).ln();
+    assert!(sidebar < w);
+    let b = blocks("8-12");
+    let paths: Vec<&str> = b
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths[1..],
+        [
+            "html>body>div.sphinxsidebar>div.sphinxsidebarwrapper",
+            "html>body>div.related>ul",
+            "html>body>div.related>ul",
+            "html>body"
+        ]
+    );
+}
+
+#[test]
+fn eval_on_llvm_versions_blocks_md5_finds_what_md5_misses() {
+    // Two pages in LLVM 13.0.1 and 16.0.6 (one lightly, one heavily revised by their main text):
+    // the version string and the neighbours' titles in the template make every page's MD5
+    // differ, while with the 3–7 preset the article block of each pair is the same, and the
+    // fuzzy block similarity of a pair is then 0.5 (one of two blocks on each side matches).
+    let dir = tempfile::tempdir().unwrap();
+    let pages = ["AMDGPU/gfx10_label.html", "AMDGPU/gfx10_tgt.html"];
+    let mut truth = String::from("id_a\tid_b\tlabel\n");
+    for (p, kind) in pages.iter().zip(["light", "heavy"]) {
+        for v in ["llvm-13.0.1", "llvm-16.0.6"] {
+            let to = dir.path().join("pages").join(v).join(p);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(common::repo().join(VERSIONS).join(v).join(p), &to).unwrap();
+        }
+        truth.push_str(&format!("llvm-13.0.1/{p}\tllvm-16.0.6/{p}\t{kind}\n"));
+    }
+    std::fs::write(dir.path().join("truth.tsv"), truth).unwrap();
+    let out = slst_in(
+        dir.path(),
+        &[
+            "eval",
+            "pages",
+            "--truth",
+            "truth.tsv",
+            "--positive",
+            "light,heavy",
+            "--method",
+            "md5,blocks-md5",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["set"]["universe"], 6);
+    assert_eq!(v["set"]["positives"], 2);
+    let at = |method: &str, theta: f64| -> serde_json::Value {
+        let m = v["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["method"] == method)
+            .unwrap();
+        m["sweep"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| (p["threshold"].as_f64().unwrap() - theta).abs() < 1e-9)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(at("md5", 0.05)["reported"], 0);
+    let half = at("blocks-md5", 0.5);
+    assert_eq!(
+        (half["tp"].as_u64(), half["fp"].as_u64()),
+        (Some(2), Some(0))
+    );
+    assert_eq!(at("blocks-md5", 0.55)["reported"], 0);
+}

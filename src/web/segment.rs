@@ -13,9 +13,10 @@
 //! one last block).
 //!
 //! Where the thesis is silent or ambiguous, this module chooses:
-//! - **log** is the natural logarithm (the thesis writes `log`; SPEC §7.2 says `ln`); the choice
-//!   only rescales the second factor, but the coefficients were fitted with some base and the
-//!   block counts they give depend on it.
+//! - **log** is the natural logarithm (the thesis writes `log`; SPEC §7.2 says `ln`). The base
+//!   does not change the blocks: both log factors scale by 1/ln b, the weight by the positive
+//!   constant 1/(ln b)², and the heaviest node stays the heaviest (only the printed weights
+//!   change).
 //! - **the root's parent length**: the root has no parent; p = l is used for it (as if it were
 //!   its own parent).
 //! - **text length** counts the characters of the whitespace-collapsed visible text; white space
