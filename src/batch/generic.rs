@@ -152,21 +152,28 @@ pub fn run_any(
         }
         None => duplicate,
     };
+    // Progress is counted per chunk of pairs: a shared counter bumped per pair costs more than
+    // ruling a pair out.
     let mut reported: Vec<AnyPair> = pairs
-        .par_iter()
-        .with_min_len(64)
-        .filter_map(|&(a, b)| {
-            progress.advance(1);
-            let (sa, sb) = (&*docs[a].sketch, &*docs[b].sketch);
-            if use_index && !detector.may_be_reported_any(sa, sb, &keep) {
-                return None;
-            }
-            let c = detector.compare_any(sa, sb);
-            keep(&c.similarity, c.duplicate).then_some(AnyPair {
-                a,
-                b,
-                comparison: c,
-            })
+        .par_chunks(64)
+        .flat_map_iter(|chunk| {
+            let kept: Vec<AnyPair> = chunk
+                .iter()
+                .filter_map(|&(a, b)| {
+                    let (sa, sb) = (&*docs[a].sketch, &*docs[b].sketch);
+                    if use_index && !detector.may_be_reported_any(sa, sb, &keep) {
+                        return None;
+                    }
+                    let c = detector.compare_any(sa, sb);
+                    keep(&c.similarity, c.duplicate).then_some(AnyPair {
+                        a,
+                        b,
+                        comparison: c,
+                    })
+                })
+                .collect();
+            progress.advance(chunk.len() as u64);
+            kept
         })
         .collect();
     reported.sort_unstable_by_key(|p| (p.a, p.b));
