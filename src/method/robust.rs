@@ -193,7 +193,15 @@ pub struct RobustProfile {
     /// Each sentence's prefix terms under the corpus-wide order, as (term, sentence) sorted:
     /// what [`Detector::may_be_reported`] bounds a comparison with. Set with `corpus_keys`.
     #[serde(skip)]
-    corpus_prefixes: Option<Vec<(u64, u32)>>,
+    corpus_prefixes: Option<PrefixPostings>,
+}
+
+/// Each sentence's prefix terms as (term, sentence) postings sorted by term, then sentence; the
+/// two columns apart, so that merging two documents' lists reads only the terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PrefixPostings {
+    terms: Box<[u64]>,
+    sentences: Box<[u32]>,
 }
 
 impl RobustProfile {
@@ -417,8 +425,8 @@ impl RobustSlst {
         keys
     }
 
-    /// Each sentence's prefix terms under a term order, as (term, sentence), sorted.
-    fn prefix_postings(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> Vec<(u64, u32)> {
+    /// Each sentence's prefix terms under a term order, as sorted postings.
+    fn prefix_postings(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> PrefixPostings {
         let tau = self.config.term_similarity;
         let mut out: Vec<(u64, u32)> = p
             .sentences
@@ -431,7 +439,10 @@ impl RobustSlst {
             })
             .collect();
         out.sort_unstable();
-        out
+        PrefixPostings {
+            terms: out.iter().map(|x| x.0).collect(),
+            sentences: out.iter().map(|x| x.1).collect(),
+        }
     }
 
     /// An upper bound on the sentences in blocks (per side) of `a` against `b`, or `None` when
@@ -461,28 +472,28 @@ impl RobustSlst {
             large_b.resize(b.len().div_ceil(64), 0);
             &mut large_b
         };
+        let (xt, yt) = (&*x.terms, &*y.terms);
         let (mut i, mut j) = (0, 0);
-        while i < x.len() && j < y.len() {
-            match x[i].0.cmp(&y[j].0) {
-                Ordering::Less => i += 1,
-                Ordering::Greater => j += 1,
-                Ordering::Equal => {
-                    let t = x[i].0;
-                    let ie = i + x[i..].iter().take_while(|p| p.0 == t).count();
-                    let je = j + y[j..].iter().take_while(|p| p.0 == t).count();
-                    for &(_, u) in &x[i..ie] {
-                        let lu = a.sentences[u as usize].length;
-                        for &(_, v) in &y[j..je] {
-                            if lu.abs_diff(b.sentences[v as usize].length) as usize <= delta {
-                                in_a[u as usize / 64] |= 1 << (u % 64);
-                                in_b[v as usize / 64] |= 1 << (v % 64);
-                            }
-                        }
+        while i < xt.len() && j < yt.len() {
+            let (p, q) = (xt[i], yt[j]);
+            if p != q {
+                i += usize::from(p < q);
+                j += usize::from(q < p);
+                continue;
+            }
+            let ie = i + xt[i..].iter().take_while(|&&t| t == p).count();
+            let je = j + yt[j..].iter().take_while(|&&t| t == p).count();
+            for &u in &x.sentences[i..ie] {
+                let lu = a.sentences[u as usize].length;
+                for &v in &y.sentences[j..je] {
+                    if lu.abs_diff(b.sentences[v as usize].length) as usize <= delta {
+                        in_a[u as usize / 64] |= 1 << (u % 64);
+                        in_b[v as usize / 64] |= 1 << (v % 64);
                     }
-                    i = ie;
-                    j = je;
                 }
             }
+            i = ie;
+            j = je;
         }
         let count = |v: &[u64]| v.iter().map(|w| w.count_ones() as usize).sum::<usize>();
         Some(count(in_a).min(count(in_b)))
