@@ -2,18 +2,20 @@
 # slst batch on Reuters-21578, paper mode against the robust mode, in one run, interleaved:
 # wall time, CPU time (user + sys) and peak RSS of each, and the ratio robust / paper.
 #
-#   scripts/bench_robust.sh [--repeat N] [--corpora DIR]
+#   scripts/bench_robust.sh [--repeat N] [--corpora DIR] [--name NAME]
 #
 # Reads bench-results/data/reuters21578.jsonl (made by scripts/bench_peers.sh from the shared
-# Reuters-21578 SGML); writes the record to scripts/runs/<date>-robust-speed/.
+# Reuters-21578 SGML); writes the record to scripts/runs/<date>-NAME/ (NAME: robust-speed unless given).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=5
 corpora=../shared/corpora
+name=robust-speed
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeat) repeat="$2"; shift 2 ;;
     --corpora) corpora="$2"; shift 2 ;;
+    --name) name="$2"; shift 2 ;;
     *) echo "bench_robust.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -24,7 +26,7 @@ if [ ! -f "$data" ]; then
 fi
 cargo build --release --quiet
 bin=target/release/slst
-run_dir="scripts/runs/$(date -u +%F)-robust-speed"
+run_dir="scripts/runs/$(date -u +%F)-$name"
 work=bench-results/robust-speed
 mkdir -p "$run_dir" "$work"
 { uname -srm; nproc; uptime; } > "$run_dir/machine"

@@ -98,16 +98,39 @@ fn configs() -> impl Strategy<Value = RobustConfig> {
 }
 
 fn run(texts: &[String], detector: &RobustSlst, candidates: Candidates) -> AnyBatchResult {
+    run_with(texts, detector, candidates, None)
+}
+
+fn run_with(
+    texts: &[String],
+    detector: &RobustSlst,
+    candidates: Candidates,
+    containment: Option<f64>,
+) -> AnyBatchResult {
     let items = texts
         .iter()
         .enumerate()
         .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())));
     let config = BatchConfig {
         candidates,
+        containment,
         max_df: usize::MAX,
-        ..BatchConfig::default()
     };
     run_any(items, detector, &config, &Silent)
+}
+
+/// Report thresholds: (θ, containment θc) pairs, from 0 to high.
+fn thresholds() -> impl Strategy<Value = (f64, Option<f64>)> {
+    prop_oneof![
+        Just((0.0, None)),
+        Just((0.05, None)),
+        Just((0.3, None)),
+        Just((0.5, None)),
+        Just((0.9, None)),
+        Just((0.5, Some(0.01))),
+        Just((0.5, Some(0.3))),
+        Just((0.5, Some(0.7))),
+    ]
 }
 
 /// (a, b, resemblance, evidence) of every reported pair.
@@ -136,6 +159,51 @@ proptest! {
         let index = run(&texts, &d, Candidates::Index);
         let all = run(&texts, &d, Candidates::All);
         prop_assert_eq!(pairs(&index), pairs(&all));
+    }
+
+    /// The score bound that rules pairs out before comparing them is exact: at every report
+    /// threshold, for J and for containment, the indexed run still reports exactly what
+    /// comparing every pair (without the bound) reports.
+    #[test]
+    fn bounded_robust_batch_equals_all_pairs(
+        texts in corpus(),
+        config in configs(),
+        (theta, containment) in thresholds(),
+    ) {
+        let d = RobustSlst::new(RobustConfig { threshold: theta, ..config }).unwrap();
+        let index = run_with(&texts, &d, Candidates::Index, containment);
+        let all = run_with(&texts, &d, Candidates::All, containment);
+        prop_assert_eq!(pairs(&index), pairs(&all));
+    }
+
+    /// The bound never rules out a pair whose comparison satisfies the report's rule, at any
+    /// threshold, for J and for containment.
+    #[test]
+    fn the_bound_never_rejects_a_reportable_pair(texts in corpus(), config in configs()) {
+        let d = RobustSlst::new(config).unwrap();
+        let mut sketches: Vec<_> =
+            texts.iter().map(|t| d.sketch(&Document::new("d", t.clone()))).collect();
+        d.prepare_corpus(&mut sketches);
+        for x in &sketches {
+            for y in &sketches {
+                let c = d.compare(x, y);
+                for theta in [0.0, 0.01, 0.2, 0.5, 0.8, 1.0] {
+                    let j = |s: &slst::Similarity, _: bool| {
+                        s.resemblance > 0.0 && s.resemblance >= theta
+                    };
+                    let cont = |s: &slst::Similarity, _: bool| {
+                        s.containment_a.is_some_and(|v| v >= theta)
+                            || s.containment_b.is_some_and(|v| v >= theta)
+                    };
+                    let real_j = c.evidence.matched > 0 && c.similarity.resemblance >= theta;
+                    prop_assert!(!real_j || d.may_be_reported(x, y, &j), "J ≥ {}", theta);
+                    prop_assert!(
+                        !cont(&c.similarity, c.duplicate) || d.may_be_reported(x, y, &cont),
+                        "containment ≥ {}", theta
+                    );
+                }
+            }
+        }
     }
 
     /// compare(b, a) is compare(a, b) with the sides swapped.

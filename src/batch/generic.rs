@@ -143,24 +143,37 @@ pub fn run_any(
 
     let t = Instant::now();
     progress.stage("scoring candidate pairs", Some(pairs.len() as u64));
+    // The report's rule, monotone in the scores: with an index, a method's cheap bounds may
+    // rule a pair out before it is compared (every pair is compared without one, the oracle).
+    let keep = |s: &crate::Similarity, duplicate: bool| match config.containment {
+        Some(theta) => {
+            s.containment_a.is_some_and(|x| x >= theta)
+                || s.containment_b.is_some_and(|x| x >= theta)
+        }
+        None => duplicate,
+    };
+    // Progress is counted per chunk of pairs: a shared counter bumped per pair costs more than
+    // ruling a pair out.
     let mut reported: Vec<AnyPair> = pairs
-        .par_iter()
-        .with_min_len(64)
-        .filter_map(|&(a, b)| {
-            let c = detector.compare_any(&*docs[a].sketch, &*docs[b].sketch);
-            progress.advance(1);
-            let keep = match config.containment {
-                Some(theta) => {
-                    c.similarity.containment_a.is_some_and(|x| x >= theta)
-                        || c.similarity.containment_b.is_some_and(|x| x >= theta)
-                }
-                None => c.duplicate,
-            };
-            keep.then_some(AnyPair {
-                a,
-                b,
-                comparison: c,
-            })
+        .par_chunks(64)
+        .flat_map_iter(|chunk| {
+            let kept: Vec<AnyPair> = chunk
+                .iter()
+                .filter_map(|&(a, b)| {
+                    let (sa, sb) = (&*docs[a].sketch, &*docs[b].sketch);
+                    if use_index && !detector.may_be_reported_any(sa, sb, &keep) {
+                        return None;
+                    }
+                    let c = detector.compare_any(sa, sb);
+                    keep(&c.similarity, c.duplicate).then_some(AnyPair {
+                        a,
+                        b,
+                        comparison: c,
+                    })
+                })
+                .collect();
+            progress.advance(chunk.len() as u64);
+            kept
         })
         .collect();
     reported.sort_unstable_by_key(|p| (p.a, p.b));

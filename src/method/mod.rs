@@ -107,6 +107,20 @@ pub trait Detector {
     fn duplicate_keys(&self, sketch: &Self::Sketch) -> Option<Vec<u64>> {
         self.join_keys(sketch)
     }
+
+    /// Corpus mode: whether comparing `a` and `b` could report the pair, decided from cheap
+    /// upper bounds on the scores. `keep(scores, duplicate)` is the report's rule; it must be
+    /// monotone (true for some scores stays true for higher scores, and for `duplicate` true
+    /// instead of false). `false` only when no comparison of the two can satisfy it, so skipping
+    /// the pair never changes a result. Default: `true` (no bound).
+    fn may_be_reported(
+        &self,
+        _a: &Self::Sketch,
+        _b: &Self::Sketch,
+        _keep: &dyn Fn(&Similarity, bool) -> bool,
+    ) -> bool {
+        true
+    }
 }
 
 /// Sketch two documents at once, on two threads: the whole of a pairwise comparison's
@@ -154,6 +168,14 @@ pub trait AnyDetector: Send + Sync {
     fn duplicate_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>>;
     /// [`Detector::prepare_corpus`] over sketches made by this detector.
     fn prepare_corpus_any(&self, sketches: &mut Vec<Box<dyn Any + Send + Sync>>);
+    /// [`Detector::may_be_reported`] of two sketches made by this detector (`true` when either
+    /// was made by another).
+    fn may_be_reported_any(
+        &self,
+        a: &(dyn Any + Send + Sync),
+        b: &(dyn Any + Send + Sync),
+        keep: &dyn Fn(&Similarity, bool) -> bool,
+    ) -> bool;
     /// Compare two sketches made by this detector.
     ///
     /// # Panics
@@ -201,6 +223,18 @@ where
             .into_iter()
             .map(|s| Box::new(s) as Box<dyn Any + Send + Sync>)
             .collect();
+    }
+
+    fn may_be_reported_any(
+        &self,
+        a: &(dyn Any + Send + Sync),
+        b: &(dyn Any + Send + Sync),
+        keep: &dyn Fn(&Similarity, bool) -> bool,
+    ) -> bool {
+        match (a.downcast_ref::<D::Sketch>(), b.downcast_ref::<D::Sketch>()) {
+            (Some(a), Some(b)) => self.may_be_reported(a, b, keep),
+            _ => true,
+        }
     }
 
     fn compare_any(

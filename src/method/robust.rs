@@ -190,6 +190,18 @@ pub struct RobustProfile {
     /// Corpus keys under a corpus-wide term order, set by [`Detector::prepare_corpus`].
     #[serde(skip)]
     corpus_keys: Option<Vec<u64>>,
+    /// Each sentence's prefix terms under the corpus-wide order, as (term, sentence) sorted:
+    /// what [`Detector::may_be_reported`] bounds a comparison with. Set with `corpus_keys`.
+    #[serde(skip)]
+    corpus_prefixes: Option<PrefixPostings>,
+}
+
+/// Each sentence's prefix terms as (term, sentence) postings sorted by term, then sentence; the
+/// two columns apart, so that merging two documents' lists reads only the terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PrefixPostings {
+    terms: Box<[u64]>,
+    sentences: Box<[u32]>,
 }
 
 impl RobustProfile {
@@ -413,6 +425,80 @@ impl RobustSlst {
         keys
     }
 
+    /// Each sentence's prefix terms under a term order, as sorted postings.
+    fn prefix_postings(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> PrefixPostings {
+        let tau = self.config.term_similarity;
+        let mut out: Vec<(u64, u32)> = p
+            .sentences
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| {
+                prefix(&s.terms, tau, rank)
+                    .into_iter()
+                    .map(move |t| (t, i as u32))
+            })
+            .collect();
+        out.sort_unstable();
+        PrefixPostings {
+            terms: out.iter().map(|x| x.0).collect(),
+            sentences: out.iter().map(|x| x.1).collect(),
+        }
+    }
+
+    /// An upper bound on the sentences in blocks (per side) of `a` against `b`, or `None` when
+    /// the corpus prefixes are not set ([`Detector::prepare_corpus`] has not run).
+    ///
+    /// A sentence lies in a block only if it matches some sentence of the other side, and two
+    /// matching sentences differ in length by at most δ and share a prefix term under the
+    /// corpus order (J ≥ τ, see the module docs). So the number of sentences of A with such a
+    /// partner in B bounds the matched sentences, and so does the number of B's; the bound is
+    /// the smaller of the two. Cost: one merge of the two sorted prefix lists.
+    fn max_matched(&self, a: &RobustProfile, b: &RobustProfile) -> Option<usize> {
+        let (x, y) = (a.corpus_prefixes.as_ref()?, b.corpus_prefixes.as_ref()?);
+        let delta = self.config.length_tolerance;
+        // Sentences with a possible partner, as bit sets (on the stack for short documents).
+        const WORDS: usize = 8;
+        let (mut small_a, mut small_b) = ([0u64; WORDS], [0u64; WORDS]);
+        let (mut large_a, mut large_b) = (Vec::new(), Vec::new());
+        let in_a: &mut [u64] = if a.len() <= 64 * WORDS {
+            &mut small_a
+        } else {
+            large_a.resize(a.len().div_ceil(64), 0);
+            &mut large_a
+        };
+        let in_b: &mut [u64] = if b.len() <= 64 * WORDS {
+            &mut small_b
+        } else {
+            large_b.resize(b.len().div_ceil(64), 0);
+            &mut large_b
+        };
+        let (xt, yt) = (&*x.terms, &*y.terms);
+        let (mut i, mut j) = (0, 0);
+        while i < xt.len() && j < yt.len() {
+            let (p, q) = (xt[i], yt[j]);
+            if p != q {
+                i += usize::from(p < q);
+                j += usize::from(q < p);
+                continue;
+            }
+            let ie = i + xt[i..].iter().take_while(|&&t| t == p).count();
+            let je = j + yt[j..].iter().take_while(|&&t| t == p).count();
+            for &u in &x.sentences[i..ie] {
+                let lu = a.sentences[u as usize].length;
+                for &v in &y.sentences[j..je] {
+                    if lu.abs_diff(b.sentences[v as usize].length) as usize <= delta {
+                        in_a[u as usize / 64] |= 1 << (u % 64);
+                        in_b[v as usize / 64] |= 1 << (v % 64);
+                    }
+                }
+            }
+            i = ie;
+            j = je;
+        }
+        let count = |v: &[u64]| v.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+        Some(count(in_a).min(count(in_b)))
+    }
+
     /// Matching sentence pairs (i, j, Jaccard), by prefix filtering under the two documents'
     /// own term frequencies.
     fn sentence_pairs(&self, a: &RobustProfile, b: &RobustProfile) -> Vec<(usize, usize, f64)> {
@@ -591,6 +677,7 @@ impl Detector for RobustSlst {
             skipped_empty: 0,
             dropped_long: 0,
             corpus_keys: None,
+            corpus_prefixes: None,
         };
         let mut terms: Vec<u64> = Vec::new();
         let units = text::split_sentences(text).into_iter().flat_map(|span| {
@@ -707,9 +794,26 @@ impl Detector for RobustSlst {
         }
         let rank = |t: u64| df.get(&t).copied().unwrap_or(0);
         use rayon::prelude::*;
-        sketches
-            .par_iter_mut()
-            .for_each(|p| p.corpus_keys = Some(self.keys_with(p, &rank)));
+        sketches.par_iter_mut().for_each(|p| {
+            p.corpus_keys = Some(self.keys_with(p, &rank));
+            p.corpus_prefixes = Some(self.prefix_postings(p, &rank));
+        });
+    }
+
+    /// Scores bounded by [`RobustSlst::max_matched`]: a pair is ruled out when even that many
+    /// sentences in blocks would not satisfy `keep` (every score is increasing in them).
+    fn may_be_reported(
+        &self,
+        a: &RobustProfile,
+        b: &RobustProfile,
+        keep: &dyn Fn(&Similarity, bool) -> bool,
+    ) -> bool {
+        let may_keep = |m: usize| {
+            let bound = Similarity::from_counts(m, a.len(), b.len());
+            keep(&bound, m > 0 && bound.resemblance >= self.config.threshold)
+        };
+        // The size filter first (m ≤ min(|A|, |B|)), then the bound from the prefixes.
+        may_keep(a.len().min(b.len())) && self.max_matched(a, b).is_none_or(may_keep)
     }
 }
 
@@ -826,6 +930,42 @@ mod tests {
             let all = sorted(d.all_sentence_pairs(&a, &b));
             assert!(all.len() > 100, "τ {tau}: {}", all.len());
             assert_eq!(sorted(d.indexed_sentence_pairs(&a, &b)), all, "τ {tau}");
+        }
+    }
+
+    /// The bound on sentences in blocks holds on two long real texts at several settings, and
+    /// is absent (no pair ruled out) before the corpus order is set.
+    #[test]
+    fn the_matched_bound_is_at_least_the_matched_sentences() {
+        let kjv = include_str!("../../corpora/bible/kjv-1mb.txt");
+        let wbt = include_str!("../../corpora/bible/wbt-1mb.txt");
+        for (tau, delta, start, len) in [
+            (0.5, 4, 0, 20_000),
+            (0.3, 35, 5_000, 8_000),
+            (0.8, 1, 0, 3_000),
+        ] {
+            let d = RobustSlst::new(RobustConfig {
+                term_similarity: tau,
+                length_tolerance: delta,
+                single_similarity: f64::max(tau, 0.5),
+                ..RobustConfig::default()
+            })
+            .unwrap();
+            let mut docs = vec![
+                d.sketch(&Document::new("kjv", &kjv[..20_000])),
+                d.sketch(&Document::new("wbt", &wbt[start..start + len])),
+                d.sketch(&Document::new("gen", &kjv[40_000..50_000])),
+            ];
+            assert_eq!(d.max_matched(&docs[0], &docs[1]), None);
+            d.prepare_corpus(&mut docs);
+            for x in &docs {
+                for y in &docs {
+                    let matched = d.compare(x, y).evidence.matched;
+                    let bound = d.max_matched(x, y).unwrap();
+                    assert!(bound >= matched, "τ {tau}: {bound} < {matched}");
+                    assert!(bound <= x.len().min(y.len()));
+                }
+            }
         }
     }
 
