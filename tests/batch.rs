@@ -2,38 +2,15 @@
 //! sentences and on real Reuters-21578 documents; the output does not depend on the thread
 //! count; exact-duplicate groups and boilerplate behave as documented.
 
-use std::path::PathBuf;
-use std::sync::OnceLock;
+mod common;
 
+use common::{pool, reuters, reuters_dir};
 use proptest::prelude::*;
 use slst::batch::{self, BatchConfig, BatchResult, Candidates, Silent};
 use slst::corpus::sgml::SgmlOptions;
 use slst::corpus::{Item, SourceOptions, read_sources};
-use slst::text::split_sentences;
 use slst::{Document, SlSt, SlstConfig};
-
-/// Real sentences (Clough PageRank source and the first chapters of Genesis, KJV).
-fn pool() -> &'static [String] {
-    static POOL: OnceLock<Vec<String>> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let mut out = Vec::new();
-        for text in [
-            include_str!("../corpora/clough/orig_taskb.txt"),
-            &include_str!("../corpora/bible/kjv-1mb.txt")[..30_000],
-        ] {
-            for r in split_sentences(text) {
-                let s = text[r].split_whitespace().collect::<Vec<_>>().join(" ");
-                if s.chars().next().is_some_and(char::is_uppercase) && s.ends_with('.') {
-                    out.push(s);
-                }
-            }
-        }
-        out.sort();
-        out.dedup();
-        out.truncate(30);
-        out
-    })
-}
+use std::path::PathBuf;
 
 /// A corpus of up to 14 documents: random runs of pool sentences, some documents copied
 /// exactly, some copied with a sentence changed, some empty.
@@ -258,35 +235,6 @@ fn output_is_the_same_at_one_and_two_threads() {
     let one = with(1);
     assert!(!one.is_empty());
     assert_eq!(one, with(2));
-}
-
-fn reuters_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/reuters21578");
-    assert!(
-        dir.is_dir(),
-        "{} is missing: the shared corpora must sit beside the repository",
-        dir.display()
-    );
-    dir
-}
-
-fn reuters(n: usize) -> Vec<String> {
-    let options = SourceOptions {
-        format: slst::corpus::Format::Sgml,
-        sgml: SgmlOptions::reuters(),
-        ..SourceOptions::default()
-    };
-    let files = [
-        reuters_dir().join("reut2-000.sgm"),
-        reuters_dir().join("reut2-001.sgm"),
-    ];
-    read_sources(&files, &options)
-        .filter_map(|item| match item {
-            Item::Document(d) => Some(d.text),
-            Item::Skipped(_) => None,
-        })
-        .take(n)
-        .collect()
 }
 
 /// On real news: 600 Reuters-21578 documents (title + body), indexed against all 179,700 pairs.

@@ -2,40 +2,16 @@
 //! random corpora of real sentences with word-level edits and on Reuters-21578), comparisons
 //! are symmetric, and edits that break faithful SL+ST's blocks keep robust ones, with spans.
 
-use std::path::PathBuf;
-use std::sync::OnceLock;
+mod common;
 
+use common::{pool, reuters};
 use proptest::prelude::*;
 use slst::batch::generic::{AnyBatchResult, run_any};
 use slst::batch::{BatchConfig, Candidates, Silent};
-use slst::corpus::sgml::SgmlOptions;
-use slst::corpus::{Item, SourceOptions, read_sources};
+use slst::corpus::Item;
 use slst::method::{RobustConfig, RobustSlst};
-use slst::text::split_sentences;
 use slst::{Detector, Document, SlSt, SlstConfig};
-
-/// Real sentences (Clough PageRank source and the first chapters of Genesis, KJV).
-fn pool() -> &'static [String] {
-    static POOL: OnceLock<Vec<String>> = OnceLock::new();
-    POOL.get_or_init(|| {
-        let mut out = Vec::new();
-        for text in [
-            include_str!("../corpora/clough/orig_taskb.txt"),
-            &include_str!("../corpora/bible/kjv-1mb.txt")[..30_000],
-        ] {
-            for r in split_sentences(text) {
-                let s = text[r].split_whitespace().collect::<Vec<_>>().join(" ");
-                if s.chars().next().is_some_and(char::is_uppercase) && s.ends_with('.') {
-                    out.push(s);
-                }
-            }
-        }
-        out.sort();
-        out.dedup();
-        out.truncate(30);
-        out
-    })
-}
+use std::path::PathBuf;
 
 /// Replace every `n`-th word (not the last of a sentence, so boundaries stay) with `word`.
 fn edit_words(text: &str, n: usize, word: &str) -> String {
@@ -224,27 +200,6 @@ proptest! {
             }
         }
     }
-}
-
-fn reuters(n: usize) -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/reuters21578");
-    assert!(
-        dir.is_dir(),
-        "{} is missing: the shared corpora must sit beside the repository",
-        dir.display()
-    );
-    let options = SourceOptions {
-        format: slst::corpus::Format::Sgml,
-        sgml: SgmlOptions::reuters(),
-        ..SourceOptions::default()
-    };
-    read_sources(&[dir.join("reut2-000.sgm")], &options)
-        .filter_map(|item| match item {
-            Item::Document(d) => Some(d.text),
-            Item::Skipped(_) => None,
-        })
-        .take(n)
-        .collect()
 }
 
 /// On real news: 400 Reuters-21578 documents, indexed against all 79,800 pairs, with the
