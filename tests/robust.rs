@@ -232,7 +232,28 @@ fn reuters_subset_indexed_robust_equals_all_pairs() {
             index.candidate_pairs, all.candidate_pairs
         );
         assert!(index.candidate_pairs < all.candidate_pairs / 10);
+        assert_eq!(all.pairs_compared, all.candidate_pairs);
+        assert!(index.pairs_compared <= index.candidate_pairs);
     }
+}
+
+/// At the default θ = 0.5 the score bound rules most candidate pairs out before they are
+/// compared, and the run counts what it compared: same pairs as comparing every pair.
+#[test]
+fn reuters_subset_bound_skips_candidates_and_counts_them() {
+    let texts = reuters(400);
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let index = run(&texts, &d, Candidates::Index);
+    let all = run(&texts, &d, Candidates::All);
+    assert_eq!(pairs(&index), pairs(&all));
+    assert!(!index.pairs.is_empty());
+    assert!(index.pairs_compared >= index.pairs.len());
+    assert!(
+        index.pairs_compared < index.candidate_pairs / 2,
+        "{} compared of {} candidates",
+        index.pairs_compared,
+        index.candidate_pairs
+    );
 }
 
 /// A Clough & Stevenson "light revision" answer and its source (task a): faithful SL+ST finds

@@ -52,8 +52,11 @@ pub struct AnyBatchResult {
     pub skipped: Vec<Skipped>,
     /// How candidates were found.
     pub source: CandidateSource,
-    /// Candidate pairs compared.
+    /// Candidate pairs found.
     pub candidate_pairs: usize,
+    /// Candidate pairs compared: with an index, the method's bound
+    /// ([`crate::method::Detector::may_be_reported`]) rules the others out before comparing.
+    pub pairs_compared: usize,
     /// Join keys held by more than `max_df` documents: left out of the index.
     pub capped_keys: usize,
     /// Reported pairs, sorted by (a, b).
@@ -152,11 +155,13 @@ pub fn run_any(
         }
         None => duplicate,
     };
-    // Progress is counted per chunk of pairs: a shared counter bumped per pair costs more than
-    // ruling a pair out.
+    // Progress (and the count of pairs compared) is kept per chunk of pairs: a shared counter
+    // bumped per pair costs more than ruling a pair out.
+    let compared = std::sync::atomic::AtomicUsize::new(0);
     let mut reported: Vec<AnyPair> = pairs
         .par_chunks(64)
         .flat_map_iter(|chunk| {
+            let mut compared_here = 0;
             let kept: Vec<AnyPair> = chunk
                 .iter()
                 .filter_map(|&(a, b)| {
@@ -164,6 +169,7 @@ pub fn run_any(
                     if use_index && !detector.may_be_reported_any(sa, sb, &keep) {
                         return None;
                     }
+                    compared_here += 1;
                     let c = detector.compare_any(sa, sb);
                     keep(&c.similarity, c.duplicate).then_some(AnyPair {
                         a,
@@ -173,6 +179,7 @@ pub fn run_any(
                 })
                 .collect();
             progress.advance(chunk.len() as u64);
+            compared.fetch_add(compared_here, std::sync::atomic::Ordering::Relaxed);
             kept
         })
         .collect();
@@ -188,6 +195,7 @@ pub fn run_any(
             CandidateSource::AllPairs
         },
         candidate_pairs: pairs.len(),
+        pairs_compared: compared.into_inner(),
         capped_keys,
         pairs: reported,
         times: StageTimes {

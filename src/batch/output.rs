@@ -450,7 +450,7 @@ impl BatchSummary {
             boilerplate_runs_excluded: result.capped_keys,
             boilerplate: Vec::new(),
             candidate_pairs: result.candidate_pairs,
-            pairs_compared: result.candidate_pairs,
+            pairs_compared: result.pairs_compared,
             pairs_reported: result.pairs.len(),
             clusters: clusters.len(),
             threads: rayon::current_num_threads(),
