@@ -74,6 +74,24 @@ fn gzip_per_record(records: &[Vec<u8>]) -> Vec<u8> {
     out
 }
 
+/// Run `slst batch SOURCE --method METHOD` quietly in `dir`; it must succeed; its summary.
+fn batch_summary(dir: &Path, source: &str, method: &str) -> serde_json::Value {
+    let out = slst_in(
+        dir,
+        &[
+            "batch",
+            source,
+            "--method",
+            method,
+            "--summary",
+            "s.json",
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_slice(&std::fs::read(dir.join("s.json")).unwrap()).unwrap()
+}
+
 #[test]
 fn blocks_shows_a_page_in_extraction_order() {
     let out = slst(&[
@@ -223,21 +241,7 @@ fn damaged_warc_records_are_reported_one_by_one_and_the_run_goes_on() {
     truncated.truncate(truncated.len() / 2);
     warc.extend(truncated);
     std::fs::write(dir.path().join("bad.warc"), &warc).unwrap();
-    let out = slst_in(
-        dir.path(),
-        &[
-            "batch",
-            "bad.warc",
-            "--method",
-            "md5",
-            "--summary",
-            "s.json",
-            "-q",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("s.json")).unwrap()).unwrap();
+    let summary = batch_summary(dir.path(), "bad.warc", "md5");
     assert_eq!(summary["documents_read"], 3, "{summary}");
     let reasons: Vec<&str> = summary["skipped"]
         .as_array()
@@ -264,21 +268,7 @@ fn damaged_warc_records_are_reported_one_by_one_and_the_run_goes_on() {
     // A gzip'd WARC cut in the middle of a member: the records before it are read.
     let gz = gzip_per_record(&[record(&uri("a"), &a, None), record(&uri("b"), &b, None)]);
     std::fs::write(dir.path().join("cut.warc.gz"), &gz[..gz.len() - 200]).unwrap();
-    let out = slst_in(
-        dir.path(),
-        &[
-            "batch",
-            "cut.warc.gz",
-            "--method",
-            "md5",
-            "--summary",
-            "s.json",
-            "-q",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("s.json")).unwrap()).unwrap();
+    let summary = batch_summary(dir.path(), "cut.warc.gz", "md5");
     assert_eq!(summary["documents_read"], 1, "{summary}");
     assert!(
         summary["skipped"][0]["reason"]
@@ -367,21 +357,7 @@ fn deep_and_empty_pages_are_read_and_noted_in_the_batch_summary() {
     )
     .unwrap();
     std::fs::write(dir.path().join("about.html"), fixture("about.html")).unwrap();
-    let out = slst_in(
-        dir.path(),
-        &[
-            "batch",
-            ".",
-            "--method",
-            "blocks-md5",
-            "--summary",
-            "s.json",
-            "-q",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("s.json")).unwrap()).unwrap();
+    let summary = batch_summary(dir.path(), ".", "blocks-md5");
     assert_eq!(summary["documents_read"], 3);
     let notes = summary["page_notes"].as_array().unwrap();
     assert_eq!(notes.len(), 2, "{notes:?}");
