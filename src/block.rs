@@ -23,6 +23,17 @@ pub struct Block {
     pub len: usize,
 }
 
+impl Block {
+    /// The same block seen from the other document (`a` and `b` exchanged).
+    pub fn swapped(self) -> Block {
+        Block {
+            a: self.b,
+            b: self.a,
+            len: self.len,
+        }
+    }
+}
+
 /// Verify a match sentence by sentence: sentence `k` passes when `same(a + k, b + k)` (the
 /// leading terms agree). The match is split at every failing sentence and pieces shorter than
 /// `min_block` are dropped; the surviving pieces are appended to `out`.

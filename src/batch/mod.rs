@@ -322,16 +322,7 @@ pub fn verify(
 
 /// The comparison seen from the other side.
 fn swapped(c: &Comparison<SlstComparison>) -> Comparison<SlstComparison> {
-    let mut blocks: Vec<_> = c
-        .evidence
-        .blocks
-        .iter()
-        .map(|b| crate::Block {
-            a: b.b,
-            b: b.a,
-            len: b.len,
-        })
-        .collect();
+    let mut blocks: Vec<_> = c.evidence.blocks.iter().map(|b| b.swapped()).collect();
     blocks.sort_unstable();
     Comparison {
         method: c.method,

@@ -233,6 +233,20 @@ pub struct RobustBlock {
     pub min_term_similarity: f64,
 }
 
+impl RobustBlock {
+    /// The same block seen from the other document (A and B exchanged).
+    pub fn swapped(self) -> RobustBlock {
+        RobustBlock {
+            a_start: self.b_start,
+            b_start: self.a_start,
+            len: self.len,
+            a_span: self.b_span,
+            b_span: self.a_span,
+            min_term_similarity: self.min_term_similarity,
+        }
+    }
+}
+
 /// What robust SL+ST found when comparing two profiles.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RobustComparison {
@@ -733,17 +747,8 @@ impl Detector for RobustSlst {
         let (len_a, len_b) = (a.len(), b.len());
         let (blocks, sentence_pairs) = if canonical(a, b) == Ordering::Greater {
             let (swapped, found) = self.tiled(b, a);
-            let mut blocks: Vec<RobustBlock> = swapped
-                .into_iter()
-                .map(|x| RobustBlock {
-                    a_start: x.b_start,
-                    b_start: x.a_start,
-                    len: x.len,
-                    a_span: x.b_span,
-                    b_span: x.a_span,
-                    min_term_similarity: x.min_term_similarity,
-                })
-                .collect();
+            let mut blocks: Vec<RobustBlock> =
+                swapped.into_iter().map(RobustBlock::swapped).collect();
             blocks.sort_unstable_by_key(|x| (x.a_start, x.b_start));
             (blocks, found)
         } else {

@@ -273,14 +273,7 @@ impl Detector for SlSt {
             )
         } else if canonical_order(a, b) == Ordering::Greater {
             let (swapped, found) = self.tiled_blocks(b, a);
-            let mut blocks: Vec<Block> = swapped
-                .into_iter()
-                .map(|x| Block {
-                    a: x.b,
-                    b: x.a,
-                    len: x.len,
-                })
-                .collect();
+            let mut blocks: Vec<Block> = swapped.into_iter().map(Block::swapped).collect();
             blocks.sort_unstable();
             (blocks, found)
         } else {
