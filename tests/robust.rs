@@ -6,7 +6,7 @@ mod common;
 
 use common::{pool, reuters};
 use proptest::prelude::*;
-use slst::batch::generic::{AnyBatchResult, run_any};
+use slst::batch::generic::{AnyBatchResult, join_candidates, run_any};
 use slst::batch::{BatchConfig, Candidates, Silent};
 use slst::corpus::Item;
 use slst::method::{RobustConfig, RobustSlst};
@@ -182,6 +182,37 @@ proptest! {
         }
     }
 
+    /// With keys held by more than `max_df` documents left out, a pair is lost only when every
+    /// key it shares is left out: each pair that comparing every pair reports and that shares a
+    /// key held by at most `max_df` documents is still reported, and nothing else is.
+    #[test]
+    fn capped_keys_lose_only_pairs_that_share_nothing_else(
+        texts in corpus(),
+        config in configs(),
+        (theta, containment) in thresholds(),
+        max_df in 2usize..5,
+    ) {
+        let d = RobustSlst::new(RobustConfig { threshold: theta, ..config }).unwrap();
+        let items = |texts: &[String]| -> Vec<Item> {
+            texts.iter().enumerate()
+                .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())))
+                .collect()
+        };
+        let capped = run_any(
+            items(&texts).into_iter(),
+            &d,
+            &BatchConfig { candidates: Candidates::Index, containment, max_df },
+            &Silent,
+        );
+        let all = pairs(&run_with(&texts, &d, Candidates::All, containment));
+        let sharing = key_sharing_pairs(&texts, &d, max_df);
+        let expected: Vec<_> = all
+            .into_iter()
+            .filter(|p| sharing.binary_search(&(p.0, p.1)).is_ok())
+            .collect();
+        prop_assert_eq!(pairs(&capped), expected);
+    }
+
     /// compare(b, a) is compare(a, b) with the sides swapped.
     #[test]
     fn robust_compare_is_symmetric(texts in corpus(), config in configs()) {
@@ -237,8 +268,22 @@ fn reuters_subset_indexed_robust_equals_all_pairs() {
     }
 }
 
-/// At the default θ = 0.5 the score bound rules most candidate pairs out before they are
-/// compared, and the run counts what it compared: same pairs as comparing every pair.
+/// Pairs of `texts` that share a join key held by at most `max_df` documents (the generic
+/// inverted-index join over [`Detector::join_keys`] under the corpus order).
+fn key_sharing_pairs(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(usize, usize)> {
+    let mut sketches: Vec<_> = texts
+        .iter()
+        .map(|t| d.sketch(&Document::new("d", t.clone())))
+        .collect();
+    d.prepare_corpus(&mut sketches);
+    let keys: Vec<Vec<u64>> = sketches.iter().map(|s| d.join_keys(s).unwrap()).collect();
+    let refs: Vec<&[u64]> = keys.iter().map(Vec::as_slice).collect();
+    join_candidates(&refs, max_df).0
+}
+
+/// At the default θ = 0.5 the witness count leaves few of the pairs that share a key as
+/// candidates, the score bound rules more out before comparing, and the run counts what it
+/// compared: same pairs as comparing every pair.
 #[test]
 fn reuters_subset_bound_skips_candidates_and_counts_them() {
     let texts = reuters(400);
@@ -248,11 +293,13 @@ fn reuters_subset_bound_skips_candidates_and_counts_them() {
     assert_eq!(pairs(&index), pairs(&all));
     assert!(!index.pairs.is_empty());
     assert!(index.pairs_compared >= index.pairs.len());
+    assert!(index.pairs_compared <= index.candidate_pairs);
+    let sharing = key_sharing_pairs(&texts, &d, usize::MAX).len();
     assert!(
-        index.pairs_compared < index.candidate_pairs / 2,
-        "{} compared of {} candidates",
-        index.pairs_compared,
-        index.candidate_pairs
+        index.candidate_pairs * 4 < sharing,
+        "{} candidates of {} pairs sharing a key",
+        index.candidate_pairs,
+        sharing
     );
 }
 

@@ -118,15 +118,37 @@ pub fn run_any(
     for (d, s) in docs.iter_mut().zip(sketches) {
         d.sketch = s;
     }
-    docs.par_iter_mut()
-        .for_each(|d| d.keys = detector.duplicate_keys_any(&*d.sketch));
     progress.finish_stage();
     let sketch_time = t.elapsed().as_secs_f64();
 
+    // The report's rule, monotone in the scores: with an index, a method's cheap bounds may
+    // rule a pair out before it is compared (every pair is compared without one, the oracle).
+    let keep = |s: &crate::Similarity, duplicate: bool| match config.containment {
+        Some(theta) => {
+            s.containment_a.is_some_and(|x| x >= theta)
+                || s.containment_b.is_some_and(|x| x >= theta)
+        }
+        None => duplicate,
+    };
+
     let t = Instant::now();
     progress.stage("finding candidate pairs", None);
-    let use_index = config.candidates == Candidates::Index && docs.iter().all(|d| d.keys.is_some());
-    let (pairs, capped_keys) = if use_index {
+    // A method's own corpus join first, else an inverted index over its keys.
+    let own = if config.candidates == Candidates::Index {
+        let sketches: Vec<&(dyn Any + Send + Sync)> = docs.iter().map(|d| &*d.sketch).collect();
+        detector.corpus_candidates_any(&sketches, &keep, config.max_df)
+    } else {
+        None
+    };
+    if own.is_none() && config.candidates == Candidates::Index {
+        docs.par_iter_mut()
+            .for_each(|d| d.keys = detector.duplicate_keys_any(&*d.sketch));
+    }
+    let use_index = config.candidates == Candidates::Index
+        && (own.is_some() || docs.iter().all(|d| d.keys.is_some()));
+    let (pairs, capped_keys) = if let Some(own) = own {
+        own
+    } else if use_index {
         let keys: Vec<&[u64]> = docs
             .iter()
             .map(|d| d.keys.as_deref().unwrap_or_default())
@@ -146,15 +168,6 @@ pub fn run_any(
 
     let t = Instant::now();
     progress.stage("scoring candidate pairs", Some(pairs.len() as u64));
-    // The report's rule, monotone in the scores: with an index, a method's cheap bounds may
-    // rule a pair out before it is compared (every pair is compared without one, the oracle).
-    let keep = |s: &crate::Similarity, duplicate: bool| match config.containment {
-        Some(theta) => {
-            s.containment_a.is_some_and(|x| x >= theta)
-                || s.containment_b.is_some_and(|x| x >= theta)
-        }
-        None => duplicate,
-    };
     // Progress (and the count of pairs compared) is kept per chunk of pairs: a shared counter
     // bumped per pair costs more than ruling a pair out.
     let compared = std::sync::atomic::AtomicUsize::new(0);

@@ -108,6 +108,21 @@ pub trait Detector {
         self.join_keys(sketch)
     }
 
+    /// Corpus mode: the candidate pairs of a whole collection, for a method with a join of its
+    /// own that is narrower than sharing a key. Every pair `(a, b)`, `a < b` (indices into
+    /// `sketches`), that comparing could report under `keep` (see
+    /// [`Detector::may_be_reported`]) must be among them, except pairs that share only keys held
+    /// by more than `max_df` documents; sorted, without repeats, with the number of such keys.
+    /// `None` (the default): the batch joins on [`Detector::duplicate_keys`].
+    fn corpus_candidates(
+        &self,
+        _sketches: &[&Self::Sketch],
+        _keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
+        _max_df: usize,
+    ) -> Option<(Vec<(usize, usize)>, usize)> {
+        None
+    }
+
     /// Corpus mode: whether comparing `a` and `b` could report the pair, decided from cheap
     /// upper bounds on the scores. `keep(scores, duplicate)` is the report's rule; it must be
     /// monotone (true for some scores stays true for higher scores, and for `duplicate` true
@@ -176,6 +191,14 @@ pub trait AnyDetector: Send + Sync {
         b: &(dyn Any + Send + Sync),
         keep: &dyn Fn(&Similarity, bool) -> bool,
     ) -> bool;
+    /// [`Detector::corpus_candidates`] of sketches made by this detector (`None` when one was
+    /// made by another).
+    fn corpus_candidates_any(
+        &self,
+        sketches: &[&(dyn Any + Send + Sync)],
+        keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
+        max_df: usize,
+    ) -> Option<(Vec<(usize, usize)>, usize)>;
     /// Compare two sketches made by this detector.
     ///
     /// # Panics
@@ -235,6 +258,19 @@ where
             (Some(a), Some(b)) => self.may_be_reported(a, b, keep),
             _ => true,
         }
+    }
+
+    fn corpus_candidates_any(
+        &self,
+        sketches: &[&(dyn Any + Send + Sync)],
+        keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
+        max_df: usize,
+    ) -> Option<(Vec<(usize, usize)>, usize)> {
+        let typed: Option<Vec<&D::Sketch>> = sketches
+            .iter()
+            .map(|s| s.downcast_ref::<D::Sketch>())
+            .collect();
+        self.corpus_candidates(&typed?, keep, max_df)
     }
 
     fn compare_any(

@@ -30,6 +30,13 @@
 //! B_{j+1}; or one long pair, which shares a *single key* (a prefix term under the single-sentence
 //! bound, of a sentence with at least `single_min_terms` terms). Two documents without a shared
 //! key therefore score 0 — provably, and checked against all pairs in `tests/robust.rs`.
+//!
+//! **Batch runs** go further ([`Detector::corpus_candidates`], module [`join`]): every sentence
+//! in a block is *witnessed* by a key the other document holds, so counting, per pair, the
+//! sentences witnessed bounds the sentences in blocks; pairs whose count cannot reach the
+//! report's threshold are never listed.
+
+mod join;
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
@@ -187,21 +194,33 @@ pub struct RobustProfile {
     pub skipped_empty: usize,
     /// Sentences with more terms than the maximum length.
     pub dropped_long: usize,
-    /// Corpus keys under a corpus-wide term order, set by [`Detector::prepare_corpus`].
+    /// What the profile knows under a corpus-wide term order, set by
+    /// [`Detector::prepare_corpus`].
     #[serde(skip)]
-    corpus_keys: Option<Vec<u64>>,
-    /// Each sentence's prefix terms under the corpus-wide order, as (term, sentence) sorted:
-    /// what [`Detector::may_be_reported`] bounds a comparison with. Set with `corpus_keys`.
-    #[serde(skip)]
-    corpus_prefixes: Option<PrefixPostings>,
+    corpus: Option<Box<CorpusView>>,
 }
 
-/// Each sentence's prefix terms as (term, sentence) postings sorted by term, then sentence; the
-/// two columns apart, so that merging two documents' lists reads only the terms.
+/// A profile under a corpus-wide term order: terms are *ranks* (0 = the rarest term of the
+/// corpus; ties by hash), so that a sentence's prefix is its smallest ranks.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct PrefixPostings {
-    terms: Box<[u64]>,
-    sentences: Box<[u32]>,
+struct CorpusView {
+    /// The join keys (see the module docs) with the sentences each witnesses, in the order of
+    /// [`Slot`] codes.
+    slots: Vec<Slot>,
+    /// Each sentence's prefix ranks as (rank, sentence) postings sorted by rank, then sentence; the two
+    /// columns apart, so that merging two documents' lists reads only the ranks.
+    posting_ranks: Box<[u32]>,
+    posting_sentences: Box<[u32]>,
+}
+
+/// One join key of a document and the sentences it witnesses: a sentence that lies in a block
+/// of a comparison has a witness key the other document shares (module docs). `code` is
+/// `2·i` for a key of sentence `i` alone (a single key) and `2·i + 1` for a key of the pair of
+/// sentences `i` and `i + 1` (a pair key): in code order, sentences are witnessed in text order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slot {
+    key: u64,
+    code: u32,
 }
 
 impl RobustProfile {
@@ -292,6 +311,20 @@ const PAIR_SEED: u64 = 0x5ee1_7e55_0b0c_0001;
 /// Marks single keys.
 const SINGLE_SEED: u64 = 0x5ee1_7e55_0b0c_0002;
 
+/// A 64-bit key for an ordered pair of term ids and a seed: two rounds of the SplitMix64
+/// finaliser. Keys only need to be equal for equal inputs: a collision can only add a candidate
+/// pair, never lose one.
+fn pair_key(p: u64, q: u64, seed: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    // The seed is mixed first: seeds that differ in a few bits must not pair up ids that
+    // differ in the same bits.
+    mix(mix(p ^ mix(seed)).wrapping_add(q))
+}
+
 /// The Jaccard coefficient of two sorted sets of hashes, and the size of their intersection.
 fn jaccard(x: &[u64], y: &[u64]) -> f64 {
     let (mut i, mut j, mut common) = (0, 0, 0usize);
@@ -333,32 +366,25 @@ fn prefix(terms: &[u64], tau: f64, rank: &impl Fn(u64) -> u32) -> Vec<u64> {
     ordered
 }
 
-/// The single keys of one long sentence: two sentences with term Jaccard ≥ τ1 share one.
+/// The single keys of one long sentence, its term ids in the global order: two sentences with
+/// term Jaccard ≥ τ1 share one.
 ///
 /// J(x, y) ≥ τ1 means an overlap o ≥ α_x = ⌈τ1·|x|⌉ (and ≥ α_y). When o ≥ 2, the two smallest
 /// common terms (in the global order) both lie among the first |x| − α_x + 2 terms of x, and
 /// likewise of y: every *pair* of terms in that prefix is a key — far more selective than one
 /// term. o can be 1 only when α_x = α_y = 1; such sentences also key on each term of their
 /// ordinary prefix.
-fn single_keys(terms: &[u64], tau1: f64, rank: &impl Fn(u64) -> u32, keys: &mut Vec<u64>) {
-    let mut ordered: Vec<u64> = terms.to_vec();
-    ordered.sort_unstable_by_key(|&t| (rank(t), t));
-    let alpha = (terms.len() + 1).saturating_sub(prefix_len(terms.len(), tau1));
+fn single_keys(ordered: &[u64], tau1: f64, mut key: impl FnMut(u64)) {
+    let alpha = (ordered.len() + 1).saturating_sub(prefix_len(ordered.len(), tau1));
     if alpha <= 1 {
-        keys.extend(
-            ordered
-                .iter()
-                .take(prefix_len(terms.len(), tau1))
-                .map(|&t| t ^ SINGLE_SEED),
-        );
+        for &t in ordered.iter().take(prefix_len(ordered.len(), tau1)) {
+            key(pair_key(t, t, SINGLE_SEED));
+        }
     }
-    let n = (terms.len() + 2).saturating_sub(alpha).min(terms.len());
+    let n = (ordered.len() + 2).saturating_sub(alpha).min(ordered.len());
     for x in 0..n {
         for y in x + 1..n {
-            keys.push(xxhash_rust::xxh3::xxh3_64_with_seed(
-                &[ordered[x].to_le_bytes(), ordered[y].to_le_bytes()].concat(),
-                SINGLE_SEED,
-            ));
+            key(pair_key(ordered[x], ordered[y], SINGLE_SEED));
         }
     }
 }
@@ -401,61 +427,80 @@ impl RobustSlst {
             && j >= self.config.single_similarity
     }
 
-    /// The corpus keys of a profile under a term order.
-    fn keys_with(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> Vec<u64> {
+    /// The join keys of a profile whose sentences' term ids, each list sorted in the global
+    /// order, are `ordered(i)`, as [`Slot`]s in code order.
+    fn slots_of<'a>(&self, p: &RobustProfile, ordered: impl Fn(usize) -> &'a [u64]) -> Vec<Slot> {
         let tau = self.config.term_similarity;
-        let prefixes: Vec<Vec<u64>> = p
-            .sentences
-            .iter()
-            .map(|s| prefix(&s.terms, tau, rank))
-            .collect();
-        let mut keys = Vec::new();
-        if self.config.min_block <= 1 {
-            // Every matching pair is a block: one prefix term suffices.
-            for pre in &prefixes {
-                keys.extend(pre.iter().map(|&t| t ^ SINGLE_SEED));
+        let prefix = |i: usize| {
+            let o = ordered(i);
+            &o[..prefix_len(o.len(), tau)]
+        };
+        let mut slots = Vec::new();
+        for i in 0..p.len() {
+            let (single, pair) = (2 * i as u32, 2 * i as u32 + 1);
+            if self.config.min_block <= 1 {
+                // Every matching pair is a block: one prefix term suffices.
+                for &t in prefix(i) {
+                    let key = pair_key(t, t, SINGLE_SEED);
+                    slots.push(Slot { key, code: single });
+                }
+                continue;
             }
-        } else {
-            for w in prefixes.windows(2) {
-                for &p in &w[0] {
-                    for &q in &w[1] {
-                        keys.push(xxhash_rust::xxh3::xxh3_64_with_seed(
-                            &[p.to_le_bytes(), q.to_le_bytes()].concat(),
-                            PAIR_SEED,
-                        ));
+            let s = self.config.single_min_terms;
+            if s > 0 && p.sentences[i].length as usize >= s {
+                single_keys(ordered(i), self.config.single_similarity, |key| {
+                    slots.push(Slot { key, code: single })
+                });
+            }
+            if i + 1 < p.len() {
+                for &x in prefix(i) {
+                    for &y in prefix(i + 1) {
+                        let key = pair_key(x, y, PAIR_SEED);
+                        slots.push(Slot { key, code: pair });
                     }
                 }
             }
-            let s = self.config.single_min_terms;
-            if s > 0 {
-                let tau1 = self.config.single_similarity;
-                for sentence in p.sentences.iter().filter(|x| x.length as usize >= s) {
-                    single_keys(&sentence.terms, tau1, rank, &mut keys);
-                }
-            }
         }
+        slots
+    }
+
+    /// Join keys from slots: sorted, without repeats.
+    fn keys_from(slots: &[Slot]) -> Vec<u64> {
+        let mut keys: Vec<u64> = slots.iter().map(|s| s.key).collect();
         keys.sort_unstable();
         keys.dedup();
         keys
     }
 
-    /// Each sentence's prefix terms under a term order, as sorted postings.
-    fn prefix_postings(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> PrefixPostings {
+    /// A profile under a corpus order given as each term's rank.
+    fn corpus_view(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> CorpusView {
         let tau = self.config.term_similarity;
-        let mut out: Vec<(u64, u32)> = p
-            .sentences
-            .iter()
-            .enumerate()
-            .flat_map(|(i, s)| {
-                prefix(&s.terms, tau, rank)
-                    .into_iter()
-                    .map(move |t| (t, i as u32))
-            })
-            .collect();
-        out.sort_unstable();
-        PrefixPostings {
-            terms: out.iter().map(|x| x.0).collect(),
-            sentences: out.iter().map(|x| x.1).collect(),
+        // Each sentence's ranks, ascending (as u64 for the keys).
+        let mut ordered: Vec<u64> =
+            Vec::with_capacity(p.sentences.iter().map(|s| s.terms.len()).sum());
+        let mut starts: Vec<usize> = Vec::with_capacity(p.len() + 1);
+        starts.push(0);
+        for s in &p.sentences {
+            let from = ordered.len();
+            ordered.extend(s.terms.iter().map(|&t| u64::from(rank(t))));
+            ordered[from..].sort_unstable();
+            starts.push(ordered.len());
+        }
+        let slots = self.slots_of(p, |i| &ordered[starts[i]..starts[i + 1]]);
+        let mut postings: Vec<(u32, u32)> = Vec::new();
+        for i in 0..p.len() {
+            let o = &ordered[starts[i]..starts[i + 1]];
+            postings.extend(
+                o[..prefix_len(o.len(), tau)]
+                    .iter()
+                    .map(|&r| (r as u32, i as u32)),
+            );
+        }
+        postings.sort_unstable();
+        CorpusView {
+            slots,
+            posting_ranks: postings.iter().map(|x| x.0).collect(),
+            posting_sentences: postings.iter().map(|x| x.1).collect(),
         }
     }
 
@@ -468,7 +513,7 @@ impl RobustSlst {
     /// partner in B bounds the matched sentences, and so does the number of B's; the bound is
     /// the smaller of the two. Cost: one merge of the two sorted prefix lists.
     fn max_matched(&self, a: &RobustProfile, b: &RobustProfile) -> Option<usize> {
-        let (x, y) = (a.corpus_prefixes.as_ref()?, b.corpus_prefixes.as_ref()?);
+        let (x, y) = (a.corpus.as_deref()?, b.corpus.as_deref()?);
         let delta = self.config.length_tolerance;
         // Sentences with a possible partner, as bit sets (on the stack for short documents).
         const WORDS: usize = 8;
@@ -486,7 +531,7 @@ impl RobustSlst {
             large_b.resize(b.len().div_ceil(64), 0);
             &mut large_b
         };
-        let (xt, yt) = (&*x.terms, &*y.terms);
+        let (xt, yt) = (&*x.posting_ranks, &*y.posting_ranks);
         let (mut i, mut j) = (0, 0);
         while i < xt.len() && j < yt.len() {
             let (p, q) = (xt[i], yt[j]);
@@ -497,9 +542,9 @@ impl RobustSlst {
             }
             let ie = i + xt[i..].iter().take_while(|&&t| t == p).count();
             let je = j + yt[j..].iter().take_while(|&&t| t == p).count();
-            for &u in &x.sentences[i..ie] {
+            for &u in &x.posting_sentences[i..ie] {
                 let lu = a.sentences[u as usize].length;
-                for &v in &y.sentences[j..je] {
+                for &v in &y.posting_sentences[j..je] {
                     if lu.abs_diff(b.sentences[v as usize].length) as usize <= delta {
                         in_a[u as usize / 64] |= 1 << (u % 64);
                         in_b[v as usize / 64] |= 1 << (v % 64);
@@ -690,8 +735,7 @@ impl Detector for RobustSlst {
             sentences: Vec::new(),
             skipped_empty: 0,
             dropped_long: 0,
-            corpus_keys: None,
-            corpus_prefixes: None,
+            corpus: None,
         };
         let mut terms: Vec<u64> = Vec::new();
         let units = text::split_sentences(text).into_iter().flat_map(|span| {
@@ -775,34 +819,58 @@ impl Detector for RobustSlst {
     /// one. Under the corpus-wide order when [`Detector::prepare_corpus`] has run, else under the
     /// order of the hashes themselves (also a global order, only a less selective one).
     fn join_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
-        Some(match &sketch.corpus_keys {
-            Some(keys) => keys.clone(),
-            None => self.keys_with(sketch, &|_| 0),
+        Some(match &sketch.corpus {
+            Some(view) => Self::keys_from(&view.slots),
+            // Hash order: each sentence's term set is already sorted by hash.
+            None => Self::keys_from(&self.slots_of(sketch, |i| &sketch.sentences[i].terms)),
         })
     }
 
     /// Orders terms by document frequency over the corpus (rarest first) and keeps each
     /// document's keys under that order.
     fn prepare_corpus(&self, sketches: &mut [RobustProfile]) {
-        let mut df: HashMap<u64, u32, foldhash::fast::RandomState> = HashMap::default();
-        for p in sketches.iter() {
-            let mut terms: Vec<u64> = p
-                .sentences
-                .iter()
-                .flat_map(|s| s.terms.iter().copied())
-                .collect();
-            terms.sort_unstable();
-            terms.dedup();
-            for t in terms {
-                *df.entry(t).or_insert(0) += 1;
-            }
-        }
-        let rank = |t: u64| df.get(&t).copied().unwrap_or(0);
         use rayon::prelude::*;
+        // Every (term, document) once, sorted by term: runs give document frequencies.
+        let mut occurrences: Vec<u64> = sketches
+            .par_iter()
+            .flat_map_iter(|p| {
+                let mut terms: Vec<u64> = p
+                    .sentences
+                    .iter()
+                    .flat_map(|s| s.terms.iter().copied())
+                    .collect();
+                terms.sort_unstable();
+                terms.dedup();
+                terms
+            })
+            .collect();
+        occurrences.par_sort_unstable();
+        let mut by_df: Vec<(u32, u64)> = occurrences
+            .chunk_by(|x, y| x == y)
+            .map(|run| (run.len() as u32, run[0]))
+            .collect();
+        drop(occurrences);
+        // Rank = position in (document frequency, hash) order: rarest first, a total order.
+        by_df.par_sort_unstable();
+        let rank_of: HashMap<u64, u32, foldhash::fast::RandomState> = by_df
+            .iter()
+            .enumerate()
+            .map(|(r, &(_, t))| (t, r as u32))
+            .collect();
+        let rank = |t: u64| rank_of.get(&t).copied().unwrap_or(u32::MAX);
         sketches.par_iter_mut().for_each(|p| {
-            p.corpus_keys = Some(self.keys_with(p, &rank));
-            p.corpus_prefixes = Some(self.prefix_postings(p, &rank));
+            p.corpus = Some(Box::new(self.corpus_view(p, &rank)));
         });
+    }
+
+    /// Pairs whose count of witnessed sentences could satisfy `keep` (see [`join`]).
+    fn corpus_candidates(
+        &self,
+        sketches: &[&RobustProfile],
+        keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
+        max_df: usize,
+    ) -> Option<(Vec<(usize, usize)>, usize)> {
+        self.witness_join(sketches, keep, max_df)
     }
 
     /// Scores bounded by [`RobustSlst::max_matched`]: a pair is ruled out when even that many
@@ -818,7 +886,10 @@ impl Detector for RobustSlst {
             keep(&bound, m > 0 && bound.resemblance >= self.config.threshold)
         };
         // The size filter first (m ≤ min(|A|, |B|)), then the bound from the prefixes.
-        may_keep(a.len().min(b.len())) && self.max_matched(a, b).is_none_or(may_keep)
+        if !may_keep(a.len().min(b.len())) {
+            return false;
+        }
+        self.max_matched(a, b).is_none_or(may_keep)
     }
 }
 
@@ -912,8 +983,8 @@ mod tests {
     /// two long real texts (KJV and Webster's revision of Genesis) and at several bounds.
     #[test]
     fn indexed_search_equals_checking_every_pair() {
-        let kjv = include_str!("../../corpora/bible/kjv-1mb.txt");
-        let wbt = include_str!("../../corpora/bible/wbt-1mb.txt");
+        let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+        let wbt = include_str!("../../../corpora/bible/wbt-1mb.txt");
         let cut = |t: &'static str| &t[..t.char_indices().nth(40_000).map_or(t.len(), |c| c.0)];
         for (tau, delta) in [(0.3, 35), (0.5, 4), (0.8, 1)] {
             let d = RobustSlst::new(RobustConfig {
@@ -942,8 +1013,8 @@ mod tests {
     /// is absent (no pair ruled out) before the corpus order is set.
     #[test]
     fn the_matched_bound_is_at_least_the_matched_sentences() {
-        let kjv = include_str!("../../corpora/bible/kjv-1mb.txt");
-        let wbt = include_str!("../../corpora/bible/wbt-1mb.txt");
+        let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+        let wbt = include_str!("../../../corpora/bible/wbt-1mb.txt");
         for (tau, delta, start, len) in [
             (0.5, 4, 0, 20_000),
             (0.3, 35, 5_000, 8_000),
@@ -992,5 +1063,31 @@ mod tests {
         ] {
             assert!(RobustSlst::new(cfg).is_err());
         }
+    }
+}
+
+#[cfg(test)]
+mod probe_stats {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn probe() {
+        let path = std::env::var("PROBE").unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        let d = RobustSlst::new(RobustConfig::default()).unwrap();
+        let docs: Vec<Document> = text
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                Document::new(v["id"].as_str().unwrap(), v["text"].as_str().unwrap())
+            })
+            .collect();
+        let mut sk: Vec<RobustProfile> = docs.iter().map(|x| d.sketch(x)).collect();
+        d.prepare_corpus(&mut sk);
+        let keys: Vec<Vec<u64>> = sk.iter().map(|p| d.join_keys(p).unwrap()).collect();
+        let total: usize = keys.iter().map(|k| k.len()).sum();
+        let refs: Vec<&[u64]> = keys.iter().map(|k| k.as_slice()).collect();
+        let (pairs, capped) = crate::batch::generic::join_candidates(&refs, 1000);
+        eprintln!("keys {total} pairs {} capped {capped}", pairs.len());
     }
 }
