@@ -22,13 +22,12 @@ use crate::similarity::Similarity;
 /// witnessed against every document.
 const CAPPED: u64 = u64::MAX;
 
-/// Per-thread counters of the walk, one entry per document.
+/// Per-thread counters of the walk.
 struct Counters {
-    /// Sentences of the current A witnessed against each document.
-    count: Vec<u32>,
-    /// The first sentence of A not yet counted for each document: A's slots come in sentence
-    /// order, so every sentence counted so far lies below it.
-    next: Vec<u32>,
+    /// Per document: the sentences of the current A witnessed against it, and the first
+    /// sentence of A not yet counted for it (A's slots come in sentence order, so every
+    /// sentence counted so far lies below it). Side by side: one cache line holds both.
+    count_next: Vec<[u32; 2]>,
     /// Documents with a count above 0.
     touched: Vec<u32>,
 }
@@ -98,14 +97,16 @@ impl RobustSlst {
             })
             .sum();
         let ranges: Vec<u64> = ranges.into_iter().map(AtomicU64::into_inner).collect();
+        // The walk reads only the documents of the postings: a column of its own.
+        let holders: Vec<u32> = entries.iter().map(|e| (e.1 >> 32) as u32).collect();
+        drop(entries);
 
         let threshold = self.config.threshold;
         let pairs: Vec<(usize, usize)> = (0..n)
             .into_par_iter()
             .map_init(
                 || Counters {
-                    count: vec![0; n],
-                    next: vec![0; n],
+                    count_next: vec![[0, 0]; n],
                     touched: Vec::new(),
                 },
                 |c, a| {
@@ -119,21 +120,20 @@ impl RobustSlst {
                             continue;
                         }
                         let (start, end) = ((range >> 32) as usize, range as u32 as usize);
-                        for e in &entries[start..end] {
-                            let b = (e.1 >> 32) as usize;
-                            if b == a {
+                        for &b in &holders[start..end] {
+                            if b as usize == a {
                                 continue;
                             }
-                            if c.count[b] == 0 {
-                                c.touched.push(b as u32);
+                            let [count, next] = &mut c.count_next[b as usize];
+                            if *count == 0 {
+                                c.touched.push(b);
                             }
-                            let next = c.next[b];
                             if pair {
-                                c.count[b] += 2u32.saturating_sub(next.saturating_sub(i));
-                                c.next[b] = next.max(i + 2);
-                            } else if next <= i {
-                                c.count[b] += 1;
-                                c.next[b] = i + 1;
+                                *count += 2u32.saturating_sub(next.saturating_sub(i));
+                                *next = (*next).max(i + 2);
+                            } else if *next <= i {
+                                *count += 1;
+                                *next = i + 1;
                             }
                         }
                     }
@@ -143,13 +143,14 @@ impl RobustSlst {
                     for &b in &c.touched {
                         let b = b as usize;
                         let len_b = sketches[b].len();
-                        let m = (c.count[b] as usize + everywhere).min(len_a).min(len_b);
+                        let m = (c.count_next[b][0] as usize + everywhere)
+                            .min(len_a)
+                            .min(len_b);
                         let bound = Similarity::from_counts(m, len_a, len_b);
                         if keep(&bound, m > 0 && bound.resemblance >= threshold) {
                             out.push((a, b));
                         }
-                        c.count[b] = 0;
-                        c.next[b] = 0;
+                        c.count_next[b] = [0, 0];
                     }
                     c.touched.clear();
                     out

@@ -863,7 +863,7 @@ impl Detector for RobustSlst {
         });
     }
 
-    /// Pairs whose count of witnessed sentences could satisfy `keep` (see [`join`]).
+    /// Pairs whose count of witnessed sentences could satisfy `keep` (see the module docs).
     fn corpus_candidates(
         &self,
         sketches: &[&RobustProfile],
