@@ -873,7 +873,7 @@ impl Detector for RobustSlst {
         self.witness_join(sketches, keep, max_df)
     }
 
-    /// Scores bounded by [`RobustSlst::max_matched`]: a pair is ruled out when even that many
+    /// Scores bounded by `RobustSlst::max_matched`: a pair is ruled out when even that many
     /// sentences in blocks would not satisfy `keep` (every score is increasing in them).
     fn may_be_reported(
         &self,
