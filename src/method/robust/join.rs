@@ -14,6 +14,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
+use rdst::{RadixKey, RadixSort};
 
 use super::{CorpusView, RobustProfile, RobustSlst};
 use crate::similarity::Similarity;
@@ -21,6 +22,34 @@ use crate::similarity::Similarity;
 /// A key list held by more than `max_df` documents: left out, its sentences counted as
 /// witnessed against every document.
 const CAPPED: u64 = u64::MAX;
+
+/// A posting: a key and its holder (document << 32 | slot number).
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    key: u64,
+    holder: u64,
+}
+
+/// Bytes of a key the join compares: 5. Two keys equal in them are treated as one, which can
+/// only add candidate pairs (about one key in 10⁵ on a corpus of 10⁷ keys), never lose one,
+/// and the radix sort makes 9 passes instead of 12.
+const KEY_BYTES: usize = 5;
+const KEY_MASK: u64 = (1 << (8 * KEY_BYTES)) - 1;
+
+/// Postings sort by key, then document (a radix sort over those bytes, least significant
+/// first; the slot number does not matter to the order).
+impl RadixKey for Entry {
+    const LEVELS: usize = KEY_BYTES + 4;
+
+    #[inline]
+    fn get_level(&self, level: usize) -> u8 {
+        if level < 4 {
+            (self.holder >> (32 + 8 * level)) as u8
+        } else {
+            (self.key >> (8 * (level - 4))) as u8
+        }
+    }
+}
 
 /// Per-thread counters of the walk.
 struct Counters {
@@ -57,32 +86,33 @@ impl RobustSlst {
         }
         // Every slot as (key, document << 32 | slot number), sorted: each key's postings, by
         // document.
-        let mut entries: Vec<(u64, u64)> = views
+        let mut entries: Vec<Entry> = views
             .par_iter()
             .enumerate()
             .flat_map_iter(|(d, v)| {
                 let base = first_slot[d];
-                v.slots
-                    .iter()
-                    .enumerate()
-                    .map(move |(k, s)| (s.key, (d as u64) << 32 | (base + k) as u64))
+                v.slots.iter().enumerate().map(move |(k, s)| Entry {
+                    key: s.key & KEY_MASK,
+                    holder: (d as u64) << 32 | (base + k) as u64,
+                })
             })
             .collect();
-        entries.par_sort_unstable();
+        // A radix sort: several times faster than a comparison sort on these 10⁷-entry lists.
+        entries.radix_sort_unstable();
         // For each slot, the entries after its own in its key's list, as start << 32 | end
         // (0: none, CAPPED: left out), and the number of keys left out.
         let ranges: Vec<AtomicU64> = (0..total).map(|_| AtomicU64::new(0)).collect();
         let capped: usize = entries
-            .par_chunk_by(|x, y| x.0 == y.0)
+            .par_chunk_by(|x, y| x.key == y.key)
             .map(|list| {
                 if list.len() < 2 {
                     return 0;
                 }
                 let base = list.as_ptr() as usize - entries.as_ptr() as usize;
-                let base = base / std::mem::size_of::<(u64, u64)>();
+                let base = base / std::mem::size_of::<Entry>();
                 let docs = 1 + list
                     .windows(2)
-                    .filter(|w| w[0].1 >> 32 != w[1].1 >> 32)
+                    .filter(|w| w[0].holder >> 32 != w[1].holder >> 32)
                     .count();
                 let end = (base + list.len()) as u64;
                 for (k, e) in list.iter().enumerate() {
@@ -91,14 +121,14 @@ impl RobustSlst {
                     } else {
                         ((base + k + 1) as u64) << 32 | end
                     };
-                    ranges[e.1 as u32 as usize].store(range, Ordering::Relaxed);
+                    ranges[e.holder as u32 as usize].store(range, Ordering::Relaxed);
                 }
                 usize::from(docs > max_df)
             })
             .sum();
         let ranges: Vec<u64> = ranges.into_iter().map(AtomicU64::into_inner).collect();
         // The walk reads only the documents of the postings: a column of its own.
-        let holders: Vec<u32> = entries.iter().map(|e| (e.1 >> 32) as u32).collect();
+        let holders: Vec<u32> = entries.iter().map(|e| (e.holder >> 32) as u32).collect();
         drop(entries);
 
         let threshold = self.config.threshold;
