@@ -6,7 +6,7 @@ mod common;
 
 use common::{pool, reuters};
 use proptest::prelude::*;
-use slst::batch::generic::{AnyBatchResult, join_candidates, run_any};
+use slst::batch::generic::{AnyBatchResult, CandidateSource, join_candidates, run_any};
 use slst::batch::{BatchConfig, Candidates, Silent};
 use slst::corpus::Item;
 use slst::method::{RobustConfig, RobustSlst};
@@ -294,6 +294,14 @@ fn reuters_subset_bound_skips_candidates_and_counts_them() {
     assert!(!index.pairs.is_empty());
     assert!(index.pairs_compared >= index.pairs.len());
     assert!(index.pairs_compared <= index.candidate_pairs);
+    assert_eq!(index.source, CandidateSource::MethodJoin);
+    // The summary's sentence counts are the profiles' own.
+    let kept: Vec<usize> = texts
+        .iter()
+        .map(|t| d.sketch(&Document::new("d", t.clone())).len())
+        .collect();
+    assert_eq!(index.sentences.as_deref(), Some(&kept[..]));
+    assert!(kept.iter().sum::<usize>() > 1000);
     let sharing = key_sharing_pairs(&texts, &d, usize::MAX).len();
     assert!(
         index.candidate_pairs * 4 < sharing,

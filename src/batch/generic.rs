@@ -36,6 +36,8 @@ pub struct AnyPair {
 /// How candidates were found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CandidateSource {
+    /// The method's own corpus join ([`crate::Detector::corpus_candidates`]).
+    MethodJoin,
     /// An inverted index over join keys.
     JoinKeys,
     /// Every pair.
@@ -59,6 +61,8 @@ pub struct AnyBatchResult {
     pub pairs_compared: usize,
     /// Join keys held by more than `max_df` documents: left out of the index.
     pub capped_keys: usize,
+    /// Sentences kept per document (input order), for a method that works on sentences.
+    pub sentences: Option<Vec<usize>>,
     /// Reported pairs, sorted by (a, b).
     pub pairs: Vec<AnyPair>,
     /// Seconds per stage.
@@ -118,6 +122,10 @@ pub fn run_any(
     for (d, s) in docs.iter_mut().zip(sketches) {
         d.sketch = s;
     }
+    let sentences: Option<Vec<usize>> = docs
+        .iter()
+        .map(|d| detector.sentences_any(&*d.sketch))
+        .collect();
     progress.finish_stage();
     let sketch_time = t.elapsed().as_secs_f64();
 
@@ -146,6 +154,13 @@ pub fn run_any(
     }
     let use_index = config.candidates == Candidates::Index
         && (own.is_some() || docs.iter().all(|d| d.keys.is_some()));
+    let source = if own.is_some() {
+        CandidateSource::MethodJoin
+    } else if use_index {
+        CandidateSource::JoinKeys
+    } else {
+        CandidateSource::AllPairs
+    };
     let (pairs, capped_keys) = if let Some(own) = own {
         own
     } else if use_index {
@@ -202,14 +217,11 @@ pub fn run_any(
         method: detector.name(),
         ids: docs.into_iter().map(|d| d.id).collect(),
         skipped,
-        source: if use_index {
-            CandidateSource::JoinKeys
-        } else {
-            CandidateSource::AllPairs
-        },
+        source,
         candidate_pairs: pairs.len(),
         pairs_compared: compared.into_inner(),
         capped_keys,
+        sentences,
         pairs: reported,
         times: StageTimes {
             sketch: sketch_time,

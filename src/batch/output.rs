@@ -435,16 +435,27 @@ impl BatchSummary {
         BatchSummary {
             method: result.method,
             candidates_mode: match result.source {
+                CandidateSource::MethodJoin => "method join",
                 CandidateSource::JoinKeys => "join keys",
                 CandidateSource::AllPairs => "all",
             },
             documents_read: result.ids.len(),
             documents_skipped: result.skipped.len(),
             skipped: result.skipped.clone(),
-            documents_without_sentences: 0,
-            without_sentences: Vec::new(),
+            documents_without_sentences: result
+                .sentences
+                .as_ref()
+                .map_or(0, |s| s.iter().filter(|&&n| n == 0).count()),
+            without_sentences: result.sentences.as_ref().map_or_else(Vec::new, |s| {
+                s.iter()
+                    .zip(&result.ids)
+                    .filter(|(n, _)| **n == 0)
+                    .take(100)
+                    .map(|(_, id)| id.clone())
+                    .collect()
+            }),
             documents_fallback_decoded: 0,
-            sentences: 0,
+            sentences: result.sentences.as_ref().map_or(0, |s| s.iter().sum()),
             exact_duplicate_groups: 0,
             documents_in_exact_duplicate_groups: 0,
             boilerplate_runs_excluded: result.capped_keys,

@@ -108,6 +108,12 @@ pub trait Detector {
         self.join_keys(sketch)
     }
 
+    /// The number of sentences (units) a sketch kept, for a method that works on sentences:
+    /// batch summaries report it. Default: `None`.
+    fn sentences(&self, _sketch: &Self::Sketch) -> Option<usize> {
+        None
+    }
+
     /// Corpus mode: the candidate pairs of a whole collection, for a method with a join of its
     /// own that is narrower than sharing a key. Every pair `(a, b)`, `a < b` (indices into
     /// `sketches`), that comparing could report under `keep` (see
@@ -191,6 +197,8 @@ pub trait AnyDetector: Send + Sync {
         b: &(dyn Any + Send + Sync),
         keep: &dyn Fn(&Similarity, bool) -> bool,
     ) -> bool;
+    /// [`Detector::sentences`] of a sketch made by this detector.
+    fn sentences_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<usize>;
     /// [`Detector::corpus_candidates`] of sketches made by this detector (`None` when one was
     /// made by another).
     fn corpus_candidates_any(
@@ -258,6 +266,10 @@ where
             (Some(a), Some(b)) => self.may_be_reported(a, b, keep),
             _ => true,
         }
+    }
+
+    fn sentences_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<usize> {
+        self.sentences(sketch.downcast_ref::<D::Sketch>()?)
     }
 
     fn corpus_candidates_any(

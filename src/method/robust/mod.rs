@@ -863,6 +863,10 @@ impl Detector for RobustSlst {
         });
     }
 
+    fn sentences(&self, sketch: &RobustProfile) -> Option<usize> {
+        Some(sketch.len())
+    }
+
     /// Pairs whose count of witnessed sentences could satisfy `keep` (see the module docs).
     fn corpus_candidates(
         &self,
