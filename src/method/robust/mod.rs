@@ -1069,29 +1069,3 @@ mod tests {
         }
     }
 }
-
-#[cfg(test)]
-mod probe_stats {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn probe() {
-        let path = std::env::var("PROBE").unwrap();
-        let text = std::fs::read_to_string(path).unwrap();
-        let d = RobustSlst::new(RobustConfig::default()).unwrap();
-        let docs: Vec<Document> = text
-            .lines()
-            .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                Document::new(v["id"].as_str().unwrap(), v["text"].as_str().unwrap())
-            })
-            .collect();
-        let mut sk: Vec<RobustProfile> = docs.iter().map(|x| d.sketch(x)).collect();
-        d.prepare_corpus(&mut sk);
-        let keys: Vec<Vec<u64>> = sk.iter().map(|p| d.join_keys(p).unwrap()).collect();
-        let total: usize = keys.iter().map(|k| k.len()).sum();
-        let refs: Vec<&[u64]> = keys.iter().map(|k| k.as_slice()).collect();
-        let (pairs, capped) = crate::batch::generic::join_candidates(&refs, 1000);
-        eprintln!("keys {total} pairs {} capped {capped}", pairs.len());
-    }
-}
