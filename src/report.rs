@@ -162,15 +162,37 @@ pub struct Contained {
     pub b_in_a: bool,
 }
 
+impl Contained {
+    /// The decisions at `threshold` for two containments, when something matched at all.
+    pub fn at(threshold: f64, found: bool, containment_a: f64, containment_b: f64) -> Contained {
+        Contained {
+            threshold,
+            a_in_b: found && containment_a >= threshold,
+            b_in_a: found && containment_b >= threshold,
+        }
+    }
+
+    /// The two decisions as report lines.
+    fn to_text(self) -> String {
+        format!(
+            "A contained in B at θc = {}: {}\nB contained in A at θc = {}: {}\n",
+            self.threshold,
+            yes_no(self.a_in_b),
+            self.threshold,
+            yes_no(self.b_in_a)
+        )
+    }
+}
+
 impl CompareRecord {
     /// Add the containment decisions at `threshold`.
     pub fn with_containment_threshold(mut self, threshold: f64) -> Self {
-        let found = self.matched_sentences > 0;
-        self.contained = Some(Contained {
+        self.contained = Some(Contained::at(
             threshold,
-            a_in_b: found && self.containment_a >= threshold,
-            b_in_a: found && self.containment_b >= threshold,
-        });
+            self.matched_sentences > 0,
+            self.containment_a,
+            self.containment_b,
+        ));
         self
     }
 
@@ -243,14 +265,7 @@ impl CompareRecord {
             if self.duplicate { "yes" } else { "no" }
         ));
         if let Some(c) = self.contained {
-            let yes = |b: bool| if b { "yes" } else { "no" };
-            out.push_str(&format!(
-                "A contained in B at θc = {}: {}\nB contained in A at θc = {}: {}\n",
-                c.threshold,
-                yes(c.a_in_b),
-                c.threshold,
-                yes(c.b_in_a)
-            ));
+            out.push_str(&c.to_text());
         }
         out.push('\n');
         let n = self.blocks.len();
@@ -334,6 +349,10 @@ pub struct MethodRecord {
     pub note: Option<String>,
     /// How the decision was made, in words (`J ≥ 0.5`, `≥ 1 equal megashingle`, …).
     pub rule: String,
+    /// With a containment threshold θc, for a method that defines both containments: whether A
+    /// lies in B and B in A.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contained: Option<Contained>,
     /// The method's own evidence.
     pub evidence: serde_json::Value,
     /// The settings used.
@@ -373,9 +392,19 @@ impl MethodRecord {
             b: b.into(),
             note,
             rule,
+            contained: None,
             evidence,
             params,
         }
+    }
+
+    /// Add the containment decisions at `threshold` (nothing when the method leaves a
+    /// containment undefined). Something matched when the resemblance is above 0.
+    pub fn with_containment_threshold(mut self, threshold: f64) -> Self {
+        if let (Some(a), Some(b)) = (self.containment_a, self.containment_b) {
+            self.contained = Some(Contained::at(threshold, self.resemblance > 0.0, a, b));
+        }
+        self
     }
 
     /// The human-readable report: scores, decision, evidence and settings.
@@ -399,10 +428,14 @@ impl MethodRecord {
             score(self.containment_b)
         ));
         out.push_str(&format!(
-            "duplicate ({}): {}\n\nevidence\n",
+            "duplicate ({}): {}\n",
             self.rule,
             yes_no(self.duplicate)
         ));
+        if let Some(c) = self.contained {
+            out.push_str(&c.to_text());
+        }
+        out.push_str("\nevidence\n");
         if let serde_json::Value::Object(fields) = &self.evidence {
             for (key, value) in fields {
                 out.push_str(&format!("  {key:<24} {}\n", plain(value)));

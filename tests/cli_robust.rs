@@ -112,12 +112,36 @@ fn eval_reports_both_modes_side_by_side() {
     assert!(f1(1) > f1(0) + 0.1, "paper {} robust {}", f1(0), f1(1));
 }
 
+/// `--containment θc` decides "A lies in B" in robust mode too: the Clough answer sits whole in
+/// its source article, the article is not inside the answer.
 #[test]
-fn robust_refuses_a_containment_decision_and_bad_settings() {
+fn robust_containment_decision_and_bad_settings() {
+    let args = |json: bool| {
+        let mut a = vec!["compare", "--mode", "robust", "--containment", "0.9"];
+        if json {
+            a.push("--json");
+        }
+        a.extend([
+            "corpora/clough/g0pA_taskb.txt",
+            "corpora/clough/orig_taskb.txt",
+        ]);
+        slst(&a)
+    };
+    let o = args(true);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["contained"]["threshold"], 0.9);
+    assert_eq!(v["contained"]["a_in_b"], true);
+    assert_eq!(v["contained"]["b_in_a"], false);
+    assert_eq!(v["duplicate"], false);
+    let text = stdout(&args(false));
+    assert!(text.contains("A contained in B at θc = 0.9: yes"), "{text}");
+    assert!(text.contains("B contained in A at θc = 0.9: no"), "{text}");
+    // Methods without both containments still refuse the decision.
     let o = slst(&[
         "compare",
-        "--mode",
-        "robust",
+        "--method",
+        "megashingle",
         "--containment",
         "0.5",
         "corpora/clough/g0pA_taskb.txt",

@@ -400,14 +400,7 @@ pub fn compare(args: &CompareArgs, slst: SlstConfig) -> Result<()> {
         .map(|name| settings.detector(name))
         .collect::<Result<Vec<_>>>()?;
     let containment = containment_threshold(args)?;
-    if containment.is_some() && !all && settings.slst_mode == SlstMode::Robust {
-        return Err(Error::InvalidParameter {
-            name: "--containment",
-            value: "robust".into(),
-            expected: "--mode paper (robust records give both containments; threshold them yourself)",
-        });
-    }
-    if containment.is_some() && !all {
+    if containment.is_some() && !all && (args.method != "slst") {
         return Err(Error::InvalidParameter {
             name: "--containment",
             value: args.method.clone(),
@@ -432,13 +425,16 @@ pub fn compare(args: &CompareArgs, slst: SlstConfig) -> Result<()> {
             json.push(serde_json::to_value(&record).unwrap_or_default());
             continue;
         }
-        let record = MethodRecord::new(
+        let mut record = MethodRecord::new(
             &doc_a,
             &doc_b,
             compare_documents(&**detector, &doc_a, &doc_b),
             settings.rule(name)?,
             settings.params(name)?,
         );
+        if let (Some(theta), true) = (containment, *name == "slst") {
+            record = record.with_containment_threshold(theta);
+        }
         if !all {
             return if args.json {
                 crate::emit(&(crate::profile::to_json(&record) + "\n"))
