@@ -131,6 +131,18 @@ impl RobustSlst {
         keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
         max_df: usize,
     ) -> Option<(Vec<(usize, usize)>, usize)> {
+        self.witness_join_with(sketches, keep, max_df, BOUND_COST)
+    }
+
+    /// [`RobustSlst::witness_join`] with the cost of a candidate in visits (0: never walk the
+    /// rest after a cheap walk; `usize::MAX`: always).
+    fn witness_join_with(
+        &self,
+        sketches: &[&RobustProfile],
+        keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
+        max_df: usize,
+        bound_cost: usize,
+    ) -> Option<(Vec<(usize, usize)>, usize)> {
         let views: Vec<&CorpusView> = sketches
             .iter()
             .map(|p| p.corpus.as_deref())
@@ -206,6 +218,7 @@ impl RobustSlst {
             ranges: &ranges,
             holders: &holders,
             may_keep: &may_keep,
+            bound_cost,
         };
         let pairs: Vec<(usize, usize)> = (0..n)
             .into_par_iter()
@@ -237,6 +250,8 @@ struct Walk<'a> {
     holders: &'a [u32],
     /// Whether m sentences in blocks could meet the report's rule for sizes (A, B).
     may_keep: &'a (dyn Fn(usize, usize, usize) -> bool + Sync),
+    /// What a candidate costs, in visits ([`BOUND_COST`]).
+    bound_cost: usize,
 }
 
 impl Walk<'_> {
@@ -311,10 +326,11 @@ impl Walk<'_> {
         self.walk(a, walk_all, c);
         if slack > 0 {
             // The cheap walk leaves `slack` sentences uncounted, so more pairs pass; each costs
-            // a bound and maybe a comparison, about `BOUND_COST` visits. When walking the rest
+            // a bound and maybe a comparison, about `bound_cost` visits. When walking the rest
             // would cost less than that, walk them all and count exactly.
             let rest: usize = c.order[prefix..].iter().map(|&u| c.cost[u as usize]).sum();
-            if self.passing(a, c, everywhere + slack).count() * BOUND_COST > rest {
+            let passing = self.passing(a, c, everywhere + slack).count();
+            if passing.saturating_mul(self.bound_cost) > rest {
                 for &b in &c.touched {
                     c.count_next[b as usize] = [0, 0];
                 }
@@ -384,5 +400,98 @@ impl Walk<'_> {
                 .min(len_b);
             (self.may_keep)(m, len_a, len_b)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Detector;
+    use crate::document::Document;
+    use crate::method::RobustConfig;
+
+    /// 80 documents cut from Genesis (KJV) with much reuse: runs of verses that overlap, some
+    /// with a word changed, some repeated inside a document, a few one-verse documents.
+    fn genesis_corpus() -> Vec<Document> {
+        let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+        let verses: Vec<&str> = kjv.lines().filter(|l| l.len() > 40).take(300).collect();
+        (0..80)
+            .map(|d| {
+                let start = (d * 37) % 250;
+                let len = [1, 2, 4, 8, 12][d % 5];
+                let mut text: Vec<String> = verses[start..start + len]
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect();
+                if d % 3 == 0 {
+                    text[0] = text[0].replacen(" the ", " a ", 1);
+                }
+                if d % 7 == 0 {
+                    let first = text[0].clone();
+                    text.push(first);
+                }
+                Document::new(format!("g{d}"), text.join("\n\n"))
+            })
+            .collect()
+    }
+
+    /// Whichever sentences the walk takes first and whether it walks the rest, every pair the
+    /// report's rule keeps is a candidate — at several thresholds, for J and for containment,
+    /// with and without keys left out.
+    #[test]
+    fn every_reportable_pair_is_a_candidate_whatever_the_walk() {
+        let d = RobustSlst::new(RobustConfig::default()).unwrap();
+        let mut sketches: Vec<RobustProfile> =
+            genesis_corpus().iter().map(|x| d.sketch(x)).collect();
+        d.prepare_corpus(&mut sketches);
+        let refs: Vec<&RobustProfile> = sketches.iter().collect();
+        let comparisons: Vec<(usize, usize, Similarity)> = (0..refs.len())
+            .flat_map(|a| (a + 1..refs.len()).map(move |b| (a, b)))
+            .map(|(a, b)| (a, b, d.compare(refs[a], refs[b])))
+            .filter(|(_, _, c)| c.evidence.matched > 0)
+            .map(|(a, b, c)| (a, b, c.similarity))
+            .collect();
+        assert!(comparisons.len() > 100, "{}", comparisons.len());
+        for theta in [0.0, 0.3, 0.5, 0.8] {
+            let keep_j =
+                move |s: &Similarity, _: bool| s.resemblance > 0.0 && s.resemblance >= theta;
+            let keep_c = move |s: &Similarity, _: bool| {
+                s.containment_a.is_some_and(|x| x > 0.0 && x >= theta)
+                    || s.containment_b.is_some_and(|x| x > 0.0 && x >= theta)
+            };
+            let rules: [&(dyn Fn(&Similarity, bool) -> bool + Sync); 2] = [&keep_j, &keep_c];
+            for keep in rules {
+                let wanted: Vec<(usize, usize)> = comparisons
+                    .iter()
+                    .filter(|(_, _, s)| keep(s, true))
+                    .map(|&(a, b, _)| (a, b))
+                    .collect();
+                for bound_cost in [0, BOUND_COST, usize::MAX] {
+                    let (found, _) = d
+                        .witness_join_with(&refs, keep, usize::MAX, bound_cost)
+                        .unwrap();
+                    for pair in &wanted {
+                        assert!(
+                            found.binary_search(pair).is_ok(),
+                            "θ {theta}, cost {bound_cost}: {pair:?} missing"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fewest_matched_follows_the_rule() {
+        // J ≥ 0.5: m / (na + nb − m) ≥ 0.5, smallest over the sizes present.
+        let keep = |m: usize, na: usize, nb: usize| {
+            let s = Similarity::from_counts(m, na, nb);
+            m > 0 && s.resemblance >= 0.5
+        };
+        let fewest = fewest_matched(&[0, 1, 4, 4, 10], &keep);
+        assert_eq!(fewest[1], 1);
+        assert_eq!(fewest[4], 3); // against 4: 3/5 ≥ 0.5, 2/6 < 0.5
+        assert_eq!(fewest[10], 7); // against 10: 7/13 ≥ 0.5; against 4 at most 4/10
+        assert_eq!(fewest[2], usize::MAX); // no document has 2 sentences
     }
 }
