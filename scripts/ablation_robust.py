@@ -3,9 +3,10 @@
 
     scripts/ablation_robust.py [--out results/tuning]      (after scripts/tune_robust.py)
 
-The first four rows add one change each, up to the chosen defaults; the last three take one
-change back from the defaults. Best F1 on half A (where parameters were chosen) and half B
-(held out) of the four labelled sets; paper mode is the first row. Writes OUT/ablation.json.
+The first four rows add one change each, up to the chosen defaults; the next three take one
+change back from the defaults; the last two add stemming (an option, off by default). Best F1 on
+half A (where parameters were chosen) and half B (held out) of the four labelled sets; paper mode
+is the first row. Writes OUT/ablation.json.
 """
 import argparse
 import json
@@ -15,7 +16,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tune_robust import ROOT, evaluate, robust_flags, sets  # noqa: E402
 
-# (label, flags or None for paper mode): (δ, τ, single_min_terms, single_similarity, clauses).
+# (label, flags or None for paper mode): (δ, τ, single_min_terms, single_similarity, clauses
+# [, stem]).
 ROWS = [
     ("paper: equal length and 2 leading terms", None),
     ("term-set Jaccard ≥ 0.5 instead of leading terms, length ±4", (4, 0.5, 0, 1.0, False)),
@@ -24,6 +26,8 @@ ROWS = [
     ("defaults, but no length check (δ = 35)", (35, 0.5, 4, 0.5, True)),
     ("defaults, but τ = 0.4", (4, 0.4, 4, 0.5, True)),
     ("defaults, but no single blocks", (4, 0.5, 0, 1.0, True)),
+    ("defaults + stemmed terms (--stem true)", (4, 0.5, 4, 0.5, True, True)),
+    ("defaults + stemmed terms, τ = 0.4, single Jaccard ≥ 0.4", (4, 0.4, 4, 0.4, True, True)),
 ]
 
 

@@ -59,10 +59,12 @@ def sets(half):
 
 
 def robust_flags(p):
-    d, t, s, t1, c = p
+    """Flags of (δ, τ, single_min_terms, single_similarity, clauses[, stem])."""
+    d, t, s, t1, c = p[:5]
+    stem = p[5] if len(p) > 5 else False
     return ["--length-tolerance", str(d), "--term-similarity", str(t),
             "--single-min-terms", str(s), "--single-similarity", str(t1),
-            "--clauses", "true" if c else "false"]
+            "--clauses", "true" if c else "false", "--stem", "true" if stem else "false"]
 
 
 def evaluate(args, methods, flags=()):

@@ -74,6 +74,10 @@ pub struct RobustFlags {
     #[arg(long, default_value_t = RobustConfig::default().clauses, value_name = "true|false",
           action = clap::ArgAction::Set)]
     pub clauses: bool,
+    /// Robust mode: stem terms (Snowball English) after stop-word removal.
+    #[arg(long, default_value_t = RobustConfig::default().stem, value_name = "true|false",
+          action = clap::ArgAction::Set)]
+    pub stem: bool,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -106,6 +110,7 @@ impl RobustFlags {
             single_min_terms: self.single_min_terms,
             single_similarity: self.single_similarity,
             clauses: self.clauses,
+            stem: self.stem,
             threshold: slst.threshold,
         }
     }

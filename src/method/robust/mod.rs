@@ -91,6 +91,10 @@ pub struct RobustConfig {
     /// Also cut sentences at semicolons and colons: the units are then clauses, which survive
     /// a revision that re-punctuates (`;` in one version, `.` in the other).
     pub clauses: bool,
+    /// Stem every term (Snowball English, as [`super::PolyHash`]; stop words are removed first,
+    /// and the punctuation inside a word before stemming): `revised` and `revision`, `pages` and
+    /// `page` are then one term. Terms only change, so the corpus keys stay exact.
+    pub stem: bool,
     /// Duplicate when the resemblance is at least this (default 0.5).
     pub threshold: f64,
 }
@@ -108,6 +112,7 @@ impl Default for RobustConfig {
             single_min_terms: 4,
             single_similarity: 0.5,
             clauses: true,
+            stem: false,
             threshold: 0.5,
         }
     }
@@ -164,6 +169,7 @@ impl RobustConfig {
             "single_min_terms": self.single_min_terms,
             "single_similarity": self.single_similarity,
             "clauses": self.clauses,
+            "stem": self.stem,
             "stopwords": self.stopwords.id(),
             "threshold": self.threshold,
         })
@@ -710,6 +716,37 @@ impl RobustSlst {
     }
 }
 
+/// Snowball English stems of words, remembered: a text repeats its vocabulary, and the stemmer
+/// allocates on every call. In memory only, so its randomly seeded hasher is harmless.
+struct Stems {
+    stemmer: rust_stemmers::Stemmer,
+    seen: HashMap<String, String, foldhash::fast::RandomState>,
+    buf: String,
+}
+
+impl Stems {
+    fn new() -> Self {
+        Stems {
+            stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English),
+            seen: HashMap::default(),
+            buf: String::new(),
+        }
+    }
+
+    /// The stem of a word; the punctuation inside it (`team's`, `u.s`) goes first, as in
+    /// [`super::PolyHash::canonical`], so that the stemmer sees a plain word.
+    fn stem(&mut self, word: &str) -> &str {
+        self.buf.clear();
+        self.buf
+            .extend(word.chars().filter(|c| c.is_alphanumeric()));
+        if !self.seen.contains_key(self.buf.as_str()) {
+            let stem = self.stemmer.stem(&self.buf).into_owned();
+            self.seen.insert(self.buf.clone(), stem);
+        }
+        &self.seen[self.buf.as_str()]
+    }
+}
+
 /// The canonical order of two robust profiles (their sentences' lengths and term sets,
 /// lexicographically): tiling always runs with the smaller first, so that greedy ties cannot
 /// make `compare(a, b)` and `compare(b, a)` differ.
@@ -738,6 +775,7 @@ impl Detector for RobustSlst {
             corpus: None,
         };
         let mut terms: Vec<u64> = Vec::new();
+        let mut stemmer = self.config.stem.then(Stems::new);
         let units = text::split_sentences(text).into_iter().flat_map(|span| {
             let mut pieces = Vec::new();
             if self.config.clauses {
@@ -765,7 +803,11 @@ impl Detector for RobustSlst {
             terms.clear();
             text::for_each_word(&text[span.clone()], |word| {
                 if !self.config.stopwords.contains(word) {
-                    terms.push(xxhash_rust::xxh3::xxh3_64(word.as_bytes()));
+                    let term = match &mut stemmer {
+                        Some(s) => s.stem(word),
+                        None => word,
+                    };
+                    terms.push(xxhash_rust::xxh3::xxh3_64(term.as_bytes()));
                 }
             });
             let length = terms.len();
