@@ -459,7 +459,8 @@ mod tests {
                 s.containment_a.is_some_and(|x| x > 0.0 && x >= theta)
                     || s.containment_b.is_some_and(|x| x > 0.0 && x >= theta)
             };
-            let rules: [&(dyn Fn(&Similarity, bool) -> bool + Sync); 2] = [&keep_j, &keep_c];
+            type Rule<'a> = &'a (dyn Fn(&Similarity, bool) -> bool + Sync);
+            let rules: [Rule; 2] = [&keep_j, &keep_c];
             for keep in rules {
                 let wanted: Vec<(usize, usize)> = comparisons
                     .iter()
