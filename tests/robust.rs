@@ -394,3 +394,28 @@ fn stems_join_inflected_sentences() {
     );
     assert!(ka.iter().any(|k| kb.binary_search(k).is_ok()));
 }
+
+/// The same input gives the same run whatever the thread count: pairs, and also the counts the
+/// summary reports (candidates, pairs compared), on Reuters documents with repeated sentences.
+#[test]
+fn robust_batch_is_the_same_on_one_and_two_threads() {
+    let mut texts = reuters(300);
+    // Documents that repeat a sentence: the same key in several slots of one document.
+    for i in 0..40 {
+        let t = texts[i].clone();
+        texts.push(format!("{t}\n\n{t}"));
+    }
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| run(&texts, &d, Candidates::Index))
+    };
+    let (one, two) = (on(1), on(2));
+    assert_eq!(pairs(&one), pairs(&two));
+    assert_eq!(one.candidate_pairs, two.candidate_pairs);
+    assert_eq!(one.pairs_compared, two.pairs_compared);
+    assert!(!one.pairs.is_empty());
+}

@@ -188,13 +188,20 @@ impl RobustSlst {
                     .filter(|w| w[0].holder >> 32 != w[1].holder >> 32)
                     .count();
                 let end = (base + list.len()) as u64;
-                for (k, e) in list.iter().enumerate() {
+                // A document holding the key in several slots: each of them starts after the
+                // last (the sort leaves their order open; this keeps the walk's costs, and so
+                // its work and counts, the same from run to run).
+                let mut after = base;
+                for run in list.chunk_by(|x, y| x.holder >> 32 == y.holder >> 32) {
+                    after += run.len();
                     let range = if docs > max_df {
                         CAPPED
                     } else {
-                        ((base + k + 1) as u64) << 32 | end
+                        (after as u64) << 32 | end
                     };
-                    ranges[e.holder as u32 as usize].store(range, Ordering::Relaxed);
+                    for e in run {
+                        ranges[e.holder as u32 as usize].store(range, Ordering::Relaxed);
+                    }
                 }
                 usize::from(docs > max_df)
             })
