@@ -70,7 +70,8 @@ if os.path.exists(chosen_path):
           "with the best mean best-F1 over the four half-A sets: "
           f"δ = {p['length_tolerance']}, τ = {p['term_similarity']}, single blocks of ≥ "
           f"{p['single_min_terms']} terms at Jaccard ≥ {p['single_similarity']}, "
-          f"clauses {'on' if p.get('clauses') else 'off'} (half-A mean "
+          f"clauses {'on' if p.get('clauses') else 'off'}, "
+          f"stemming {'on' if p.get('stem') else 'off'} (half-A mean "
           f"{chosen['half_A_mean_f1']:.3f}; every combination in `results/tuning/grid-A.tsv`). "
           "Best F1 (θ swept on each half separately):\n")
     print("| set | half | slst (paper) | slst-robust | shingle | robust − shingle |")
@@ -88,7 +89,7 @@ if os.path.exists(ablation_path):
         rows = json.load(f)
     names = list(rows[0]["A"])
     print("## Robust mode: ablation\n")
-    print("The first rows add one change each, up to the chosen defaults; the last rows take one "
+    print("The first rows add one change each, up to the chosen defaults; the rows after take one "
           "change back from the defaults (`scripts/ablation_robust.py`). Best F1 on half A "
           "(tuning) / half B (held out).\n")
     print("| change | " + " | ".join(names) + " |")

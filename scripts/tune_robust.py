@@ -25,17 +25,29 @@ CLOUGH = os.path.join(ROOT, "corpora", "clough-short-answers", "corpus-20090418"
 BIBLE = os.path.join(ROOT, "corpora", "bible-versions")
 IGNORE = os.path.join(ROOT, "corpora", "truth", "bible-ignore.tsv")
 
+def _dedup(grid):
+    """The grid without repeats, first occurrence kept."""
+    seen, out = set(), []
+    for p in grid:
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
+    return out
+
+
 GRIDS = {
-    # (δ, τ, single_min_terms, single_similarity, clauses); single_min_terms 0 = no single
-    # blocks. Stricter settings first (ties go to the earlier).
-    "small": [
-        (d, t, s, max(t1, t), c)
+    # (δ, τ, single_min_terms, single_similarity, clauses, stem); single_min_terms 0 = no
+    # single blocks. Stricter settings first (ties go to the earlier); unstemmed first.
+    "small": _dedup([
+        (d, t, s, max(t1, t), c, st)
+        for st in (False, True)
         for c in (False, True)
         for t in (0.5, 0.4, 0.3)
         for d in (4, 35)
-        for (s, t1) in ((0, 1.0), (6, 0.6), (5, 0.5), (4, 0.5))
-    ],
+        for (s, t1) in ((0, 1.0), (6, 0.6), (5, 0.5), (4, 0.5), (4, 0.4))
+    ]),
 }
+
 
 
 def sets(half):
@@ -85,7 +97,8 @@ def main():
     rows, best = [], None
     names = [n for n, _ in sets("A")]
     with open(os.path.join(a.out, "grid-A.tsv"), "w") as f:
-        f.write("delta\ttau\tsingle_min_terms\tsingle_similarity\tclauses\t" + "\t".join(names) + "\tmean\n")
+        f.write("delta\ttau\tsingle_min_terms\tsingle_similarity\tclauses\tstem\t"
+                + "\t".join(names) + "\tmean\n")
         for p in GRIDS[a.grid]:
             f1 = [evaluate(args, "slst-robust", robust_flags(p))["slst-robust"]["best"]["f1"]
                   for _, args in sets("A")]
@@ -96,7 +109,7 @@ def main():
             if best is None or mean > best[1]:
                 best = (p, mean)
     chosen = {"params": dict(zip(("length_tolerance", "term_similarity", "single_min_terms",
-                                  "single_similarity", "clauses"), best[0])),
+                                  "single_similarity", "clauses", "stem"), best[0])),
               "half_A_mean_f1": best[1], "sets": {}}
     for label, half in (("A", "A"), ("B", "B"), ("full", None)):
         for name, args in sets(half):

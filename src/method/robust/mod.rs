@@ -108,9 +108,9 @@ impl Default for RobustConfig {
             // Chosen on half A of the labelled sets (scripts/tune_robust.py, the grid in
             // results/tuning/grid-A.tsv).
             length_tolerance: 4,
-            term_similarity: 0.5,
+            term_similarity: 0.4,
             single_min_terms: 4,
-            single_similarity: 0.5,
+            single_similarity: 0.4,
             clauses: true,
             stem: false,
             threshold: 0.5,
