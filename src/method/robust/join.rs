@@ -329,36 +329,33 @@ impl Walk<'_> {
         for &u in &c.order[..prefix] {
             c.walked[u as usize] = true;
         }
-        let mut slack = free - prefix;
+        let slack = free - prefix;
         self.walk(a, walk_all, c);
+        let mut out = self.passing(a, c, everywhere + slack);
         if slack > 0 {
             // The cheap walk leaves `slack` sentences uncounted, so more pairs pass; each costs
             // a bound and maybe a comparison, about `bound_cost` visits. When walking the rest
             // would cost less than that, walk them all and count exactly.
             let rest: usize = c.order[prefix..].iter().map(|&u| c.cost[u as usize]).sum();
-            let passing = self.passing(a, c, everywhere + slack).count();
-            if passing.saturating_mul(self.bound_cost) > rest {
-                for &b in &c.touched {
-                    c.count_next[b as usize] = [0, 0];
-                }
-                c.touched.clear();
+            if out.len().saturating_mul(self.bound_cost) > rest {
+                Self::reset(c);
                 for &u in &c.order[prefix..] {
                     c.walked[u as usize] = true;
                 }
-                slack = 0;
                 self.walk(a, walk_all, c);
+                out = self.passing(a, c, everywhere);
             }
         }
-        c.touched.sort_unstable();
-        let out = self
-            .passing(a, c, everywhere + slack)
-            .map(|b| (a, b as usize))
-            .collect();
+        Self::reset(c);
+        out
+    }
+
+    /// Clears the counters of the documents the last walk touched.
+    fn reset(c: &mut Counters) {
         for &b in &c.touched {
             c.count_next[b as usize] = [0, 0];
         }
         c.touched.clear();
-        out
     }
 
     /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked` (every
@@ -391,22 +388,23 @@ impl Walk<'_> {
         }
     }
 
-    /// The touched documents whose count, plus `extra` sentences assumed witnessed, could
-    /// still meet the report's rule.
-    fn passing<'c>(
-        &'c self,
-        a: usize,
-        c: &'c Counters,
-        extra: usize,
-    ) -> impl Iterator<Item = u32> + 'c {
+    /// The pairs (a, b) of the touched documents whose count, plus `extra` sentences assumed
+    /// witnessed, could still meet the report's rule; sorted.
+    fn passing(&self, a: usize, c: &Counters, extra: usize) -> Vec<(usize, usize)> {
         let len_a = self.sizes[a];
-        c.touched.iter().copied().filter(move |&b| {
-            let len_b = self.sizes[b as usize];
-            let m = (c.count_next[b as usize][0] as usize + extra)
-                .min(len_a)
-                .min(len_b);
-            (self.may_keep)(m, len_a, len_b)
-        })
+        let mut out: Vec<(usize, usize)> = c
+            .touched
+            .iter()
+            .map(|&b| b as usize)
+            .filter(|&b| {
+                let len_b = self.sizes[b];
+                let m = (c.count_next[b][0] as usize + extra).min(len_a).min(len_b);
+                (self.may_keep)(m, len_a, len_b)
+            })
+            .map(|b| (a, b))
+            .collect();
+        out.sort_unstable();
+        out
     }
 }
 
