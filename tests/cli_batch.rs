@@ -315,3 +315,46 @@ fn other_methods_join_on_their_keys_and_equal_all_pairs() {
     );
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn every_batch_path_counts_documents_decoded_by_the_fallback() {
+    // One Windows-1252 file (a curly apostrophe is byte 0x92) beside a UTF-8 one: paper mode,
+    // the robust mode's own join and the key join of the baselines all count it.
+    let dir = tempfile::tempdir().unwrap();
+    let text = "The theorem relates the conditional and marginal probabilities of two events. \
+                It is often used to compute posterior probabilities given observations.";
+    std::fs::write(dir.path().join("a.txt"), text).unwrap();
+    let latin = text.replace("two events", "two events\u{0}").into_bytes();
+    let latin: Vec<u8> = latin
+        .into_iter()
+        .map(|b| if b == 0 { 0x92 } else { b })
+        .collect();
+    std::fs::write(dir.path().join("b.txt"), &latin).unwrap();
+    assert!(std::str::from_utf8(&latin).is_err());
+    for extra in [
+        &["--mode", "paper"][..],
+        &["--mode", "robust"],
+        &["--method", "shingle"],
+    ] {
+        let mut args = vec![
+            "batch",
+            ".",
+            "--summary",
+            "summary.json",
+            "--out",
+            "pairs.jsonl",
+            "-q",
+        ];
+        args.extend(extra);
+        let o = slst_in(dir.path(), &args);
+        assert!(
+            o.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let summary = std::fs::read_to_string(dir.path().join("summary.json")).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&summary).unwrap();
+        assert_eq!(v["documents_read"], 2, "{extra:?}");
+        assert_eq!(v["documents_fallback_decoded"], 1, "{extra:?}");
+    }
+}

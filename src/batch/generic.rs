@@ -63,6 +63,8 @@ pub struct AnyBatchResult {
     pub capped_keys: usize,
     /// Sentences kept per document (input order), for a method that works on sentences.
     pub sentences: Option<Vec<usize>>,
+    /// Documents read whose text was not valid UTF-8 and was decoded by a fallback.
+    pub fallback_decoded: usize,
     /// Reported pairs, sorted by (a, b).
     pub pairs: Vec<AnyPair>,
     /// Seconds per stage.
@@ -87,6 +89,7 @@ pub fn run_any(
     progress.stage("reading and sketching", None);
     let mut docs: Vec<AnySketch> = Vec::new();
     let mut skipped = Vec::new();
+    let mut fallback_decoded = 0;
     let mut chunk: Vec<Document> = Vec::with_capacity(CHUNK);
     let sketch_chunk = |chunk: &mut Vec<Document>, docs: &mut Vec<AnySketch>| {
         let done: Vec<AnySketch> = chunk
@@ -104,6 +107,7 @@ pub fn run_any(
     for item in items {
         match item {
             Item::Document(d) => {
+                fallback_decoded += usize::from(d.encoding.is_fallback());
                 chunk.push(d);
                 if chunk.len() == CHUNK {
                     sketch_chunk(&mut chunk, &mut docs);
@@ -222,6 +226,7 @@ pub fn run_any(
         pairs_compared: compared.into_inner(),
         capped_keys,
         sentences,
+        fallback_decoded,
         pairs: reported,
         times: StageTimes {
             sketch: sketch_time,

@@ -454,7 +454,7 @@ impl BatchSummary {
                     .map(|(_, id)| id.clone())
                     .collect()
             }),
-            documents_fallback_decoded: 0,
+            documents_fallback_decoded: result.fallback_decoded,
             sentences: result.sentences.as_ref().map_or(0, |s| s.iter().sum()),
             exact_duplicate_groups: 0,
             documents_in_exact_duplicate_groups: 0,
