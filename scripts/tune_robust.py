@@ -71,12 +71,16 @@ def sets(half):
 
 
 def robust_flags(p):
-    """Flags of (δ, τ, single_min_terms, single_similarity, clauses[, stem])."""
+    """Flags of (δ, τ, single_min_terms, single_similarity, clauses[, stem[, anchor_terms]])."""
     d, t, s, t1, c = p[:5]
     stem = p[5] if len(p) > 5 else False
+    # The grid was searched with exact term-set matching (no anchor rule); the anchor count is
+    # chosen after it, at the chosen parameters (scripts/anchors_robust.py).
+    anchors = p[6] if len(p) > 6 else 0
     return ["--length-tolerance", str(d), "--term-similarity", str(t),
             "--single-min-terms", str(s), "--single-similarity", str(t1),
-            "--clauses", "true" if c else "false", "--stem", "true" if stem else "false"]
+            "--clauses", "true" if c else "false", "--stem", "true" if stem else "false",
+            "--anchor-terms", str(anchors)]
 
 
 def evaluate(args, methods, flags=()):

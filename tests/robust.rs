@@ -62,17 +62,21 @@ fn configs() -> impl Strategy<Value = RobustConfig> {
         prop_oneof![Just((0usize, 1.0)), Just((4, 0.6)), Just((6, 0.9))],
         1usize..4,
         any::<bool>(),
+        prop_oneof![Just(0usize), Just(2), Just(5)],
     )
-        .prop_map(|(delta, tau, (s, tau1), min_block, stem)| RobustConfig {
-            length_tolerance: delta,
-            term_similarity: tau,
-            single_min_terms: s,
-            single_similarity: f64::max(tau1, tau),
-            min_block,
-            stem,
-            threshold: 0.001,
-            ..RobustConfig::default()
-        })
+        .prop_map(
+            |(delta, tau, (s, tau1), min_block, stem, anchor_terms)| RobustConfig {
+                length_tolerance: delta,
+                term_similarity: tau,
+                single_min_terms: s,
+                single_similarity: f64::max(tau1, tau),
+                min_block,
+                stem,
+                anchor_terms,
+                threshold: 0.001,
+                ..RobustConfig::default()
+            },
+        )
 }
 
 fn run(texts: &[String], detector: &RobustSlst, candidates: Candidates) -> AnyBatchResult {

@@ -2,7 +2,7 @@
 //! before scoring (`--drop-boilerplate`).
 //!
 //! A block's fingerprint is the MD5 of its normalised text (words lowercased, punctuation and
-//! white space gone: [`Terms`](crate::method::Terms) with no stop words removed). A fingerprint
+//! white space gone: [`Terms`] with no stop words removed). A fingerprint
 //! held by more than `max_pages` pages is boilerplate: every block with it is removed from every
 //! page, and the page's text is laid out again from its remaining blocks (so byte spans reported
 //! afterwards are offsets into the reduced text). Documents without a segmentation are left as

@@ -78,6 +78,10 @@ pub struct RobustFlags {
     #[arg(long, default_value_t = RobustConfig::default().stem, value_name = "true|false",
           action = clap::ArgAction::Set)]
     pub stem: bool,
+    /// Robust mode: two matching sentences also share one of their K longest terms, a
+    /// single-pair block two of them (0: off; exact term-set matching, slower corpus runs).
+    #[arg(long, default_value_t = RobustConfig::default().anchor_terms, value_name = "K")]
+    pub anchor_terms: usize,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -111,6 +115,7 @@ impl RobustFlags {
             single_similarity: self.single_similarity,
             clauses: self.clauses,
             stem: self.stem,
+            anchor_terms: self.anchor_terms,
             threshold: slst.threshold,
         }
     }

@@ -445,7 +445,18 @@ mod tests {
     /// with and without keys left out.
     #[test]
     fn every_reportable_pair_is_a_candidate_whatever_the_walk() {
-        let d = RobustSlst::new(RobustConfig::default()).unwrap();
+        // With the anchor rule (the default) and with exact prefixes.
+        for anchor_terms in [5, 0] {
+            let d = RobustSlst::new(RobustConfig {
+                anchor_terms,
+                ..RobustConfig::default()
+            })
+            .unwrap();
+            every_reportable_pair_is_a_candidate(&d);
+        }
+    }
+
+    fn every_reportable_pair_is_a_candidate(d: &RobustSlst) {
         let mut sketches: Vec<RobustProfile> =
             genesis_corpus().iter().map(|x| d.sketch(x)).collect();
         d.prepare_corpus(&mut sketches);
