@@ -73,7 +73,8 @@ if os.path.exists(chosen_path):
           f"clauses {'on' if p.get('clauses') else 'off'}, "
           f"stemming {'on' if p.get('stem') else 'off'} (half-A mean "
           f"{chosen['half_A_mean_f1']:.3f}; every combination in `results/tuning/grid-A.tsv`). "
-          "Best F1 (θ swept on each half separately):\n")
+          "The grid matched term sets exactly; the anchor rule is chosen after it (next "
+          "section). Best F1 (θ swept on each half separately), exact matching:\n")
     print("| set | half | slst (paper) | slst-robust | shingle | robust − shingle |")
     print("|---|---|---|---|---|---|")
     for name, halves in chosen["sets"].items():
@@ -82,6 +83,34 @@ if os.path.exists(chosen_path):
             d = r["slst-robust"]["f1"] - r["shingle"]["f1"]
             print(f"| {name} | {half} | {r['slst']['f1']:.3f} | {r['slst-robust']['f1']:.3f} | "
                   f"{r['shingle']['f1']:.3f} | {d:+.3f} |")
+    print()
+anchors_path = os.path.join(tuning, "anchors.json")
+if os.path.exists(anchors_path):
+    with open(anchors_path) as f:
+        anchors = json.load(f)
+    ks = list(anchors["f1"])
+    names = list(anchors["f1"][ks[0]])
+    speed = anchors.get("speed") or {}
+    print("## Robust mode: the anchor rule\n")
+    print("`scripts/anchors_robust.py`: at the parameters above, two matching sentences must also "
+          "share one of their k longest terms (a single-pair block two of them; k = 0: exact "
+          "term-set matching). Kept: the " + anchors["rule"] + f" — k = {anchors['chosen']}. "
+          "Best F1 half A / half B / full; `slst batch` on Reuters-21578 (median of "
+          f"{anchors['repeat']} runs, paper mode interleaved in the same run: "
+          + (f"{speed['paper']['wall']:.2f} s wall, {speed['paper']['cpu']:.2f} s CPU, "
+             f"{speed['paper']['reported']:,} pairs" if "paper" in speed else "not run")
+          + "):\n")
+    print("| k | half-A mean | " + " | ".join(names)
+          + " | Reuters wall s (× paper) | CPU s (× paper) | peak MB | candidates | pairs |")
+    print("|---|---|" + "---|" * len(names) + "---|---|---|---|---|")
+    for k in ks:
+        cells = [" / ".join(f"{anchors['f1'][k][n][h]:.3f}" for h in ("A", "B", "full"))
+                 for n in names]
+        s = speed.get(k)
+        tail = (f"{s['wall']:.2f} ({s['wall_ratio']:.1f}×) | {s['cpu']:.2f} ({s['cpu_ratio']:.1f}×) | "
+                f"{s.get('rss_mb', 0):.0f} | {s['candidates']:,} | {s['reported']:,}"
+                if s else "— | — | — | — | —")
+        print(f"| {k} | {anchors['half_A_mean'][k]:.4f} | " + " | ".join(cells) + f" | {tail} |")
     print()
 ablation_path = os.path.join(tuning, "ablation.json")
 if os.path.exists(ablation_path):
