@@ -103,7 +103,7 @@ def main():
         for _ in range(a.repeat):
             runs["paper"].append(batch_run(["--mode", "paper"], work, "paper"))
             for k in ks:
-                runs[k].append(batch_run(["--mode", "robust", "--anchor-terms", str(k)], work,
+                runs[k].append(batch_run(["--mode", "robust", *robust_flags(base + (k,))], work,
                                          f"robust-{k}"))
         speed = {}
         for key, rs in runs.items():

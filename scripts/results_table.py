@@ -94,8 +94,10 @@ if os.path.exists(anchors_path):
     print("## Robust mode: the anchor rule\n")
     print("`scripts/anchors_robust.py`: at the parameters above, two matching sentences must also "
           "share one of their k longest terms (a single-pair block two of them; k = 0: exact "
-          "term-set matching). Kept: the " + anchors["rule"] + f" — k = {anchors['chosen']}. "
-          "Best F1 half A / half B / full; `slst batch` on Reuters-21578 (median of "
+          "term-set matching). Kept: the " + anchors["rule"]
+          + (f" — k = {anchors['chosen']}. " if anchors["chosen"] is not None
+             else " — not chosen (k = 0 was not run). ")
+          + "Best F1 half A / half B / full; `slst batch` on Reuters-21578 (median of "
           f"{anchors['repeat']} runs, paper mode interleaved in the same run: "
           + (f"{speed['paper']['wall']:.2f} s wall, {speed['paper']['cpu']:.2f} s CPU, "
              f"{speed['paper']['reported']:,} pairs" if "paper" in speed else "not run")

@@ -162,3 +162,50 @@ fn robust_containment_decision_and_bad_settings() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--single-similarity"));
 }
+
+#[test]
+fn anchor_terms_flag_reaches_the_rule() {
+    // J = 3/6 between the two sentences (rain, old, town); x's two longest terms are "flooded"
+    // and "heavy", y's are 4-letter words: they match with three anchors, not with two.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("x.txt"), "Heavy rain flooded the old town.").unwrap();
+    std::fs::write(dir.path().join("y.txt"), "Rain fell on the old town.").unwrap();
+    let run = |k: &str| {
+        let o = slst_in(
+            dir.path(),
+            &[
+                "compare",
+                "--mode",
+                "robust",
+                "--min-block",
+                "1",
+                "--anchor-terms",
+                k,
+                "--json",
+                "x.txt",
+                "y.txt",
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_str::<serde_json::Value>(&stdout(&o)).unwrap()
+    };
+    for (k, j) in [("0", 1.0), ("2", 0.0), ("3", 1.0)] {
+        let v = run(k);
+        assert_eq!(v["params"]["anchor_terms"], k.parse::<u64>().unwrap());
+        assert_eq!(v["resemblance"], j, "--anchor-terms {k}");
+    }
+    let o = slst_in(
+        dir.path(),
+        &[
+            "compare",
+            "--mode",
+            "robust",
+            "--anchor-terms",
+            "1",
+            "x.txt",
+            "y.txt",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--anchor-terms"));
+}

@@ -23,13 +23,16 @@
 //! J(x, y) ≥ τ then the two sets share a term among the first |x| − ⌈τ·|x|⌉ + 1 of x and the
 //! first |y| − ⌈τ·|y|⌉ + 1 of y (the smallest common term in that order). Within one comparison
 //! the order is by frequency in the two documents, rarest first; in a corpus
-//! ([`Detector::prepare_corpus`]) by document frequency over the corpus.
+//! ([`Detector::prepare_corpus`]) by document frequency over the corpus — or, with the anchor
+//! rule, the anchors' own order (longest first), whose first k terms are the keys.
 //!
 //! **Anchors** make the keys few. Without them, a sentence of n terms has a prefix of about
 //! 0.6·n terms at τ = 0.4, and a pair of sentences the product of two prefixes as keys (about 73
-//! keys per sentence on Reuters-21578 at τ = 0.5). With the anchor rule, two matching sentences
-//! share an anchor, so the anchors stand in for the prefixes (at most k² pair keys, k(k−1)/2
-//! single keys). The order is fixed by the terms themselves — longest first, as long words are
+//! keys per sentence on Reuters-21578 already at τ = 0.5). With the anchor rule, two matching
+//! sentences share an anchor, so the anchors stand in for the prefixes (at most k² pair keys per
+//! pair of sentences and k(k−1)/2 single keys per sentence). A sentence of at most k terms keys
+//! on all of them — more than its prefix would — so the rule saves keys on long sentences and
+//! costs a few on short ones. The order is fixed by the terms themselves — longest first, as long words are
 //! the rare ones — never by corpus statistics, so a pair scores the same in `compare` and in any
 //! corpus. On the labelled sets the rule costs at most 0.001 of best F1 at k = 5
 //! (results/RESULTS.md, "the anchor rule", from `scripts/anchors_robust.py`).
@@ -95,7 +98,8 @@ pub struct RobustConfig {
     pub length_tolerance: usize,
     /// τ: two matching sentences have a term-set Jaccard coefficient of at least this.
     pub term_similarity: f64,
-    /// A single sentence pair is a block when both have at least this many terms (0: never).
+    /// A single sentence pair is a block when both have at least this many terms (0: never;
+    /// with the anchor rule it also shares two anchors, so a one-term sentence never is).
     pub single_min_terms: usize,
     /// … and their term-set Jaccard is at least this (at least τ).
     pub single_similarity: f64,
@@ -173,13 +177,6 @@ impl RobustConfig {
                 expected: "0 (off) or at least 2 (a single-pair block shares two anchors)",
             });
         }
-        if self.anchor_terms > 0 && self.single_min_terms == 1 {
-            return Err(Error::InvalidParameter {
-                name: "--single-min-terms",
-                value: "1".into(),
-                expected: "0 (off) or at least 2 with --anchor-terms (a single-pair block shares two anchors)",
-            });
-        }
         if self.single_similarity < self.term_similarity {
             return Err(Error::InvalidParameter {
                 name: "--single-similarity",
@@ -241,14 +238,16 @@ pub struct RobustProfile {
 }
 
 /// A profile under a corpus-wide term order: terms are *ranks* (0 = the rarest term of the
-/// corpus; ties by hash), so that a sentence's prefix is its smallest ranks.
+/// corpus, ties by id; with the anchor rule, 0 = the smallest id, i.e. the longest term), so
+/// that a sentence's key terms (prefix or anchors) are its smallest ranks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct CorpusView {
     /// The join keys (see the module docs) with the sentences each witnesses, in the order of
     /// [`Slot`] codes.
     slots: Vec<Slot>,
-    /// Each sentence's prefix ranks as (rank, sentence) postings sorted by rank, then sentence; the two
-    /// columns apart, so that merging two documents' lists reads only the ranks.
+    /// Each sentence's key-term ranks (prefix or anchors) as (rank, sentence) postings sorted by
+    /// rank, then sentence; the two columns apart, so that merging two documents' lists reads
+    /// only the ranks.
     posting_ranks: Box<[u32]>,
     posting_sentences: Box<[u32]>,
 }
@@ -458,7 +457,8 @@ impl RobustSlst {
         &self.config
     }
 
-    /// Two sentences match: lengths within δ, term sets within τ. Returns their term Jaccard.
+    /// Two sentences match: lengths within δ, term sets within τ and, with the anchor rule, one
+    /// shared anchor. Returns their term Jaccard.
     fn matches(&self, x: &RobustSentence, y: &RobustSentence) -> Option<f64> {
         if x.length.abs_diff(y.length) as usize > self.config.length_tolerance {
             return None;
@@ -582,10 +582,11 @@ impl RobustSlst {
     /// the corpus prefixes are not set ([`Detector::prepare_corpus`] has not run).
     ///
     /// A sentence lies in a block only if it matches some sentence of the other side, and two
-    /// matching sentences differ in length by at most δ and share a prefix term under the
-    /// corpus order (J ≥ τ, see the module docs). So the number of sentences of A with such a
-    /// partner in B bounds the matched sentences, and so does the number of B's; the bound is
-    /// the smaller of the two. Cost: one merge of the two sorted prefix lists.
+    /// matching sentences differ in length by at most δ and share a key term: a prefix term
+    /// under the corpus order (J ≥ τ, see the module docs), or with the anchor rule an anchor.
+    /// So the number of sentences of A with such a partner in B bounds the matched sentences,
+    /// and so does the number of B's; the bound is the smaller of the two. Cost: one merge of
+    /// the two sorted key-term lists.
     fn max_matched(&self, a: &RobustProfile, b: &RobustProfile) -> Option<usize> {
         let (x, y) = (a.corpus.as_deref()?, b.corpus.as_deref()?);
         let delta = self.config.length_tolerance;
@@ -930,7 +931,8 @@ impl Detector for RobustSlst {
 
     /// Pair keys and single keys (see the module docs): any two documents with a block share
     /// one. Under the corpus-wide order when [`Detector::prepare_corpus`] has run, else under the
-    /// order of the hashes themselves (also a global order, only a less selective one).
+    /// order of the ids themselves (a global order too: the anchors' own, and for prefixes only
+    /// a less selective one than document frequency).
     fn join_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
         Some(match &sketch.corpus {
             Some(view) => Self::keys_from(&view.slots),
@@ -1108,22 +1110,41 @@ mod tests {
         // share square, rain and town.
         let a = "Gold rose. Heavy rain flooded the old town square.";
         let b = "Light rain fell on the old town square. Oil fell.";
-        for (k, matched) in [(0, 1), (3, 0), (5, 1)] {
-            let d = RobustSlst::new(RobustConfig {
-                anchor_terms: k,
+        let with = |anchor_terms: usize| {
+            RobustSlst::new(RobustConfig {
+                anchor_terms,
                 ..RobustConfig::default()
             })
-            .unwrap();
+            .unwrap()
+        };
+        let matched = |d: &RobustSlst| {
             let c = d.compare(
                 &d.sketch(&Document::new("a", a)),
                 &d.sketch(&Document::new("b", b)),
             );
+            c.evidence.matched
+        };
+        for (k, expected) in [(0, 1), (3, 0), (5, 1)] {
+            assert_eq!(matched(&with(k)), expected, "anchor_terms {k}");
+        }
+        // At every k the block forms exactly when two anchors are shared, and some k shares
+        // exactly two (the boundary of the rule).
+        let d = with(2);
+        let (x, y) = (
+            d.sketch(&Document::new("a", a)).sentences[1].clone(),
+            d.sketch(&Document::new("b", b)).sentences[0].clone(),
+        );
+        let mut boundary = false;
+        for k in 2..=6 {
+            let shared = shared_anchors(&x.terms, &y.terms, k);
+            boundary |= shared == 2;
             assert_eq!(
-                c.evidence.matched, matched,
-                "anchor_terms {k}: {:?}",
-                c.evidence
+                matched(&with(k)),
+                usize::from(shared >= 2),
+                "anchor_terms {k}"
             );
         }
+        assert!(boundary);
     }
 
     #[test]
@@ -1235,21 +1256,8 @@ mod tests {
                 anchor_terms: 1,
                 ..RobustConfig::default()
             },
-            RobustConfig {
-                single_min_terms: 1,
-                ..RobustConfig::default()
-            },
         ] {
             assert!(RobustSlst::new(cfg).is_err());
         }
-        // Without anchors a one-term sentence may still be a block on its own.
-        assert!(
-            RobustSlst::new(RobustConfig {
-                single_min_terms: 1,
-                anchor_terms: 0,
-                ..RobustConfig::default()
-            })
-            .is_ok()
-        );
     }
 }
