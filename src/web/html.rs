@@ -282,89 +282,155 @@ pub fn parse_page(html: &str, config: &SegmentConfig) -> Page {
     };
     let doc = Html::parse_document(html);
     let parse_errors = doc.errors.len();
-    let mut elems: Vec<Elem> = Vec::new();
-    let mut pieces: Vec<Piece> = Vec::new();
-    // Open kept elements (indices into `elems`), and how deep inside an invisible one we are.
-    let mut open: Vec<usize> = Vec::new();
-    let mut invisible_depth = 0usize;
-    let mut line_pending = false;
-    let mut max_depth = 0;
-    // Whether the last piece ended in a space that was not yet written.
-    let mut space_pending = false;
-    for edge in doc.tree.root().traverse() {
-        match edge {
-            ego_tree::iter::Edge::Open(node) => match node.value() {
-                Node::Element(e) => {
-                    if invisible_depth > 0 || INVISIBLE.contains(&e.name()) || is_hidden(e) {
-                        invisible_depth += 1;
-                        continue;
-                    }
-                    let depth = open.len() + 1;
-                    max_depth = max_depth.max(depth);
-                    elems.push(Elem {
-                        node: TreeNode {
-                            parent: open.last().copied(),
-                            depth,
-                            end: 0,
-                            own_chars: 0,
-                        },
-                        label: label(e),
-                    });
-                    open.push(elems.len() - 1);
-                    if BLOCK_LEVEL.contains(&e.name()) {
-                        line_pending = true;
-                    }
-                }
-                Node::Text(t) if invisible_depth == 0 => {
-                    let Some(&elem) = open.last() else { continue };
-                    let (text, lead, trail) = collapse(t);
-                    if text.is_empty() {
-                        space_pending |= lead || trail;
-                        continue;
-                    }
-                    let line_before = line_pending;
-                    line_pending = false;
-                    // Adjacent inline text keeps one space where either side had white space.
-                    let text = if !line_before && (lead || space_pending) && !pieces.is_empty() {
-                        format!(" {text}")
-                    } else {
-                        text
-                    };
-                    space_pending = trail;
-                    elems[elem].node.own_chars += text.trim_start().chars().count();
-                    pieces.push(Piece {
-                        elem,
-                        text,
-                        line_before,
-                    });
-                }
-                _ => {}
-            },
-            ego_tree::iter::Edge::Close(node) => {
-                if let Node::Element(e) = node.value() {
-                    if invisible_depth > 0 {
-                        invisible_depth -= 1;
-                        continue;
-                    }
-                    if let Some(i) = open.pop() {
-                        elems[i].node.end = elems.len();
-                    }
-                    if BLOCK_LEVEL.contains(&e.name()) {
-                        line_pending = true;
+    let walk = Walk::new(&doc);
+    drop(doc);
+    let nodes: Vec<TreeNode> = walk.elems.iter().map(|e| e.node).collect();
+    let (cuts, block_of) = segment::segment(&nodes, config);
+    let (text, ranges) = lay_out(&walk.pieces, &block_of, cuts.len());
+    let blocks = cuts
+        .iter()
+        .zip(ranges)
+        .map(|(cut, ranges)| TextBlock {
+            weight: cut.weight,
+            depth: nodes[cut.node].depth,
+            path: path(&walk.elems, cut.node),
+            chars: cut.chars,
+            ranges,
+        })
+        .collect();
+    if text.is_empty() {
+        notes.push("no visible text: the page has no blocks".into());
+    }
+    Page {
+        text,
+        segmentation: Segmentation {
+            preset: config.preset,
+            blocks,
+            notes,
+        },
+        parse_errors,
+        max_depth: walk.max_depth,
+    }
+}
+
+/// One walk over a parsed page: the elements that can show text, in preorder, and the pieces of
+/// visible text, in document order.
+#[derive(Default)]
+struct Walk {
+    /// The kept elements.
+    elems: Vec<Elem>,
+    /// The text pieces.
+    pieces: Vec<Piece>,
+    /// Open kept elements (indices into `elems`).
+    open: Vec<usize>,
+    /// How deep inside an invisible element we are (0: not inside one).
+    invisible_depth: usize,
+    /// Whether a block-level element started or ended since the last piece.
+    line_pending: bool,
+    /// The deepest element nesting seen.
+    max_depth: usize,
+    /// Whether the last piece ended in a space that was not yet written.
+    space_pending: bool,
+}
+
+impl Walk {
+    /// Walk the tree of `doc` once, iteratively.
+    fn new(doc: &Html) -> Walk {
+        let mut walk = Walk::default();
+        for edge in doc.tree.root().traverse() {
+            match edge {
+                ego_tree::iter::Edge::Open(node) => match node.value() {
+                    Node::Element(e) => walk.open_element(e),
+                    Node::Text(t) if walk.invisible_depth == 0 => walk.text(t),
+                    _ => {}
+                },
+                ego_tree::iter::Edge::Close(node) => {
+                    if let Node::Element(e) = node.value() {
+                        walk.close_element(e);
                     }
                 }
             }
         }
+        walk
     }
-    drop(doc);
-    let nodes: Vec<TreeNode> = elems.iter().map(|e| e.node).collect();
-    let (cuts, block_of) = segment::segment(&nodes, config);
 
-    // Lay the text out and record each block's ranges.
+    /// An element starts: keep it, or count it as invisible.
+    fn open_element(&mut self, e: &scraper::node::Element) {
+        if self.invisible_depth > 0 || INVISIBLE.contains(&e.name()) || is_hidden(e) {
+            self.invisible_depth += 1;
+            return;
+        }
+        let depth = self.open.len() + 1;
+        self.max_depth = self.max_depth.max(depth);
+        self.elems.push(Elem {
+            node: TreeNode {
+                parent: self.open.last().copied(),
+                depth,
+                end: 0,
+                own_chars: 0,
+            },
+            label: label(e),
+        });
+        self.open.push(self.elems.len() - 1);
+        if BLOCK_LEVEL.contains(&e.name()) {
+            self.line_pending = true;
+        }
+    }
+
+    /// A visible text node: a piece of the innermost open element.
+    fn text(&mut self, t: &str) {
+        let Some(&elem) = self.open.last() else {
+            return;
+        };
+        let (text, lead, trail) = collapse(t);
+        if text.is_empty() {
+            self.space_pending |= lead || trail;
+            return;
+        }
+        let line_before = self.line_pending;
+        self.line_pending = false;
+        // Adjacent inline text keeps one space where either side had white space.
+        let text = if !line_before && (lead || self.space_pending) && !self.pieces.is_empty() {
+            format!(" {text}")
+        } else {
+            text
+        };
+        self.space_pending = trail;
+        self.elems[elem].node.own_chars += text.trim_start().chars().count();
+        self.pieces.push(Piece {
+            elem,
+            text,
+            line_before,
+        });
+    }
+
+    /// An element ends: close it, or leave one level of an invisible element.
+    fn close_element(&mut self, e: &scraper::node::Element) {
+        if self.invisible_depth > 0 {
+            self.invisible_depth -= 1;
+            return;
+        }
+        if let Some(i) = self.open.pop() {
+            self.elems[i].node.end = self.elems.len();
+        }
+        if BLOCK_LEVEL.contains(&e.name()) {
+            self.line_pending = true;
+        }
+    }
+}
+
+/// Lay the text of `pieces` out (blank lines between blocks, line breaks before block-level
+/// elements) and record each of the `blocks` blocks' byte ranges in it; pieces outside every
+/// block are left out.
+fn lay_out(
+    pieces: &[Piece],
+    block_of: &[Option<u32>],
+    blocks: usize,
+) -> (String, Vec<Vec<Range<usize>>>) {
     let mut text = String::new();
-    let mut ranges: Vec<Vec<Range<usize>>> = vec![Vec::new(); cuts.len()];
+    let mut ranges: Vec<Vec<Range<usize>>> = vec![Vec::new(); blocks];
     let mut last_block: Option<u32> = None;
-    for piece in &pieces {
+    for piece in pieces {
         let Some(b) = block_of[piece.elem] else {
             continue;
         };
@@ -395,30 +461,7 @@ pub fn parse_page(html: &str, config: &SegmentConfig) -> Page {
         }
         last_block = Some(b);
     }
-    let blocks = cuts
-        .iter()
-        .zip(ranges)
-        .map(|(cut, ranges)| TextBlock {
-            weight: cut.weight,
-            depth: nodes[cut.node].depth,
-            path: path(&elems, cut.node),
-            chars: cut.chars,
-            ranges,
-        })
-        .collect();
-    if text.is_empty() {
-        notes.push("no visible text: the page has no blocks".into());
-    }
-    Page {
-        text,
-        segmentation: Segmentation {
-            preset: config.preset,
-            blocks,
-            notes,
-        },
-        parse_errors,
-        max_depth,
-    }
+    (text, ranges)
 }
 
 /// The DOM path of element `i`, shortened in the middle when it is long.
