@@ -203,40 +203,20 @@ impl<R: Read> WarcReader<R> {
         }
     }
 
-    fn next_record(&mut self) -> Option<Result<WarcRecord, WarcError>> {
+    /// The next record, the report of a record that could not be read, or `None` at the end.
+    fn next_record(&mut self) -> Next {
         if self.done {
             return None;
         }
-        let io_failure = |this: &mut Self, offset: u64, e: std::io::Error| {
-            this.done = true;
-            this.number += 1;
-            Some(Err(this.error(
-                offset,
-                None,
-                format!(
-                    "damaged gzip data or unreadable input ({e}); the rest of the file is not read"
-                ),
-            )))
-        };
-        // Blank lines between records.
-        let start;
-        let version = loop {
-            let at = self.offset;
-            match self.line() {
-                Err(e) => return io_failure(self, at, e),
-                Ok(None) => {
-                    self.done = true;
-                    let failure = self.failure.take()?;
-                    self.number += 1;
-                    return Some(Err(self.error(at, None, damaged(&failure))));
-                }
-                Ok(Some(l)) if l.iter().all(u8::is_ascii_whitespace) => continue,
-                Ok(Some(l)) => {
-                    start = at;
-                    break l;
-                }
-            }
-        };
+        match self.read_record() {
+            Ok(record) => Some(Ok(record)),
+            Err(next) => next,
+        }
+    }
+
+    /// Read one record; `Err` holds what `next_record` returns instead of a record.
+    fn read_record(&mut self) -> Result<WarcRecord, Next> {
+        let (start, version) = self.version_line()?;
         self.number += 1;
         if !version.starts_with(b"WARC/") {
             let shown = String::from_utf8_lossy(&version[..version.len().min(40)]).into_owned();
@@ -247,59 +227,103 @@ impl<R: Read> WarcReader<R> {
                     "expected a WARC/1.x version line, found {shown:?}; skipped to the next record"
                 ),
             );
-            return match self.resync() {
-                Err(e) => io_failure(self, start, e),
-                Ok(_) => Some(Err(err)),
-            };
+            return Err(self.skip_to_next(start, err));
         }
+        let fields = self.header_fields(start)?;
+        let record_id = fields
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("WARC-Record-ID"))
+            .map(|(_, v)| v.clone());
+        let length = self.content_length(start, &fields, &record_id)?;
+        if length > self.max_block {
+            return Err(self.skip_long_block(start, record_id, length));
+        }
+        let block = self.block(start, record_id, length as usize)?;
+        Ok(WarcRecord {
+            number: self.number,
+            offset: start,
+            fields,
+            block,
+        })
+    }
+
+    /// A read failure: the record is reported and the rest of the file is not read.
+    fn io_failure(&mut self, offset: u64, e: std::io::Error) -> Next {
+        self.done = true;
+        self.number += 1;
+        Some(Err(self.error(offset, None, damaged(&e.to_string()))))
+    }
+
+    /// Report `err` and skip to the next line that starts with `WARC/`.
+    fn skip_to_next(&mut self, start: u64, err: WarcError) -> Next {
+        match self.resync() {
+            Err(e) => self.io_failure(start, e),
+            Ok(_) => Some(Err(err)),
+        }
+    }
+
+    /// The version line after the blank lines between records, and its offset.
+    fn version_line(&mut self) -> Result<(u64, Vec<u8>), Next> {
+        loop {
+            let at = self.offset;
+            match self.line() {
+                Err(e) => return Err(self.io_failure(at, e)),
+                Ok(None) => {
+                    self.done = true;
+                    let Some(failure) = self.failure.take() else {
+                        return Err(None);
+                    };
+                    self.number += 1;
+                    return Err(Some(Err(self.error(at, None, damaged(&failure)))));
+                }
+                Ok(Some(l)) if l.iter().all(u8::is_ascii_whitespace) => continue,
+                Ok(Some(l)) => return Ok((at, l)),
+            }
+        }
+    }
+
+    /// The named fields of the record starting at `start`, up to the blank line.
+    fn header_fields(&mut self, start: u64) -> Result<Vec<(String, String)>, Next> {
         let mut fields: Vec<(String, String)> = Vec::new();
         let mut header_bytes = 0usize;
         loop {
             let line = match self.line() {
-                Err(e) => return io_failure(self, start, e),
+                Err(e) => return Err(self.io_failure(start, e)),
                 Ok(None) => {
                     self.done = true;
                     let detail = match self.failure.take() {
                         Some(f) => damaged(&f),
                         None => "truncated record: the file ends inside the record header".into(),
                     };
-                    return Some(Err(self.error(start, None, detail)));
+                    return Err(Some(Err(self.error(start, None, detail))));
                 }
                 Ok(Some(l)) => l,
             };
             header_bytes += line.len();
             if line.is_empty() {
-                break;
+                return Ok(fields);
             }
             if header_bytes > MAX_HEADER {
                 let err = self.error(start, None, "record header longer than 1 MiB".into());
-                return match self.resync() {
-                    Err(e) => io_failure(self, start, e),
-                    Ok(_) => Some(Err(err)),
-                };
+                return Err(self.skip_to_next(start, err));
             }
-            let line = String::from_utf8_lossy(&line).into_owned();
-            if line.starts_with([' ', '\t']) {
-                if let Some(last) = fields.last_mut() {
-                    last.1.push(' ');
-                    last.1.push_str(line.trim());
-                }
-                continue;
-            }
-            if let Some((name, value)) = line.split_once(':') {
-                fields.push((name.trim().to_string(), value.trim().to_string()));
-            }
+            add_field(&mut fields, &String::from_utf8_lossy(&line));
         }
-        let record_id = fields
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case("WARC-Record-ID"))
-            .map(|(_, v)| v.clone());
+    }
+
+    /// The `Content-Length` of `fields`; a record without a readable one is reported and skipped.
+    fn content_length(
+        &mut self,
+        start: u64,
+        fields: &[(String, String)],
+        record_id: &Option<String>,
+    ) -> Result<u64, Next> {
         let length = fields
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case("Content-Length"))
             .map(|(_, v)| v.parse::<u64>());
-        let length = match length {
-            Some(Ok(n)) => n,
+        match length {
+            Some(Ok(n)) => Ok(n),
             other => {
                 let detail = match other {
                     None => "no Content-Length field".to_string(),
@@ -307,42 +331,48 @@ impl<R: Read> WarcReader<R> {
                 };
                 let err = self.error(
                     start,
-                    record_id,
+                    record_id.clone(),
                     format!("{detail}; skipped to the next record"),
                 );
-                return match self.resync() {
-                    Err(e) => io_failure(self, start, e),
-                    Ok(_) => Some(Err(err)),
-                };
+                Err(self.skip_to_next(start, err))
             }
-        };
-        if length > self.max_block {
-            // Skip the block without holding it.
-            let mut left = length;
-            while left > 0 {
-                if let Err(e) = self.fill(1) {
-                    return io_failure(self, start, e);
-                }
-                let n = (self.available().len() as u64).min(left) as usize;
-                if n == 0 {
-                    self.done = true;
-                    break;
-                }
-                self.consume(n);
-                left -= n as u64;
-            }
-            return Some(Err(self.error(
-                start,
-                record_id,
-                format!(
-                    "record block of {length} bytes is over the limit of {} (raise it with --max-bytes)",
-                    self.max_block
-                ),
-            )));
         }
-        let length = length as usize;
+    }
+
+    /// Skip a block over the size limit without holding it, and report it.
+    fn skip_long_block(&mut self, start: u64, record_id: Option<String>, length: u64) -> Next {
+        let mut left = length;
+        while left > 0 {
+            if let Err(e) = self.fill(1) {
+                return self.io_failure(start, e);
+            }
+            let n = (self.available().len() as u64).min(left) as usize;
+            if n == 0 {
+                self.done = true;
+                break;
+            }
+            self.consume(n);
+            left -= n as u64;
+        }
+        Some(Err(self.error(
+            start,
+            record_id,
+            format!(
+                "record block of {length} bytes is over the limit of {} (raise it with --max-bytes)",
+                self.max_block
+            ),
+        )))
+    }
+
+    /// The record block of `length` bytes, which must be followed by a blank line.
+    fn block(
+        &mut self,
+        start: u64,
+        record_id: Option<String>,
+        length: usize,
+    ) -> Result<Vec<u8>, Next> {
         if let Err(e) = self.fill(length + 4) {
-            return io_failure(self, start, e);
+            return Err(self.io_failure(start, e));
         }
         let avail = self.available();
         if avail.len() < length {
@@ -356,42 +386,63 @@ impl<R: Read> WarcReader<R> {
                     "truncated record: Content-Length says {length} bytes, the file ends after {got}"
                 ),
             };
-            return Some(Err(self.error(start, record_id, detail)));
+            return Err(Some(Err(self.error(start, record_id, detail))));
         }
         let trailer = &avail[length..];
         let trailer_ok = trailer.starts_with(b"\r\n\r\n")
             || trailer.starts_with(b"\n\n")
             || (self.eof && trailer.iter().all(u8::is_ascii_whitespace));
         if !trailer_ok {
-            // Wrong Content-Length. Too large: the next record starts inside the declared block.
-            let inside = find(&avail[..length], b"\r\n\r\nWARC/").map(|i| i + 4);
-            let err = self.error(
-                start,
-                record_id,
-                format!(
-                    "wrong Content-Length ({length}): the record block is not followed by a blank line{}; record skipped",
-                    if inside.is_some() { " (the next record starts inside it)" } else { "" }
-                ),
-            );
-            match inside {
-                Some(i) => self.consume(i),
-                None => {
-                    self.consume(length);
-                    if let Err(e) = self.resync() {
-                        return io_failure(self, start, e);
-                    }
-                }
-            }
-            return Some(Err(err));
+            return Err(self.wrong_length(start, record_id, length));
         }
         let block = avail[..length].to_vec();
         self.consume(length);
-        Some(Ok(WarcRecord {
-            number: self.number,
-            offset: start,
-            fields,
-            block,
-        }))
+        Ok(block)
+    }
+
+    /// A block not followed by a blank line: its `Content-Length` is wrong. The record is
+    /// reported and reading resumes at the next record, inside the declared block when the
+    /// length was too large.
+    fn wrong_length(&mut self, start: u64, record_id: Option<String>, length: usize) -> Next {
+        // Too large: the next record starts inside the declared block.
+        let inside = find(&self.available()[..length], b"\r\n\r\nWARC/").map(|i| i + 4);
+        let err = self.error(
+            start,
+            record_id,
+            format!(
+                "wrong Content-Length ({length}): the record block is not followed by a blank line{}; record skipped",
+                if inside.is_some() { " (the next record starts inside it)" } else { "" }
+            ),
+        );
+        match inside {
+            Some(i) => self.consume(i),
+            None => {
+                self.consume(length);
+                if let Err(e) = self.resync() {
+                    return self.io_failure(start, e);
+                }
+            }
+        }
+        Some(Err(err))
+    }
+}
+
+/// What [`WarcReader::next_record`] returns: a record, the report of a record that could not be
+/// read, or `None` at the end.
+type Next = Option<Result<WarcRecord, WarcError>>;
+
+/// Add a header line to `fields`: a `name: value` field, or a continuation of the last field
+/// (a line that starts with white space).
+fn add_field(fields: &mut Vec<(String, String)>, line: &str) {
+    if line.starts_with([' ', '\t']) {
+        if let Some(last) = fields.last_mut() {
+            last.1.push(' ');
+            last.1.push_str(line.trim());
+        }
+        return;
+    }
+    if let Some((name, value)) = line.split_once(':') {
+        fields.push((name.trim().to_string(), value.trim().to_string()));
     }
 }
 
