@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::corpus::sgml::{SgmlOptions, read_sgml};
-use crate::text::{for_each_word, split_sentences};
+use crate::text::{StopWords, for_each_word, split_sentences};
 
 /// Real documents: the Bible sample (Genesis 1–3, KJV and Webster) and the two Clough texts.
 fn real_docs() -> Vec<Document> {
