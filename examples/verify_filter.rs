@@ -50,11 +50,12 @@ fn main() {
     };
 
     let t = Instant::now();
-    let corpus = sketch_corpus(read_sources(&[path], &options), &detector, &Silent);
+    let corpus = sketch_corpus(read_sources(&[path], &options), &detector, None, &Silent);
     let sketch_s = t.elapsed().as_secs_f64();
-    let docs = &corpus.documents;
+    let docs = &corpus.sketches;
     let t = Instant::now();
-    let cands = candidates(docs, detector.config().min_block, 1000, &Silent);
+    let refs: Vec<_> = docs.iter().collect();
+    let cands = candidates(&refs, detector.config().min_block, 1000);
     let candidates_s = t.elapsed().as_secs_f64();
     let pairs = &cands.pairs;
 
@@ -63,11 +64,7 @@ fn main() {
     let reported_now: Vec<bool> = pairs
         .par_iter()
         .with_min_len(64)
-        .map(|&(x, y)| {
-            detector
-                .compare(&docs[x].profile, &docs[y].profile)
-                .duplicate
-        })
+        .map(|&(x, y)| detector.compare(&docs[x], &docs[y]).duplicate)
         .collect();
     let compare_all_s = t.elapsed().as_secs_f64();
 
@@ -115,11 +112,7 @@ fn main() {
         .zip(&survivors)
         .with_min_len(64)
         .filter(|(_, s)| s.1)
-        .filter(|((x, y), _)| {
-            detector
-                .compare(&docs[*x].profile, &docs[*y].profile)
-                .duplicate
-        })
+        .filter(|((x, y), _)| detector.compare(&docs[*x], &docs[*y]).duplicate)
         .count();
     let compare_survivors_s = t.elapsed().as_secs_f64();
     let lost = reported_now

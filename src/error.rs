@@ -24,7 +24,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// A directory was given where a file was expected.
-    #[error("{}: is a directory, not a file (give a file; `slst batch` reads folders)", path.display())]
+    #[error("{}: is a directory, not a file", path.display())]
     IsDirectory {
         /// The directory.
         path: PathBuf,
@@ -38,7 +38,7 @@ pub enum Error {
         reason: String,
     },
     /// The file is larger than the configured limit.
-    #[error("{}: {size} bytes is more than the limit of {limit} bytes (raise it with --max-bytes)", path.display())]
+    #[error("{}: {size} bytes is more than the limit of {limit} bytes", path.display())]
     TooLarge {
         /// The file.
         path: PathBuf,
@@ -76,7 +76,7 @@ pub enum Error {
         detail: String,
     },
     /// A TREC file holds several documents and none was chosen.
-    #[error("{}: holds {count} documents ({examples}); pick one with --doc ID", path.display())]
+    #[error("{}: holds {count} documents ({examples}); name the one to read", path.display())]
     AmbiguousDocument {
         /// The file.
         path: PathBuf,
@@ -117,6 +117,20 @@ pub enum Error {
         /// What went wrong.
         detail: String,
     },
+    /// No near-duplicate index at a path.
+    #[error("{}: no index here", path.display())]
+    NoIndex {
+        /// Where one was expected.
+        path: PathBuf,
+    },
+    /// A row of a near-duplicate index that cannot be read back as it was written.
+    #[error("{}: {detail}", path.display())]
+    DamagedIndex {
+        /// The index file.
+        path: PathBuf,
+        /// Which document and what is damaged.
+        detail: String,
+    },
     /// A near-duplicate index written by a newer format version than this build reads.
     #[error("{}: index format version {found} is newer than this slst supports (version {supported}); use a newer slst", path.display())]
     IndexVersion {
@@ -128,7 +142,7 @@ pub enum Error {
         supported: i64,
     },
     /// A command that shows a web page's blocks was given a document that is not a web page.
-    #[error("{}: not a web page (give an HTML or WARC file, or --format html)", path.display())]
+    #[error("{}: not a web page (give an HTML or WARC file, or read it as HTML)", path.display())]
     NotWebPage {
         /// The file.
         path: PathBuf,
@@ -136,7 +150,9 @@ pub enum Error {
     /// A parameter is out of its valid range.
     #[error("invalid setting {name} = {value}: {expected}")]
     InvalidParameter {
-        /// The parameter's name, as the CLI spells it.
+        /// The setting, as `<method>.<field>` of its configuration (`shingle.size`,
+        /// `robust.term_similarity`, `profile.max_length`) or a plain name (`threshold`,
+        /// `containment`, `method`).
         name: &'static str,
         /// The value given.
         value: String,
@@ -152,8 +168,8 @@ pub enum Error {
 ///
 /// # Example
 /// ```
-/// assert!(slst::error::check_fraction("--threshold", 0.5).is_ok());
-/// assert!(slst::error::check_fraction("--threshold", 1.5).is_err());
+/// assert!(slst::error::check_fraction("threshold", 0.5).is_ok());
+/// assert!(slst::error::check_fraction("threshold", 1.5).is_err());
 /// ```
 pub fn check_fraction(name: &'static str, value: f64) -> Result<()> {
     if (0.0..=1.0).contains(&value) {

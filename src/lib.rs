@@ -20,13 +20,16 @@
 //! 6. [`similarity`] — resemblance and containments ([`Similarity`]);
 //! 7. [`method`] — the [`Detector`] interface, SL+ST behind it ([`SlSt`]) and the papers' other
 //!    methods beside it (shingles, megashingles, polynomial-hash n-grams, SpotSigs, sentence-length
-//!    runs, an MD5 control), each buildable by name ([`method::MethodSettings`]);
-//! 8. [`batch`] — corpus mode: all near-duplicate pairs and clusters of a collection;
+//!    runs, an MD5 control), each named in one registry ([`Method`]) and built with its settings
+//!    ([`MethodSettings`]) as a [`MethodDetector`];
+//! 8. [`batch`] — corpus mode, one driver for every method: read → sketch → candidates →
+//!    verify → pairs, clusters and a summary;
 //! 9. [`index`] — search mode: a persistent SQLite index of profiles and block keys, queried
 //!    one document at a time with the same answer as `slst compare` against every document;
 //! 10. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; [`synth`] and
 //!     [`sample`] build evaluation sets;
-//! 11. [`report`] — the JSON records and human text of compare and profile.
+//! 11. [`report`] — the typed JSON records (one schema for every method, versioned) and their
+//!     human text.
 //!
 //! ## Glossary
 //! - **term**: a word (UAX #29, containing a letter or digit, lowercased) that is not a stop word.
@@ -104,7 +107,8 @@ pub use document::{Document, Encoding};
 pub use error::{Error, Result};
 pub use matcher::Match;
 pub use method::{
-    AnyDetector, Comparison, Detector, MatchKey, SlSt, SlstComparison, SlstConfig, sketch_pair,
+    Comparison, Detector, Evidence, MatchKey, Method, MethodDetector, MethodSettings, SlSt,
+    SlstComparison, SlstConfig, SlstSketch, sketch_pair,
 };
 pub use profile::{ProfileConfig, SentenceProfile};
 pub use similarity::Similarity;

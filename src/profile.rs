@@ -41,7 +41,7 @@ impl ProfileConfig {
     pub fn validate(&self) -> Result<()> {
         if !(1..=MAX_SYMBOL_LENGTH).contains(&self.max_length) {
             return Err(Error::InvalidParameter {
-                name: "--max-length",
+                name: "profile.max_length",
                 value: self.max_length.to_string(),
                 expected: "a whole number from 1 to 35 (one base-36 symbol per sentence)",
             });

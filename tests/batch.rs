@@ -6,10 +6,13 @@ mod common;
 
 use common::{pool, reuters, reuters_dir};
 use proptest::prelude::*;
-use slst::batch::{self, BatchConfig, BatchResult, Candidates, Silent};
+use slst::batch::{
+    self, BatchConfig, BatchResult, CandidateSet, CandidateSource, Candidates, Silent,
+};
 use slst::corpus::sgml::SgmlOptions;
 use slst::corpus::{Item, SourceOptions, read_sources};
-use slst::{Document, SlSt, SlstConfig};
+use slst::method::{Method, MethodSettings, PairRule, WithDetector};
+use slst::{Detector, Document, SlSt, SlstConfig};
 use std::path::PathBuf;
 
 /// A corpus of up to 14 documents: random runs of pool sentences, some documents copied
@@ -35,7 +38,7 @@ fn corpus() -> impl Strategy<Value = Vec<String>> {
     })
 }
 
-fn run(texts: &[String], config: &BatchConfig, threshold: f64) -> BatchResult {
+fn run(texts: &[String], config: &BatchConfig, threshold: f64) -> BatchResult<SlSt> {
     let detector = SlSt::new(SlstConfig {
         threshold,
         ..SlstConfig::default()
@@ -58,7 +61,7 @@ type PairKey = (
     Vec<slst::Block>,
 );
 
-fn pair_keys(r: &BatchResult) -> Vec<PairKey> {
+fn pair_keys(r: &BatchResult<SlSt>) -> Vec<PairKey> {
     r.pairs
         .iter()
         .map(|p| {
@@ -88,7 +91,7 @@ proptest! {
 
     #[test]
     fn indexed_batch_equals_all_pairs_by_containment(texts in corpus()) {
-        let config = BatchConfig { containment: Some(0.6), ..BatchConfig::default() };
+        let config = BatchConfig { rule: PairRule::Contained(0.6), ..BatchConfig::default() };
         let index = run(&texts, &config, 0.5);
         let all = run(&texts, &BatchConfig { candidates: Candidates::All, ..config }, 0.5);
         prop_assert_eq!(pair_keys(&index), pair_keys(&all));
@@ -102,7 +105,7 @@ proptest! {
         use std::collections::{HashMap, HashSet};
         let index = run(&texts, &BatchConfig { max_df, ..BatchConfig::default() }, 0.01);
         let all = run(&texts, &BatchConfig { candidates: Candidates::All, ..BatchConfig::default() }, 0.01);
-        let keys: Vec<&[u64]> = all.corpus.documents.iter().map(|d| d.keys.as_slice()).collect();
+        let keys: Vec<&[u64]> = all.corpus.sketches.iter().map(|d| d.keys.as_slice()).collect();
         let distinct: HashSet<&[u64]> = keys.iter().copied().collect();
         let mut holders: HashMap<&[u64], usize> = HashMap::new();
         for k in &distinct {
@@ -155,7 +158,7 @@ fn exact_copies_are_grouped_and_compared_once() {
     ];
     let r = run(&texts, &BatchConfig::default(), 0.5);
     assert_eq!(r.candidates.groups.groups(), [vec![0, 2, 3], vec![1, 4]]);
-    assert_eq!(r.candidates.empty_documents, 1);
+    assert!(r.corpus.sketches[5].is_empty());
     let pairs: Vec<(usize, usize)> = r.pairs.iter().map(|p| (p.a, p.b)).collect();
     assert_eq!(pairs, [(0, 2), (0, 3), (1, 4), (2, 3)]);
     assert!(
@@ -226,9 +229,20 @@ fn output_is_the_same_at_one_and_two_threads() {
             .unwrap();
         pool.install(|| {
             let r = run(&texts, &BatchConfig::default(), 0.2);
+            let detector = SlSt::new(SlstConfig {
+                threshold: 0.2,
+                ..SlstConfig::default()
+            })
+            .unwrap();
             let mut out = Vec::new();
-            batch::output::write_pairs(&mut out, &r, batch::output::PairFormat::Jsonl, true)
-                .unwrap();
+            batch::output::write_pairs(
+                &mut out,
+                &detector,
+                &r,
+                batch::output::PairFormat::Jsonl,
+                true,
+            )
+            .unwrap();
             out
         })
     };
@@ -276,10 +290,11 @@ fn reuters_2000_indexed_equals_all_pairs() {
     assert_eq!(pair_keys(&index), pair_keys(&all));
 }
 
-/// The generic corpus path (any method behind `AnyDetector`; SL+ST has no join keys, so every
-/// pair is compared) reports the same pairs and scores as the SL+ST path.
+/// SL+ST's join keys (runs of `min_block` sentence keys, and the whole profile) — what
+/// evaluation and any key-based join use — find every pair the suffix-array path reports, from
+/// fewer candidates than all pairs.
 #[test]
-fn generic_path_with_slst_equals_the_slst_path() {
+fn slst_join_keys_find_every_pair_of_the_suffix_array() {
     let texts: Vec<String> = (0..40)
         .map(|i| {
             let pool = pool();
@@ -294,31 +309,29 @@ fn generic_path_with_slst_equals_the_slst_path() {
         ..SlstConfig::default()
     })
     .unwrap();
-    let items = || {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())))
-    };
-    let typed = batch::run(items(), &detector, &BatchConfig::default(), &Silent);
-    let any = batch::generic::run_any(items(), &detector, &BatchConfig::default(), &Silent);
-    // SL+ST's join keys (runs of min_block sentence keys, and the whole profile) find every
-    // pair the suffix-array path reports, from fewer candidates than all pairs.
-    assert_eq!(any.source, batch::generic::CandidateSource::JoinKeys);
-    assert!(any.candidate_pairs < 40 * 39 / 2, "{}", any.candidate_pairs);
-    assert!(any.candidate_pairs >= typed.pairs.len());
+    let typed = run(&texts, &BatchConfig::default(), 0.2);
+    let sketches = &typed.corpus.sketches;
+    let keys: Vec<Vec<u64>> = sketches
+        .iter()
+        .map(|s| detector.join_keys(s).unwrap())
+        .collect();
+    let refs: Vec<&[u64]> = keys.iter().map(Vec::as_slice).collect();
+    let (pairs, _) = batch::join_candidates(&refs, usize::MAX);
+    assert!(pairs.len() < 40 * 39 / 2, "{}", pairs.len());
+    assert!(pairs.len() >= typed.pairs.len());
+    let set = CandidateSet::from_pairs(texts.len(), pairs, 0, CandidateSource::JoinKeys);
+    let (by_keys, _) = batch::verify(&detector, sketches, &set, &BatchConfig::default(), &Silent);
     let t: Vec<(usize, usize, f64)> = typed
         .pairs
         .iter()
         .map(|p| (p.a, p.b, p.comparison.similarity.resemblance))
         .collect();
-    let a: Vec<(usize, usize, f64)> = any
-        .pairs
+    let k: Vec<(usize, usize, f64)> = by_keys
         .iter()
         .map(|p| (p.a, p.b, p.comparison.similarity.resemblance))
         .collect();
     assert!(!t.is_empty());
-    assert_eq!(t, a);
+    assert_eq!(t, k);
 }
 
 /// Every one of Reuters-21578's 21,578 documents is read from the files as shipped, none
@@ -351,9 +364,36 @@ fn reuters_all_documents_are_read() {
 /// comparing, as the reference implementation does; a pair compared on its own keeps them.
 #[test]
 fn spotsigs_corpus_runs_apply_the_idf_band() {
-    use slst::method::MethodSettings;
-    let settings = MethodSettings::default();
-    let detector = settings.detector("spotsigs").unwrap();
+    struct Check(Vec<String>);
+    impl WithDetector for Check {
+        type Output = (f64, Option<f64>);
+        fn with<D: Detector>(self, d: &D) -> Self::Output {
+            let items = self
+                .0
+                .iter()
+                .enumerate()
+                .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())));
+            let config = BatchConfig {
+                candidates: Candidates::All,
+                ..BatchConfig::default()
+            };
+            let corpus = batch::run(items, d, &config, &Silent);
+            let (a, b) = (
+                d.sketch(&Document::new("a", self.0[0].clone())),
+                d.sketch(&Document::new("b", self.0[1].clone())),
+            );
+            let pairwise = d.compare(&a, &b).similarity.resemblance;
+            let in_corpus = corpus
+                .pairs
+                .iter()
+                .find(|p| (p.a, p.b) == (0, 1))
+                .map(|p| p.comparison.similarity.resemblance);
+            (pairwise, in_corpus)
+        }
+    }
+    let detector = MethodSettings::default()
+        .detector(Method::SpotSigs)
+        .unwrap();
     let pool = pool();
     // Every document shares the same opening sentences (signatures held by all: IDF 0 after
     // normalisation, outside the band); each has its own other sentences.
@@ -365,28 +405,8 @@ fn spotsigs_corpus_runs_apply_the_idf_band() {
             format!("{} {}", pool[..4].join(" "), own.join(" "))
         })
         .collect();
-    let items = || {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())))
-    };
-    let config = BatchConfig {
-        candidates: Candidates::All,
-        ..BatchConfig::default()
-    };
-    let corpus = batch::generic::run_any(items(), detector.as_ref(), &config, &Silent);
     // Pairwise, the shared opening makes every pair look alike.
-    let (a, b) = (
-        detector.sketch_any(&Document::new("a", texts[0].clone())),
-        detector.sketch_any(&Document::new("b", texts[1].clone())),
-    );
-    let pairwise = detector.compare_any(&*a, &*b).similarity.resemblance;
-    let in_corpus = corpus
-        .pairs
-        .iter()
-        .find(|p| (p.a, p.b) == (0, 1))
-        .map(|p| p.comparison.similarity.resemblance);
+    let (pairwise, in_corpus) = detector.visit(Check(texts));
     assert!(pairwise > 0.0);
     assert!(
         in_corpus.is_none_or(|j| j < pairwise),

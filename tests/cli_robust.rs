@@ -15,16 +15,23 @@ fn compare_robust_json_names_the_mode_and_gives_spans() {
     ]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // One method in two modes: the name is the method's, the mode is a setting.
     assert_eq!(v["method"], "slst");
-    assert_eq!(v["evidence"]["mode"], "robust");
     assert_eq!(v["params"]["mode"], "robust");
+    assert!(v.get("evidence").is_none());
     // The whole answer sits in the article (paper mode finds 5 of its 8 sentences).
     assert_eq!(v["containment_a"], 1.0);
     let a = std::fs::read_to_string(repo().join("corpora/clough/g0pA_taskb.txt")).unwrap();
     let b = std::fs::read_to_string(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
-    let blocks = v["evidence"]["blocks"].as_array().unwrap();
+    // Blocks where paper mode puts them, with its fields and the smallest term similarity.
+    let blocks = v["blocks"].as_array().unwrap();
     assert!(!blocks.is_empty());
+    let matched: u64 = blocks.iter().map(|b| b["len"].as_u64().unwrap()).sum();
+    assert_eq!(v["matched_sentences"], matched);
+    assert_eq!(v["a"]["sentences"], matched);
     for block in blocks {
+        assert!(block["a_opening"].is_string() && block["b_opening"].is_string());
+        assert!(block["min_term_similarity"].as_f64().unwrap() > 0.0);
         let span = |side: &str| {
             let s = block[side].as_array().unwrap();
             s[0].as_u64().unwrap() as usize..s[1].as_u64().unwrap() as usize
@@ -76,6 +83,8 @@ fn robust_batch_index_equals_all_pairs() {
                 candidates,
                 "--out",
                 out,
+                "--summary",
+                "summary.json",
                 "-q",
             ],
         );
@@ -85,7 +94,15 @@ fn robust_batch_index_equals_all_pairs() {
     let index = run("index", "index.jsonl");
     assert_eq!(index, run("all", "all.jsonl"));
     assert!(index.lines().count() > 10);
-    assert!(index.contains(r#""mode":"robust""#));
+    // Pair records as paper mode writes them, blocks with their term similarity.
+    let first: serde_json::Value = serde_json::from_str(index.lines().next().unwrap()).unwrap();
+    assert_eq!(first["method"], "slst");
+    assert!(first["block_count"].as_u64().unwrap() >= 1);
+    assert!(first["blocks"][0]["min_term_similarity"].is_f64());
+    // The summary says which mode ran.
+    let summary = std::fs::read_to_string(dir.path().join("summary.json")).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(summary["params"]["mode"], "robust");
 }
 
 #[test]
@@ -100,14 +117,21 @@ fn eval_reports_both_modes_side_by_side() {
         "--positive",
         "cut,light",
         "--method",
-        "slst,slst-robust",
+        "slst",
+        "--mode",
+        "paper,robust",
         "--json",
     ]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let methods = v["methods"].as_array().unwrap();
-    assert_eq!(methods[0]["method"], "slst");
-    assert_eq!(methods[1]["method"], "slst-robust");
+    assert_eq!(methods.len(), 2);
+    for (m, mode) in methods.iter().zip(["paper", "robust"]) {
+        assert_eq!(
+            (m["method"].as_str(), m["mode"].as_str()),
+            (Some("slst"), Some(mode))
+        );
+    }
     let f1 = |i: usize| methods[i]["best"]["f1"].as_f64().unwrap();
     assert!(f1(1) > f1(0) + 0.1, "paper {} robust {}", f1(0), f1(1));
 }

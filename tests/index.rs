@@ -4,14 +4,50 @@
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
+use serde::Serialize;
 use slst::batch::{self, BatchConfig, Silent};
 use slst::corpus::Item;
-use slst::index::{AddOptions, Index, IndexMethod, QueryOptions};
+use slst::index::{AddOptions, Index, QueryOptions};
 use slst::method::{
-    Comparison, MegaShingle, MegaShingleConfig, MethodSettings, ShingleConfig, ShingleMeasure,
-    ShingleSketchKind, Shingles,
+    Comparison, MegaShingleConfig, Method, MethodDetector, MethodSettings, PairRule, ShingleConfig,
+    ShingleMeasure, ShingleSketchKind, Shingles, WithDetector,
 };
 use slst::{Detector, Document, SlSt, SlstConfig};
+
+/// A comparison as JSON: method, scores, decision and evidence.
+fn comparison_json<E: Serialize>(c: &Comparison<E>) -> serde_json::Value {
+    serde_json::json!({
+        "method": c.method,
+        "resemblance": c.similarity.resemblance,
+        "containment_a": c.similarity.containment_a,
+        "containment_b": c.similarity.containment_b,
+        "duplicate": c.duplicate,
+        "evidence": c.evidence,
+    })
+}
+
+/// A query's hits, best first, as (id, comparison JSON), and its candidate count.
+type Hits = (Vec<(String, serde_json::Value)>, usize);
+
+/// Ask an index about `q` with its own detector (the threshold replaced when the options say).
+fn ask(index: &Index, q: &Document, options: &QueryOptions) -> slst::Result<Hits> {
+    struct Ask<'a>(&'a Index, &'a Document, &'a QueryOptions);
+    impl WithDetector for Ask<'_> {
+        type Output = slst::Result<Hits>;
+        fn with<D: Detector>(self, d: &D) -> Self::Output {
+            let r = self.0.query(d, self.1, self.2)?;
+            let hits = r
+                .hits
+                .iter()
+                .map(|h| (h.document.id.clone(), comparison_json(&h.comparison)))
+                .collect();
+            Ok((hits, r.candidates))
+        }
+    }
+    index
+        .query_detector(options.threshold)?
+        .visit(Ask(index, q, options))
+}
 
 /// Real sentences: the first Bible verses, cut at full stops.
 fn pool() -> &'static [String] {
@@ -61,12 +97,12 @@ proptest! {
         let options = AddOptions { batch_size: 3, no_replace: false };
         index.add(docs.clone().into_iter().map(Item::Document), &options, &Silent).unwrap();
         let q = Document::new("q", text(&query));
+        let slst = SlSt::new(SlstConfig { threshold, ..SlstConfig::default() }).unwrap();
         let result = index
-            .query(&q, &QueryOptions { threshold: Some(threshold), containment, top: None })
+            .query(&slst, &q, &QueryOptions { threshold: Some(threshold), containment, top: None })
             .unwrap();
 
         // Against every document, with the same comparison as `slst compare`.
-        let slst = SlSt::new(SlstConfig { threshold, ..SlstConfig::default() }).unwrap();
         let qp = slst.sketch(&q);
         let mut expected = Vec::new();
         for d in &docs {
@@ -91,7 +127,8 @@ proptest! {
         prop_assert_eq!(&got, &expected);
 
         // A batch run over the union reports the same pairs for the query.
-        let config = BatchConfig { containment, max_df: usize::MAX, ..BatchConfig::default() };
+        let rule = containment.map_or(PairRule::Duplicates, PairRule::Contained);
+        let config = BatchConfig { rule, max_df: usize::MAX, ..BatchConfig::default() };
         let union = docs.iter().cloned().chain([q.clone()]).map(Item::Document);
         let run = batch::run(union, &slst, &config, &Silent);
         let qi = docs.len();
@@ -130,12 +167,16 @@ fn re_adding_an_id_replaces_it_and_no_replace_refuses() {
     add(&mut index, &first, false);
     let s = add(&mut index, &second, true);
     assert_eq!(s.refused, ["x"]);
-    assert_eq!(index.document("x").unwrap().unwrap().0.text, first.text);
+    let slst = SlSt::new(SlstConfig::default()).unwrap();
+    assert_eq!(
+        index.document(&slst, "x").unwrap().unwrap().0.text,
+        first.text
+    );
     let s = add(&mut index, &second, false);
     assert_eq!((s.added, s.replaced), (1, 1));
     assert_eq!(index.ids().unwrap(), ["x"]);
     let hits =
-        |index: &Index, d: &Document| index.query(d, &QueryOptions::default()).unwrap().hits.len();
+        |index: &Index, d: &Document| ask(index, d, &QueryOptions::default()).unwrap().0.len();
     assert_eq!(hits(&index, &second), 1);
     assert_eq!(hits(&index, &first), 0);
     assert!(index.check().unwrap().is_empty());
@@ -157,13 +198,35 @@ fn settings_are_stored_and_used_by_later_opens() {
     };
     drop(Index::create(&path, config.clone()).unwrap());
     let index = Index::open(&path).unwrap();
-    assert_eq!(index.detector().slst().unwrap().config(), &config);
+    assert_eq!(index.method(), Method::Slst);
+    assert_eq!(index.settings().slst, config);
+    let MethodDetector::Slst(d) = index.detector() else {
+        panic!("an SL+ST index holds SL+ST");
+    };
+    assert_eq!(d.config(), &config);
 }
 
 /// The shingle and megashingle settings the property below runs over: the defaults and the
 /// variants whose keys or decisions differ (sampled sketches, containment, small megashingles).
-fn method_variants() -> Vec<IndexMethod> {
-    let shingle = |c: ShingleConfig| IndexMethod::Shingle(Shingles::new(c).unwrap());
+fn method_variants() -> Vec<(Method, MethodSettings)> {
+    let shingle = |c: ShingleConfig| {
+        (
+            Method::Shingle,
+            MethodSettings {
+                shingle: c,
+                ..MethodSettings::default()
+            },
+        )
+    };
+    let mega = |c: MegaShingleConfig| {
+        (
+            Method::MegaShingle,
+            MethodSettings {
+                megashingle: c,
+                ..MethodSettings::default()
+            },
+        )
+    };
     vec![
         shingle(ShingleConfig::default()),
         shingle(ShingleConfig {
@@ -182,57 +245,38 @@ fn method_variants() -> Vec<IndexMethod> {
             threshold: 0.8,
             ..ShingleConfig::default()
         }),
-        IndexMethod::MegaShingle(MegaShingle::new(MegaShingleConfig::default()).unwrap()),
-        IndexMethod::MegaShingle(
-            MegaShingle::new(MegaShingleConfig {
-                minima: 12,
-                supershingle_size: 3,
-                ..MegaShingleConfig::default()
-            })
-            .unwrap(),
-        ),
+        mega(MegaShingleConfig::default()),
+        mega(MegaShingleConfig {
+            minima: 12,
+            supershingle_size: 3,
+            ..MegaShingleConfig::default()
+        }),
     ]
 }
 
-/// What comparing `q` with every document by the index's method reports, as (id, comparison
-/// JSON), by id.
+/// What comparing `q` with every document by a method reports, as (id, comparison JSON), by id.
 fn compare_with_every(
-    method: &IndexMethod,
+    (method, settings): &(Method, MethodSettings),
     q: &Document,
     docs: &[Document],
 ) -> Vec<(String, serde_json::Value)> {
-    let settings = MethodSettings {
-        shingle: match method {
-            IndexMethod::Shingle(d) => d.config().clone(),
-            _ => ShingleConfig::default(),
-        },
-        megashingle: match method {
-            IndexMethod::MegaShingle(d) => d.config().clone(),
-            _ => MegaShingleConfig::default(),
-        },
-        ..MethodSettings::default()
-    };
-    let d = settings.detector(method.name()).unwrap();
-    let mut out: Vec<(String, serde_json::Value)> = docs
-        .iter()
-        .filter_map(|doc| {
-            let c = d.compare_any(&*d.sketch_any(q), &*d.sketch_any(doc));
-            c.duplicate.then(|| (doc.id.clone(), comparison_json(&c)))
-        })
-        .collect();
+    struct Every<'a>(&'a Document, &'a [Document]);
+    impl WithDetector for Every<'_> {
+        type Output = Vec<(String, serde_json::Value)>;
+        fn with<D: Detector>(self, d: &D) -> Self::Output {
+            let q = d.sketch(self.0);
+            self.1
+                .iter()
+                .filter_map(|doc| {
+                    let c = d.compare(&q, &d.sketch(doc));
+                    c.duplicate.then(|| (doc.id.clone(), comparison_json(&c)))
+                })
+                .collect()
+        }
+    }
+    let mut out = settings.detector(*method).unwrap().visit(Every(q, docs));
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
-}
-
-fn comparison_json(c: &Comparison<serde_json::Value>) -> serde_json::Value {
-    serde_json::json!({
-        "method": c.method,
-        "resemblance": c.similarity.resemblance,
-        "containment_a": c.similarity.containment_a,
-        "containment_b": c.similarity.containment_b,
-        "duplicate": c.duplicate,
-        "evidence": c.evidence,
-    })
 }
 
 fn add_all(index: &mut Index, docs: &[Document]) {
@@ -258,7 +302,7 @@ proptest! {
         let method = method_variants().swap_remove(variant);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("i.db");
-        let mut index = Index::create_with(&path, method.clone()).unwrap();
+        let mut index = Index::create_with(&path, method.0, method.1.clone()).unwrap();
         let mut docs: Vec<Document> = indexed
             .iter()
             .enumerate()
@@ -273,26 +317,20 @@ proptest! {
         }
         add_all(&mut index, &docs);
         let q = Document::new("q", text(&query));
-        let result = index.query_method(&q, &QueryOptions::default()).unwrap();
-        let mut got: Vec<(String, serde_json::Value)> = result
-            .hits
-            .iter()
-            .map(|h| (h.document.id.clone(), comparison_json(&h.comparison)))
-            .collect();
+        let (hits, candidates) = ask(&index, &q, &QueryOptions::default()).unwrap();
+        let mut got = hits.clone();
         got.sort_by(|a, b| a.0.cmp(&b.0));
         prop_assert_eq!(&got, &compare_with_every(&method, &q, &docs));
-        prop_assert!(result.candidates >= got.len());
+        prop_assert!(candidates >= got.len());
         // Best first.
-        for w in result.hits.windows(2) {
-            prop_assert!(
-                w[0].comparison.similarity.resemblance >= w[1].comparison.similarity.resemblance
-            );
+        for w in hits.windows(2) {
+            prop_assert!(w[0].1["resemblance"].as_f64() >= w[1].1["resemblance"].as_f64());
         }
         // The same after a reopen: the settings come from the index.
         let reopened = Index::open(&path).unwrap();
-        prop_assert_eq!(reopened.detector().name(), method.name());
-        let again = reopened.query_method(&q, &QueryOptions::default()).unwrap();
-        prop_assert_eq!(again.hits, result.hits);
+        prop_assert_eq!(reopened.method(), method.0);
+        let (again, _) = ask(&reopened, &q, &QueryOptions::default()).unwrap();
+        prop_assert_eq!(again, hits);
         prop_assert!(reopened.check().unwrap().is_empty());
     }
 }
@@ -304,7 +342,11 @@ fn a_shingle_threshold_given_to_the_query_is_used_exactly() {
     let config = ShingleConfig::default();
     let mut index = Index::create_with(
         &path,
-        IndexMethod::Shingle(Shingles::new(config.clone()).unwrap()),
+        Method::Shingle,
+        MethodSettings {
+            shingle: config.clone(),
+            ..MethodSettings::default()
+        },
     )
     .unwrap();
     let docs: Vec<Document> = (0..8)
@@ -317,12 +359,11 @@ fn a_shingle_threshold_given_to_the_query_is_used_exactly() {
             threshold: Some(threshold),
             ..QueryOptions::default()
         };
-        let got: Vec<String> = index
-            .query_method(&q, &options)
+        let got: Vec<String> = ask(&index, &q, &options)
             .unwrap()
-            .hits
+            .0
             .into_iter()
-            .map(|h| h.document.id)
+            .map(|h| h.0)
             .collect();
         let d = Shingles::new(ShingleConfig {
             threshold,
@@ -341,7 +382,9 @@ fn a_shingle_threshold_given_to_the_query_is_used_exactly() {
         let expected: Vec<String> = expected.into_iter().map(|e| e.1).collect();
         assert_eq!(got, expected, "θ = {threshold}");
     }
-    assert!(index.query(&q, &QueryOptions::default()).is_err());
+    // A detector of another method is refused.
+    let slst = SlSt::new(SlstConfig::default()).unwrap();
+    assert!(index.query(&slst, &q, &QueryOptions::default()).is_err());
 }
 
 #[test]
@@ -352,7 +395,8 @@ fn shingle_and_megashingle_indexes_replace_remove_and_refuse_foreign_settings() 
     ] {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("i.db");
-        let mut index = Index::create_with(&path, method.clone()).unwrap();
+        let mut index = Index::create_with(&path, method.0, method.1.clone()).unwrap();
+        let name = method.0.name();
         let first = Document::new("x", text(&[0, 1, 2, 3, 4, 5]));
         let second = Document::new("x", text(&[6, 7, 8, 9, 10, 11]));
         let add = |index: &mut Index, d: &Document, no_replace: bool| {
@@ -368,15 +412,10 @@ fn shingle_and_megashingle_indexes_replace_remove_and_refuse_foreign_settings() 
                 )
                 .unwrap()
         };
-        let hits = |index: &Index, d: &Document| {
-            index
-                .query_method(d, &QueryOptions::default())
-                .unwrap()
-                .hits
-                .len()
-        };
+        let hits =
+            |index: &Index, d: &Document| ask(index, d, &QueryOptions::default()).unwrap().0.len();
         add(&mut index, &first, false);
-        assert_eq!(hits(&index, &first), 1, "{}", method.name());
+        assert_eq!(hits(&index, &first), 1, "{name}");
         let s = add(&mut index, &second, true);
         assert_eq!(s.refused, ["x"]);
         assert_eq!(index.stored("x").unwrap().unwrap().0.text, first.text);
@@ -387,26 +426,27 @@ fn shingle_and_megashingle_indexes_replace_remove_and_refuse_foreign_settings() 
         assert_eq!(hits(&index, &first), 0);
         assert!(index.check().unwrap().is_empty());
         // An SL+ST profile is not what these rows hold.
-        assert!(index.document("x").is_err());
-        // Settings other than the index's own are refused.
+        let slst = SlSt::new(SlstConfig::default()).unwrap();
+        assert!(index.document(&slst, "x").is_err());
+        // A containment out of range is refused; a threshold, by a method without one.
         let containment = QueryOptions {
-            containment: Some(0.5),
+            containment: Some(1.5),
             ..QueryOptions::default()
         };
-        assert!(index.query_method(&second, &containment).is_err());
+        assert!(ask(&index, &second, &containment).is_err());
         let threshold = QueryOptions {
             threshold: Some(0.5),
             ..QueryOptions::default()
         };
         assert_eq!(
-            index.query_method(&second, &threshold).is_err(),
-            method.name() == "megashingle"
+            ask(&index, &second, &threshold).is_err(),
+            method.0 == Method::MegaShingle
         );
         assert_eq!(index.remove(&["x".into(), "y".into()]).unwrap(), ["y"]);
         assert_eq!(hits(&index, &second), 0);
         assert!(index.check().unwrap().is_empty());
         let stats = index.stats().unwrap();
-        assert_eq!(stats.method, method.name());
+        assert_eq!(stats.method, name);
         assert_eq!((stats.documents, stats.keys, stats.postings), (0, 0, 0));
     }
 }
@@ -415,7 +455,8 @@ fn shingle_and_megashingle_indexes_replace_remove_and_refuse_foreign_settings() 
 fn a_damaged_sketch_is_reported_by_check() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("i.db");
-    let mut index = Index::create_with(&path, method_variants().swap_remove(4)).unwrap();
+    let (method, settings) = method_variants().swap_remove(4);
+    let mut index = Index::create_with(&path, method, settings).unwrap();
     add_all(&mut index, &[Document::new("x", text(&[0, 1, 2, 3]))]);
     drop(index);
     let conn = rusqlite::Connection::open(&path).unwrap();

@@ -6,10 +6,11 @@ mod common;
 
 use common::{pool, reuters};
 use proptest::prelude::*;
-use slst::batch::generic::{AnyBatchResult, CandidateSource, join_candidates, run_any};
-use slst::batch::{BatchConfig, Candidates, Silent};
+use slst::batch::{
+    self, BatchConfig, BatchResult, CandidateSource, Candidates, Silent, join_candidates,
+};
 use slst::corpus::Item;
-use slst::method::{RobustConfig, RobustSlst};
+use slst::method::{PairRule, RobustConfig, RobustSlst};
 use slst::{Detector, Document, SlSt, SlstConfig};
 use std::path::PathBuf;
 
@@ -79,8 +80,15 @@ fn configs() -> impl Strategy<Value = RobustConfig> {
         )
 }
 
-fn run(texts: &[String], detector: &RobustSlst, candidates: Candidates) -> AnyBatchResult {
+type Run = BatchResult<RobustSlst>;
+
+fn run(texts: &[String], detector: &RobustSlst, candidates: Candidates) -> Run {
     run_with(texts, detector, candidates, None)
+}
+
+/// The rule of a report by J (`None`) or by containment at θc.
+fn rule(containment: Option<f64>) -> PairRule {
+    containment.map_or(PairRule::Duplicates, PairRule::Contained)
 }
 
 fn run_with(
@@ -88,17 +96,18 @@ fn run_with(
     detector: &RobustSlst,
     candidates: Candidates,
     containment: Option<f64>,
-) -> AnyBatchResult {
+) -> Run {
     let items = texts
         .iter()
         .enumerate()
         .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())));
     let config = BatchConfig {
         candidates,
-        containment,
+        rule: rule(containment),
         max_df: usize::MAX,
+        drop_boilerplate: None,
     };
-    run_any(items, detector, &config, &Silent)
+    batch::run(items, detector, &config, &Silent)
 }
 
 /// Report thresholds: (θ, containment θc) pairs, from 0 to high.
@@ -116,7 +125,7 @@ fn thresholds() -> impl Strategy<Value = (f64, Option<f64>)> {
 }
 
 /// (a, b, resemblance, evidence) of every reported pair.
-fn pairs(r: &AnyBatchResult) -> Vec<(usize, usize, f64, String)> {
+fn pairs(r: &Run) -> Vec<(usize, usize, f64, String)> {
     r.pairs
         .iter()
         .map(|p| {
@@ -124,7 +133,7 @@ fn pairs(r: &AnyBatchResult) -> Vec<(usize, usize, f64, String)> {
                 p.a,
                 p.b,
                 p.comparison.similarity.resemblance,
-                p.comparison.evidence.to_string(),
+                serde_json::to_string(&p.comparison.evidence).unwrap(),
             )
         })
         .collect()
@@ -162,7 +171,7 @@ proptest! {
     /// threshold, for J and for containment.
     #[test]
     fn the_bound_never_rejects_a_reportable_pair(texts in corpus(), config in configs()) {
-        let d = RobustSlst::new(config).unwrap();
+        let d = RobustSlst::new(config.clone()).unwrap();
         let mut sketches: Vec<_> =
             texts.iter().map(|t| d.sketch(&Document::new("d", t.clone()))).collect();
         d.prepare_corpus(&mut sketches);
@@ -170,17 +179,15 @@ proptest! {
             for y in &sketches {
                 let c = d.compare(x, y);
                 for theta in [0.0, 0.01, 0.2, 0.5, 0.8, 1.0] {
-                    let j = |s: &slst::Similarity, _: bool| {
-                        s.resemblance > 0.0 && s.resemblance >= theta
-                    };
-                    let cont = |s: &slst::Similarity, _: bool| {
-                        s.containment_a.is_some_and(|v| v >= theta)
-                            || s.containment_b.is_some_and(|v| v >= theta)
-                    };
+                    let j = RobustSlst::new(RobustConfig { threshold: theta, ..config.clone() }).unwrap();
                     let real_j = c.evidence.matched > 0 && c.similarity.resemblance >= theta;
-                    prop_assert!(!real_j || d.may_be_reported(x, y, &j), "J ≥ {}", theta);
                     prop_assert!(
-                        !cont(&c.similarity, c.duplicate) || d.may_be_reported(x, y, &cont),
+                        !real_j || j.may_be_reported(x, y, PairRule::Duplicates),
+                        "J ≥ {}", theta
+                    );
+                    let cont = PairRule::Contained(theta);
+                    prop_assert!(
+                        !cont.keeps(&c.similarity, c.duplicate) || d.may_be_reported(x, y, cont),
                         "containment ≥ {}", theta
                     );
                 }
@@ -204,10 +211,15 @@ proptest! {
                 .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())))
                 .collect()
         };
-        let capped = run_any(
+        let capped = batch::run(
             items(&texts).into_iter(),
             &d,
-            &BatchConfig { candidates: Candidates::Index, containment, max_df },
+            &BatchConfig {
+                candidates: Candidates::Index,
+                rule: rule(containment),
+                max_df,
+                drop_boilerplate: None,
+            },
             &Silent,
         );
         let all = pairs(&run_with(&texts, &d, Candidates::All, containment));
@@ -264,13 +276,11 @@ fn reuters_subset_indexed_robust_equals_all_pairs() {
         let all = run(&texts, &d, Candidates::All);
         assert_eq!(pairs(&index), pairs(&all));
         assert!(!index.pairs.is_empty());
-        eprintln!(
-            "candidates {} of {}",
-            index.candidate_pairs, all.candidate_pairs
-        );
-        assert!(index.candidate_pairs < all.candidate_pairs / 10);
-        assert_eq!(all.pairs_compared, all.candidate_pairs);
-        assert!(index.pairs_compared <= index.candidate_pairs);
+        let (ic, ac) = (index.candidates.pairs.len(), all.candidates.pairs.len());
+        eprintln!("candidates {ic} of {ac}");
+        assert!(ic < ac / 10);
+        assert_eq!(all.pairs_compared, ac);
+        assert!(index.pairs_compared <= ic);
     }
 }
 
@@ -298,22 +308,27 @@ fn reuters_subset_bound_skips_candidates_and_counts_them() {
     let all = run(&texts, &d, Candidates::All);
     assert_eq!(pairs(&index), pairs(&all));
     assert!(!index.pairs.is_empty());
+    let candidates = index.candidates.pairs.len();
     assert!(index.pairs_compared >= index.pairs.len());
-    assert!(index.pairs_compared <= index.candidate_pairs);
-    assert_eq!(index.source, CandidateSource::MethodJoin);
+    assert!(index.pairs_compared <= candidates);
+    assert_eq!(index.candidates.source, CandidateSource::MethodJoin);
     // The summary's sentence counts are the profiles' own.
     let kept: Vec<usize> = texts
         .iter()
         .map(|t| d.sketch(&Document::new("d", t.clone())).len())
         .collect();
-    assert_eq!(index.sentences.as_deref(), Some(&kept[..]));
+    let counted: Vec<usize> = index
+        .corpus
+        .sketches
+        .iter()
+        .map(|s| d.sentence_counts(s).unwrap().sentences)
+        .collect();
+    assert_eq!(counted, kept);
     assert!(kept.iter().sum::<usize>() > 1000);
     let sharing = key_sharing_pairs(&texts, &d, usize::MAX).len();
     assert!(
-        index.candidate_pairs * 4 < sharing,
-        "{} candidates of {} pairs sharing a key",
-        index.candidate_pairs,
-        sharing
+        candidates * 4 < sharing,
+        "{candidates} candidates of {sharing} pairs sharing a key"
     );
 }
 
@@ -425,7 +440,7 @@ fn robust_batch_is_the_same_on_one_and_two_threads() {
     };
     let (one, two) = (on(1), on(2));
     assert_eq!(pairs(&one), pairs(&two));
-    assert_eq!(one.candidate_pairs, two.candidate_pairs);
+    assert_eq!(one.candidates.pairs, two.candidates.pairs);
     assert_eq!(one.pairs_compared, two.pairs_compared);
     assert!(!one.pairs.is_empty());
 }

@@ -6,7 +6,7 @@
 
 use slst::corpus::web::{WebOptions, warc_items};
 use slst::corpus::{Format, Item, ReadOptions, read_document};
-use slst::method::{MethodSettings, compare_documents};
+use slst::method::{Method, MethodSettings};
 use slst::web::{Preset, SegmentConfig, parse_page};
 use slst::{Detector, Document, SlSt, SlstConfig};
 
@@ -95,8 +95,8 @@ fn more_blocks_with_the_8_12_preset_split_the_menus_off() {
 fn block_methods_on_real_page_pairs() {
     let s = MethodSettings::default();
     let score = |name: &str, a: &Document, b: &Document| {
-        let d = s.detector(name).unwrap();
-        compare_documents(&*d, a, b).similarity.resemblance
+        let d = s.detector(name.parse::<Method>().unwrap()).unwrap();
+        d.compare_documents(a, b).similarity.resemblance
     };
     let copy = page("copy", COPY, Preset::Many);
     let copyreg = page("copyreg", COPYREG, Preset::Many);

@@ -1,11 +1,12 @@
-//! Step 2: candidate pairs from exact-duplicate groups and one generalized suffix array.
+//! Step 2: candidate pairs. The set every method's join gives ([`CandidateSet`]), and SL+ST's
+//! own join: exact-duplicate groups and one generalized suffix array ([`candidates`]).
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{DocumentSketch, Progress};
 use crate::matcher::{GeneralizedSuffixArray, Libsais};
+use crate::method::SlstSketch;
 
 /// Documents with identical profiles, grouped. Each group is represented by its earliest
 /// document; a document outside every group stands for itself.
@@ -20,7 +21,8 @@ pub struct Groups {
 }
 
 impl Groups {
-    fn new(n: usize) -> Self {
+    /// No groups over `n` documents: every document stands for itself.
+    pub fn new(n: usize) -> Self {
         Groups {
             group_of: vec![None; n],
             groups: Vec::new(),
@@ -56,42 +58,75 @@ pub struct BoilerplateBlock {
     pub documents: usize,
 }
 
+/// How candidate pairs were found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum CandidateSource {
+    /// SL+ST's suffix array over block keys, with exact-duplicate groups.
+    #[default]
+    #[serde(rename = "index")]
+    SuffixArray,
+    /// A method's own corpus join ([`crate::Detector::corpus_candidates`]).
+    #[serde(rename = "method join")]
+    MethodJoin,
+    /// An inverted index over the method's keys.
+    #[serde(rename = "join keys")]
+    JoinKeys,
+    /// Every pair.
+    #[serde(rename = "all")]
+    AllPairs,
+    /// Pairs given by the caller (an evaluation's listed pairs).
+    #[serde(rename = "listed")]
+    Listed,
+}
+
 /// The outcome of candidate generation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CandidateSet {
     /// Pairs of representatives (x < y) to compare, sorted, without repeats.
     pub pairs: Vec<(usize, usize)>,
-    /// Exact-duplicate groups.
+    /// Exact-duplicate groups (SL+ST: documents with identical profiles).
     pub groups: Groups,
-    /// Boilerplate runs excluded (each run of `min_block` keys once).
+    /// Boilerplate runs excluded (SL+ST: each run of `min_block` keys once).
     pub boilerplate: Vec<BoilerplateBlock>,
-    /// Documents without any kept sentence (they are in no pair).
-    pub empty_documents: usize,
+    /// Join keys held by more than `max_df` documents, left out (the other methods).
+    pub capped_keys: usize,
+    /// How the pairs were found.
+    pub source: CandidateSource,
 }
 
 impl CandidateSet {
-    /// Every pair of documents that have at least one sentence, no grouping: the oracle path.
-    pub fn all_pairs(corpus: &[DocumentSketch]) -> Self {
-        let live: Vec<usize> = (0..corpus.len())
-            .filter(|&i| !corpus[i].keys.is_empty())
-            .collect();
+    /// Candidate pairs among `n` documents, without groups or boilerplate.
+    pub fn from_pairs(
+        n: usize,
+        pairs: Vec<(usize, usize)>,
+        capped_keys: usize,
+        source: CandidateSource,
+    ) -> Self {
+        CandidateSet {
+            pairs,
+            groups: Groups::new(n),
+            boilerplate: Vec::new(),
+            capped_keys,
+            source,
+        }
+    }
+
+    /// Every pair of the `n` documents but those `empty` says have nothing to compare: the
+    /// slow, obviously correct path.
+    pub fn all_pairs(n: usize, empty: impl Fn(usize) -> bool) -> Self {
+        let live: Vec<usize> = (0..n).filter(|&i| !empty(i)).collect();
         let mut pairs = Vec::with_capacity(live.len() * live.len().saturating_sub(1) / 2);
         for (i, &x) in live.iter().enumerate() {
             pairs.extend(live[i + 1..].iter().map(|&y| (x, y)));
         }
-        CandidateSet {
-            pairs,
-            groups: Groups::new(corpus.len()),
-            boilerplate: Vec::new(),
-            empty_documents: corpus.len() - live.len(),
-        }
+        CandidateSet::from_pairs(n, pairs, 0, CandidateSource::AllPairs)
     }
 }
 
 /// Group documents with identical profiles (same length and leading terms, sentence by
 /// sentence). Returns the groups and the representatives (earliest member of each group, and
 /// every ungrouped document with at least one sentence), ascending.
-fn exact_groups(corpus: &[DocumentSketch]) -> (Groups, Vec<usize>) {
+fn exact_groups(corpus: &[&SlstSketch]) -> (Groups, Vec<usize>) {
     let mut groups = Groups::new(corpus.len());
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
     let mut representatives = Vec::new();
@@ -141,13 +176,7 @@ fn exact_groups(corpus: &[DocumentSketch]) -> (Groups, Vec<usize>) {
 /// ranges a pair is emitted only where its two suffixes are preceded by different symbols (or
 /// the run one to the left is boilerplate), which keeps emission near the number of distinct
 /// shared runs instead of their total length.
-pub fn candidates(
-    corpus: &[DocumentSketch],
-    min_block: usize,
-    max_df: usize,
-    progress: &dyn Progress,
-) -> CandidateSet {
-    progress.stage("finding candidate pairs", None);
+pub fn candidates(corpus: &[&SlstSketch], min_block: usize, max_df: usize) -> CandidateSet {
     let (groups, reps) = exact_groups(corpus);
     let strings: Vec<&[u64]> = reps.iter().map(|&r| corpus[r].keys.as_slice()).collect();
     let gsa = GeneralizedSuffixArray::build(&strings, &Libsais);
@@ -221,11 +250,9 @@ pub fn candidates(
                 }
             }
         }
-        progress.advance(1);
     }
     pairs.sort_unstable();
     pairs.dedup();
-    progress.finish_stage();
     CandidateSet {
         pairs: pairs
             .into_iter()
@@ -233,6 +260,7 @@ pub fn candidates(
             .collect(),
         groups,
         boilerplate,
-        empty_documents: corpus.iter().filter(|d| d.keys.is_empty()).count(),
+        capped_keys: 0,
+        source: CandidateSource::SuffixArray,
     }
 }

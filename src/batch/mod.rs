@@ -1,102 +1,73 @@
-//! Corpus (batch) mode, SPEC §4: every near-duplicate pair and cluster of a collection.
+//! Corpus (batch) mode, SPEC §4: every near-duplicate pair and cluster of a collection, with
+//! any method — one driver, generic over [`Detector`].
 //!
 //! Three steps, each over plain, serialisable records, so that they can run on one machine
 //! (here) or be distributed later:
 //!
-//! 1. **sketch** ([`sketch_corpus`]): each document → its [`SentenceProfile`] and its *block
-//!    keys*, one 64-bit key per kept sentence for its (length, leading terms) — the fused symbol
-//!    of [`MatchKey::LengthAndLeading`](crate::MatchKey);
-//! 2. **candidates** ([`candidates`]): documents with identical profiles are grouped, then one
-//!    generalized suffix array over the groups' key strings yields every pair of documents that
-//!    shares a run of at least `min_block` keys — exactly the pairs that can have a verified
-//!    block; runs shared by more than `max_df` documents are boilerplate, reported and excluded;
-//! 3. **verify** ([`verify`]): each candidate pair is compared with the very same
-//!    [`SlSt::compare`] as `slst compare`, in parallel, and kept at the threshold.
+//! 1. **sketch** ([`sketch_corpus`]): documents are read as a stream and sketched in parallel
+//!    chunks, in input order; then the method's corpus-wide preparation runs
+//!    ([`Detector::prepare_corpus`]);
+//! 2. **candidates** ([`find_candidates`]): the method's own join when it has one (SL+ST:
+//!    exact-duplicate groups and one generalized suffix array over block keys, [`candidates`];
+//!    robust SL+ST: counting witnessed sentences), else an inverted index over its keys, else
+//!    every pair;
+//! 3. **verify** ([`verify`]): each candidate pair that the method's bound cannot rule out is
+//!    compared with the very same [`Detector::compare`] as `slst compare`, in parallel, kept by
+//!    the run's [`PairRule`], and expanded to every member of the exact-duplicate groups.
 //!
 //! The contract: the reported pairs equal those of comparing every pair ([`Candidates::All`]),
-//! apart from pairs whose only shared blocks are boilerplate (listed in the summary).
+//! apart from pairs whose only common ground is held by more than `max_df` documents
+//! (boilerplate, listed in the summary). Results do not depend on the thread count.
 
 mod candidates;
 mod cluster;
-pub mod generic;
 pub mod output;
+mod summary;
 
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use self::candidates::{BoilerplateBlock, CandidateSet, candidates};
+pub use self::candidates::{BoilerplateBlock, CandidateSet, CandidateSource, Groups, candidates};
 pub use self::cluster::clusters;
 
 use crate::corpus::{Item, Skipped};
 use crate::document::Document;
-use crate::method::{Comparison, Detector, SlSt, SlstComparison};
-use crate::profile::{LeadingTerms, SentenceProfile};
+use crate::method::{Comparison, Detector, PairRule};
 
 /// How candidate pairs are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Candidates {
-    /// Exact-duplicate groups plus a generalized suffix array over block keys.
+    /// The method's join (SL+ST's suffix array, a witness count, an inverted index over keys).
     #[default]
     Index,
-    /// Every pair of documents with at least one sentence: the slow, obviously correct path.
+    /// Every pair of documents that has something to compare: the slow, obviously correct path.
     All,
 }
 
 /// Settings of a batch run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchConfig {
-    /// Report pairs with containment (either way) at least this instead of resemblance ≥ θ.
-    pub containment: Option<f64>,
+    /// Which pairs are kept: the method's duplicates (default), pairs contained either way at
+    /// a threshold, or every pair with a score above 0.
+    pub rule: PairRule,
     /// How candidates are found.
     pub candidates: Candidates,
-    /// A block key run shared by more documents than this is boilerplate (default 1000).
+    /// A run or key shared by more documents than this is boilerplate (default 1000).
     pub max_df: usize,
+    /// Web pages: leave out the blocks that recur on more than this many pages before
+    /// sketching (holds every page in memory). Default: none.
+    pub drop_boilerplate: Option<usize>,
 }
 
 impl Default for BatchConfig {
     fn default() -> Self {
         BatchConfig {
-            containment: None,
+            rule: PairRule::Duplicates,
             candidates: Candidates::Index,
             max_df: 1000,
-        }
-    }
-}
-
-/// Step 1's record for one document: its id, its profile and its block keys. Serialisable, so
-/// that the steps can run apart (a later engine ships these records between workers).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct DocumentSketch {
-    /// The document id.
-    pub id: String,
-    /// The profile (spans for reports, leading terms for exact verification).
-    pub profile: SentenceProfile,
-    /// One key per kept sentence: a hash of (length, leading terms).
-    pub keys: Vec<u64>,
-}
-
-/// The 64-bit block key of a sentence: XXH3 of its length and leading terms, stable across
-/// runs, platforms and versions. Two sentences with equal keys almost surely agree on length and
-/// leading terms; candidates are verified exactly, so a collision could only add a candidate.
-pub fn sentence_key(length: u8, leading: &LeadingTerms) -> u64 {
-    xxhash_rust::xxh3::xxh3_64_with_seed(leading.encoded().as_bytes(), u64::from(length))
-}
-
-impl DocumentSketch {
-    /// Sketch one document with the detector's profile settings.
-    pub fn new(detector: &SlSt, doc: &Document) -> Self {
-        let profile = detector.sketch(doc);
-        let keys = profile
-            .sentences
-            .iter()
-            .map(|s| sentence_key(s.length, &s.leading))
-            .collect();
-        DocumentSketch {
-            id: doc.id.clone(),
-            profile,
-            keys,
+            drop_boilerplate: None,
         }
     }
 }
@@ -118,38 +89,103 @@ pub struct Silent;
 
 impl Progress for Silent {}
 
-/// How many documents are profiled together in parallel while streaming.
+/// How many documents are sketched together in parallel while streaming.
 const CHUNK: usize = 512;
 
-/// The sketched corpus: documents in input order, and what could not be read.
-#[derive(Debug, Clone, Default)]
-pub struct SketchedCorpus {
-    /// Sketches, in input order (index = document number).
-    pub documents: Vec<DocumentSketch>,
+/// The sketched corpus: ids and sketches in input order, and what could not be read.
+#[derive(Debug, Clone)]
+pub struct SketchedCorpus<S> {
+    /// Document ids, in input order (index = document number).
+    pub ids: Vec<String>,
+    /// Sketches, in input order.
+    pub sketches: Vec<S>,
     /// Documents and files skipped, with where and why.
     pub skipped: Vec<Skipped>,
     /// Documents read whose text was not valid UTF-8 and was decoded by a fallback.
     pub fallback_decoded: usize,
+    /// Web pages that were read but are unusual (nesting flattened, no visible text): id,
+    /// location and the note.
+    pub page_notes: Vec<Skipped>,
+    /// With [`BatchConfig::drop_boilerplate`]: the web-page blocks left out.
+    pub boilerplate_blocks: Vec<crate::web::BoilerplateBlock>,
+}
+
+impl<S> Default for SketchedCorpus<S> {
+    fn default() -> Self {
+        SketchedCorpus {
+            ids: Vec::new(),
+            sketches: Vec::new(),
+            skipped: Vec::new(),
+            fallback_decoded: 0,
+            page_notes: Vec::new(),
+            boilerplate_blocks: Vec::new(),
+        }
+    }
+}
+
+/// Read every item, drop the web-page blocks that recur on more than `max_pages` pages, and
+/// give the items back in their order with what was dropped. Holds every page in memory.
+pub fn without_boilerplate(
+    items: impl Iterator<Item = Item>,
+    max_pages: usize,
+) -> (Vec<Item>, Vec<crate::web::BoilerplateBlock>) {
+    let mut items: Vec<Item> = items.collect();
+    let mut docs: Vec<Document> = items
+        .iter_mut()
+        .filter_map(|i| match i {
+            Item::Document(d) => Some(std::mem::replace(d, Document::new("", ""))),
+            Item::Skipped(_) => None,
+        })
+        .collect();
+    let dropped = crate::web::drop_boilerplate(&mut docs, max_pages);
+    let mut docs = docs.into_iter();
+    for item in &mut items {
+        if let Item::Document(d) = item
+            && let Some(new) = docs.next()
+        {
+            *d = new;
+        }
+    }
+    (items, dropped)
 }
 
 /// Step 1: read a stream of corpus items and sketch every document, in parallel chunks, keeping
-/// input order. Memory holds the sketches, never more than one chunk of text.
-pub fn sketch_corpus(
+/// input order, then prepare the sketches as a corpus ([`Detector::prepare_corpus`]). Memory
+/// holds the sketches, never more than one chunk of text (unless `drop_boilerplate` is set).
+pub fn sketch_corpus<D: Detector>(
     items: impl Iterator<Item = Item>,
-    detector: &SlSt,
+    detector: &D,
+    drop_boilerplate: Option<usize>,
     progress: &dyn Progress,
-) -> SketchedCorpus {
-    progress.stage("reading and profiling", None);
+) -> SketchedCorpus<D::Sketch> {
     let mut corpus = SketchedCorpus::default();
+    let mut notes = Vec::new();
+    let items = items.inspect(|item| {
+        if let Item::Document(d) = item
+            && let Some(seg) = &d.segmentation
+        {
+            notes.extend(seg.notes.iter().map(|note| Skipped {
+                id: Some(d.id.clone()),
+                location: d.id.clone(),
+                reason: note.clone(),
+            }));
+        }
+    });
+    let items: Box<dyn Iterator<Item = Item> + '_> = match drop_boilerplate {
+        Some(max_pages) => {
+            let (items, dropped) = without_boilerplate(items, max_pages);
+            corpus.boilerplate_blocks = dropped;
+            Box::new(items.into_iter())
+        }
+        None => Box::new(items),
+    };
+    progress.stage("reading and sketching", None);
     let mut chunk: Vec<Document> = Vec::with_capacity(CHUNK);
-    let flush = |chunk: &mut Vec<Document>, corpus: &mut SketchedCorpus| {
-        let sketches: Vec<DocumentSketch> = chunk
-            .par_iter()
-            .map(|d| DocumentSketch::new(detector, d))
-            .collect();
+    let flush = |chunk: &mut Vec<Document>, corpus: &mut SketchedCorpus<D::Sketch>| {
+        let sketches: Vec<D::Sketch> = chunk.par_iter().map(|d| detector.sketch(d)).collect();
         progress.advance(sketches.len() as u64);
-        corpus.documents.extend(sketches);
-        chunk.clear();
+        corpus.ids.extend(chunk.drain(..).map(|d| d.id));
+        corpus.sketches.extend(sketches);
     };
     for item in items {
         match item {
@@ -164,146 +200,178 @@ pub fn sketch_corpus(
         }
     }
     flush(&mut chunk, &mut corpus);
+    corpus.page_notes = notes;
+    // Corpus-wide adjustments (SpotSigs' IDF band, the robust mode's term order).
+    detector.prepare_corpus(&mut corpus.sketches);
     progress.finish_stage();
     corpus
 }
 
-/// A reported pair: document numbers (a < b, input order) and the comparison.
+/// Step 2: the candidate pairs of a sketched corpus under `config`: with [`Candidates::Index`],
+/// the method's own join, else pairs sharing one of its keys held by at most `max_df`
+/// documents ([`Detector::join_keys`] when every scored pair is kept, else
+/// [`Detector::duplicate_keys`]), else every pair; with [`Candidates::All`], every pair of
+/// documents that has something to compare.
+pub fn find_candidates<D: Detector>(
+    detector: &D,
+    sketches: &[D::Sketch],
+    config: &BatchConfig,
+) -> CandidateSet {
+    let n = sketches.len();
+    let all = || CandidateSet::all_pairs(n, |i| detector.is_empty(&sketches[i]));
+    if config.candidates == Candidates::All {
+        return all();
+    }
+    let refs: Vec<&D::Sketch> = sketches.iter().collect();
+    if let Some(set) = detector.corpus_candidates(&refs, config.rule, config.max_df) {
+        return set;
+    }
+    let keys: Option<Vec<Vec<u64>>> = sketches
+        .par_iter()
+        .map(|s| match config.rule {
+            PairRule::Scored => detector.join_keys(s),
+            _ => detector.duplicate_keys(s),
+        })
+        .collect();
+    match keys {
+        Some(keys) => {
+            let keys: Vec<&[u64]> = keys.iter().map(Vec::as_slice).collect();
+            let (pairs, capped) = join_candidates(&keys, config.max_df);
+            CandidateSet::from_pairs(n, pairs, capped, CandidateSource::JoinKeys)
+        }
+        None => all(),
+    }
+}
+
+/// Pairs of documents (by index into `keys`) sharing a join key held by at most `max_df`
+/// documents, sorted, without repeats; and the number of keys left out for being held by more.
+pub fn join_candidates(keys: &[&[u64]], max_df: usize) -> (Vec<(usize, usize)>, usize) {
+    let mut postings: Vec<(u64, u32)> = keys
+        .iter()
+        .enumerate()
+        .flat_map(|(i, d)| d.iter().map(move |&k| (k, i as u32)))
+        .collect();
+    postings.par_sort_unstable();
+    postings.dedup();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut capped = 0;
+    for list in postings.chunk_by(|x, y| x.0 == y.0) {
+        if list.len() > max_df {
+            capped += 1;
+            continue;
+        }
+        for (i, &(_, a)) in list.iter().enumerate() {
+            pairs.extend(list[i + 1..].iter().map(|&(_, b)| (a as usize, b as usize)));
+        }
+    }
+    pairs.par_sort_unstable();
+    pairs.dedup();
+    (pairs, capped)
+}
+
+/// A kept pair: document numbers (a < b, input order) and the comparison of a against b.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PairResult {
+pub struct PairResult<E> {
     /// The earlier document.
     pub a: usize,
     /// The later document.
     pub b: usize,
-    /// The SL+ST comparison of a against b.
-    pub comparison: Comparison<SlstComparison>,
+    /// The comparison of a against b.
+    pub comparison: Comparison<E>,
 }
 
-/// Whether a comparison is reported under the batch settings.
-pub(crate) fn reported(c: &Comparison<SlstComparison>, config: &BatchConfig) -> bool {
-    match config.containment {
-        Some(theta) => {
-            c.evidence.matched > 0
-                && (c.similarity.containment_a.unwrap_or(0.0) >= theta
-                    || c.similarity.containment_b.unwrap_or(0.0) >= theta)
-        }
-        None => c.duplicate,
-    }
-}
-
-/// The most sentences two documents can have in blocks: the size of the multiset intersection
-/// of their block keys (a block pairs sentences with equal keys, one to one).
-pub fn shared_keys(a: &[u64], b: &[u64]) -> usize {
-    let (mut x, mut y) = (a.to_vec(), b.to_vec());
-    x.sort_unstable();
-    y.sort_unstable();
-    let (mut i, mut j, mut shared) = (0, 0, 0);
-    while i < x.len() && j < y.len() {
-        match x[i].cmp(&y[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                shared += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    shared
-}
-
-/// Whether a pair can reach the report: its shared keys bound the matched sentences m from
-/// above, and every score is increasing in m, so a pair whose bound falls short (or cannot hold
-/// one block) is skipped without changing the result. Equal key strings are always compared
-/// (identical profiles form one block whatever their length).
-pub(crate) fn may_be_reported(
-    a: &[u64],
-    b: &[u64],
-    min_block: usize,
-    threshold: f64,
-    config: &BatchConfig,
-) -> bool {
-    if a == b {
-        return !a.is_empty(); // possibly identical profiles: one block whatever the length
-    }
-    let m = shared_keys(a, b);
-    if m < min_block.max(1) {
-        return false;
-    }
-    let bound = crate::Similarity::from_counts(m, a.len(), b.len());
-    match config.containment {
-        Some(theta) => {
-            bound.containment_a.unwrap_or(0.0) >= theta
-                || bound.containment_b.unwrap_or(0.0) >= theta
-        }
-        None => bound.resemblance >= threshold,
-    }
-}
-
-/// Step 3: compare every candidate pair that can reach the report (in parallel) and keep the
-/// reported ones, expanded to every member of the exact-duplicate groups, sorted by (a, b).
-/// Also returns how many pairs were compared (the others were ruled out by their shared keys).
-pub fn verify(
-    corpus: &[DocumentSketch],
-    candidate_set: &CandidateSet,
-    detector: &SlSt,
+/// Step 3: compare every candidate pair that can be kept (in parallel; with a join, the
+/// method's bound rules the others out first, [`Detector::may_be_reported`]) and keep those
+/// `config.rule` keeps, expanded to every member of the exact-duplicate groups, sorted by
+/// (a, b). Also returns how many pairs were compared.
+pub fn verify<D: Detector>(
+    detector: &D,
+    sketches: &[D::Sketch],
+    set: &CandidateSet,
     config: &BatchConfig,
     progress: &dyn Progress,
-) -> (Vec<PairResult>, usize) {
-    progress.stage(
-        "scoring candidate pairs",
-        Some(candidate_set.pairs.len() as u64),
+) -> (Vec<PairResult<D::Evidence>>, usize) {
+    progress.stage("scoring candidate pairs", Some(set.pairs.len() as u64));
+    let bounded = !matches!(
+        set.source,
+        CandidateSource::AllPairs | CandidateSource::Listed
     );
-    let group_of = &candidate_set.groups;
+    let rule = config.rule;
+    // Progress (and the count of pairs compared) is kept per chunk of pairs: a shared counter
+    // bumped per pair costs more than ruling a pair out.
     let compared = std::sync::atomic::AtomicUsize::new(0);
-    let mut out: Vec<PairResult> = candidate_set
+    let kept: Vec<(usize, usize, Comparison<D::Evidence>)> = set
         .pairs
-        .par_iter()
-        .with_min_len(64)
-        .flat_map_iter(|&(x, y)| {
-            progress.advance(1);
-            if !may_be_reported(
-                &corpus[x].keys,
-                &corpus[y].keys,
-                detector.config().min_block,
-                detector.config().threshold,
-                config,
-            ) {
-                return Vec::new();
-            }
-            compared.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let c = detector.compare(&corpus[x].profile, &corpus[y].profile);
-            let keep = reported(&c, config);
-            let (gx, gy) = (group_of.members(x), group_of.members(y));
-            let pairs: Vec<PairResult> = if keep {
-                gx.iter()
-                    .flat_map(|&a| gy.iter().map(move |&b| (a, b)))
-                    .map(|(a, b)| {
-                        if a < b {
-                            PairResult {
-                                a,
-                                b,
-                                comparison: c.clone(),
-                            }
-                        } else {
-                            PairResult {
-                                a: b,
-                                b: a,
-                                comparison: swapped(&c),
-                            }
-                        }
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            pairs
+        .par_chunks(64)
+        .flat_map_iter(|chunk| {
+            let mut compared_here = 0;
+            let kept: Vec<_> = chunk
+                .iter()
+                .filter_map(|&(x, y)| {
+                    let (sx, sy) = (&sketches[x], &sketches[y]);
+                    if bounded && !detector.may_be_reported(sx, sy, rule) {
+                        return None;
+                    }
+                    compared_here += 1;
+                    let c = detector.compare(sx, sy);
+                    rule.keeps(&c.similarity, c.duplicate).then_some((x, y, c))
+                })
+                .collect();
+            progress.advance(chunk.len() as u64);
+            compared.fetch_add(compared_here, std::sync::atomic::Ordering::Relaxed);
+            kept
         })
         .collect();
-    // Pairs inside an exact-duplicate group: identical profiles, J = 1.
-    for group in group_of.groups() {
-        let c = detector.compare(&corpus[group[0]].profile, &corpus[group[0]].profile);
-        if reported(&c, config) {
+    let mut out = expand_groups(detector, sketches, &set.groups, kept, rule);
+    out.sort_unstable_by_key(|p| (p.a, p.b));
+    progress.finish_stage();
+    (out, compared.into_inner())
+}
+
+/// Kept pairs of representatives expanded to every pair of their groups' members (each seen
+/// from its earlier document), and the pairs inside each exact-duplicate group.
+fn expand_groups<D: Detector>(
+    detector: &D,
+    sketches: &[D::Sketch],
+    groups: &Groups,
+    kept: Vec<(usize, usize, Comparison<D::Evidence>)>,
+    rule: PairRule,
+) -> Vec<PairResult<D::Evidence>> {
+    let mut out = Vec::with_capacity(kept.len());
+    for (x, y, c) in kept {
+        let (gx, gy) = (groups.members(x), groups.members(y));
+        if gx.len() == 1 && gy.len() == 1 {
+            out.push(PairResult {
+                a: x,
+                b: y,
+                comparison: c,
+            });
+            continue;
+        }
+        let swapped = c.swapped();
+        for &a in gx {
+            for &b in gy {
+                out.push(if a < b {
+                    PairResult {
+                        a,
+                        b,
+                        comparison: c.clone(),
+                    }
+                } else {
+                    PairResult {
+                        a: b,
+                        b: a,
+                        comparison: swapped.clone(),
+                    }
+                });
+            }
+        }
+    }
+    // Pairs inside a group: the representative against itself.
+    for group in groups.groups() {
+        let rep = &sketches[group[0]];
+        let c = detector.compare(rep, rep);
+        if rule.keeps(&c.similarity, c.duplicate) {
             for (i, &a) in group.iter().enumerate() {
                 for &b in &group[i + 1..] {
                     out.push(PairResult {
@@ -315,32 +383,13 @@ pub fn verify(
             }
         }
     }
-    out.sort_unstable_by_key(|p| (p.a, p.b));
-    progress.finish_stage();
-    (out, compared.into_inner())
-}
-
-/// The comparison seen from the other side.
-fn swapped(c: &Comparison<SlstComparison>) -> Comparison<SlstComparison> {
-    let mut blocks: Vec<_> = c.evidence.blocks.iter().map(|b| b.swapped()).collect();
-    blocks.sort_unstable();
-    Comparison {
-        method: c.method,
-        similarity: c.similarity.swapped(),
-        duplicate: c.duplicate,
-        evidence: SlstComparison {
-            blocks,
-            len_a: c.evidence.len_b,
-            len_b: c.evidence.len_a,
-            ..c.evidence.clone()
-        },
-    }
+    out
 }
 
 /// Seconds spent in each stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct StageTimes {
-    /// Reading and profiling.
+    /// Reading and sketching.
     pub sketch: f64,
     /// Candidate generation.
     pub candidates: f64,
@@ -349,18 +398,24 @@ pub struct StageTimes {
 }
 
 /// Everything a batch run found.
-#[derive(Debug, Clone)]
-pub struct BatchResult {
+pub struct BatchResult<D: Detector> {
     /// The sketched corpus.
-    pub corpus: SketchedCorpus,
+    pub corpus: SketchedCorpus<D::Sketch>,
     /// The candidates (with exact-duplicate groups and boilerplate).
     pub candidates: CandidateSet,
-    /// The reported pairs, sorted by (a, b).
-    pub pairs: Vec<PairResult>,
-    /// Candidate pairs compared (the rest could not reach the report: see [`shared_keys`]).
+    /// The kept pairs, sorted by (a, b).
+    pub pairs: Vec<PairResult<D::Evidence>>,
+    /// Candidate pairs compared (the rest could not be kept: see [`Detector::may_be_reported`]).
     pub pairs_compared: usize,
     /// Time per stage.
     pub times: StageTimes,
+}
+
+impl<D: Detector> BatchResult<D> {
+    /// The clusters: connected components of the kept pairs ([`clusters`]).
+    pub fn clusters(&self) -> Vec<Vec<usize>> {
+        clusters(self.corpus.ids.len(), self.pairs.iter().map(|p| (p.a, p.b)))
+    }
 }
 
 /// Run all three steps over a stream of corpus items.
@@ -381,34 +436,23 @@ pub struct BatchResult {
 /// assert_eq!((result.pairs[0].a, result.pairs[0].b), (0, 2));
 /// # Ok::<(), slst::Error>(())
 /// ```
-pub fn run(
+pub fn run<D: Detector>(
     items: impl Iterator<Item = Item>,
-    detector: &SlSt,
+    detector: &D,
     config: &BatchConfig,
     progress: &dyn Progress,
-) -> BatchResult {
+) -> BatchResult<D> {
     let t = Instant::now();
-    let corpus = sketch_corpus(items, detector, progress);
+    let corpus = sketch_corpus(items, detector, config.drop_boilerplate, progress);
     let sketch = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let candidate_set = match config.candidates {
-        Candidates::Index => candidates(
-            &corpus.documents,
-            detector.config().min_block,
-            config.max_df,
-            progress,
-        ),
-        Candidates::All => CandidateSet::all_pairs(&corpus.documents),
-    };
+    progress.stage("finding candidate pairs", None);
+    let candidate_set = find_candidates(detector, &corpus.sketches, config);
+    progress.finish_stage();
     let cand = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let (pairs, pairs_compared) = verify(
-        &corpus.documents,
-        &candidate_set,
-        detector,
-        config,
-        progress,
-    );
+    let (pairs, pairs_compared) =
+        verify(detector, &corpus.sketches, &candidate_set, config, progress);
     let times = StageTimes {
         sketch,
         candidates: cand,
@@ -428,37 +472,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn shared_keys_is_a_multiset_intersection() {
-        assert_eq!(shared_keys(&[1, 2, 2, 3], &[2, 2, 2, 3, 4]), 3);
-        assert_eq!(shared_keys(&[], &[1]), 0);
-    }
-
-    #[test]
-    fn the_bound_rules_out_pairs_that_cannot_reach_the_threshold() {
-        let config = BatchConfig::default();
-        // 2 shared of 4 and 4: J ≤ 2 / 6 < 0.5.
-        assert!(!may_be_reported(
-            &[1, 2, 3, 4],
-            &[1, 2, 5, 6],
-            2,
-            0.5,
-            &config
-        ));
-        assert!(may_be_reported(
-            &[1, 2, 3, 4],
-            &[1, 2, 5, 6],
-            2,
-            0.3,
-            &config
-        ));
-        // One shared sentence cannot make a 2-block; equal strings are always compared.
-        assert!(!may_be_reported(&[1, 9], &[1, 8], 2, 0.0, &config));
-        assert!(may_be_reported(&[7], &[7], 2, 0.5, &config));
-        // By containment: 2 of 2 sentences of b are shared.
-        let c = BatchConfig {
-            containment: Some(0.9),
-            ..BatchConfig::default()
-        };
-        assert!(may_be_reported(&[1, 2, 3, 4, 5, 6], &[1, 2], 2, 0.5, &c));
+    fn shared_join_keys_make_candidates_and_frequent_keys_are_capped() {
+        let (pairs, capped) = join_candidates(&[&[1, 2], &[2, 3], &[3, 9], &[9]], 2);
+        assert_eq!(pairs, [(0, 1), (1, 2), (2, 3)]);
+        assert_eq!(capped, 0);
+        let (pairs, capped) = join_candidates(&[&[7], &[7], &[7], &[1], &[1]], 2);
+        assert_eq!((pairs, capped), (vec![(3, 4)], 1));
     }
 }

@@ -6,12 +6,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::generic::{AnyBatchResult, AnyPair, CandidateSource};
-use super::{BatchConfig, BatchResult, Candidates, PairResult, StageTimes};
-use crate::corpus::Skipped;
+pub use super::summary::{BatchSummary, BoilerplateRecord};
+use super::{BatchResult, PairResult};
 use crate::error::{Error, Result};
-use crate::method::SlstConfig;
-use crate::report::ParamsRecord;
+use crate::method::{Detector, Evidence, FoundBlock, Method};
 
 /// The format of the pairs file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -26,7 +24,7 @@ pub enum PairFormat {
 }
 
 /// A block of a reported pair, located in both documents (as in `slst compare --json`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PairBlock {
     /// First sentence in a (kept sentences, from 0).
     pub a_start: usize,
@@ -38,20 +36,24 @@ pub struct PairBlock {
     pub a_span: [usize; 2],
     /// Byte span `[start, end)` in b's text.
     pub b_span: [usize; 2],
+    /// The smallest term similarity of the block's sentence pairs (robust SL+ST).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_term_similarity: Option<f64>,
 }
 
 /// One reported pair: `{"a","b","method","resemblance","containment_a","containment_b",
-/// "block_count"}` plus `"blocks"` when asked. `a` is the earlier document. Methods other than
-/// SL+ST have no blocks: `block_count` is absent, a containment they cannot define is `null`,
-/// and `--blocks` adds their `evidence` instead.
+/// "block_count","matched_sentences"}` plus, with details, `"blocks"` (SL+ST in either mode) or
+/// `"note"` and `"evidence"` (the other methods). `a` is the earlier document. Methods other
+/// than SL+ST have no blocks: `block_count` is absent, and a containment they cannot define is
+/// `null`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PairRecord<'a> {
+pub struct PairRecord<'a, E: Serialize> {
     /// The earlier document's id.
     pub a: &'a str,
     /// The later document's id.
     pub b: &'a str,
     /// The method.
-    pub method: &'static str,
+    pub method: Method,
     /// Resemblance J.
     pub resemblance: f64,
     /// Containment of a in b, where the method defines it.
@@ -64,71 +66,84 @@ pub struct PairRecord<'a> {
     /// Sentences in blocks (SL+ST).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched_sentences: Option<usize>,
-    /// The blocks (SL+ST), with `--blocks`.
+    /// The blocks (SL+ST), with details.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub blocks: Option<Vec<PairBlock>>,
-    /// The method's evidence (other methods), with `--blocks`.
+    /// The note of the comparison (the other methods), with details.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub evidence: Option<&'a serde_json::Value>,
+    pub note: Option<&'a str>,
+    /// The method's evidence (the other methods), with details.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<&'a E>,
 }
 
-impl<'a> PairRecord<'a> {
-    /// The record of one pair of an SL+ST batch result.
-    pub fn new(result: &'a BatchResult, pair: &PairResult, with_blocks: bool) -> Self {
-        let docs = &result.corpus.documents;
-        let (da, db) = (&docs[pair.a], &docs[pair.b]);
+impl<'a, E: Evidence> PairRecord<'a, E> {
+    /// The record of one pair of a batch result; `details` adds the blocks, or the note and
+    /// the evidence.
+    pub fn new<D: Detector<Evidence = E>>(
+        detector: &D,
+        result: &'a BatchResult<D>,
+        pair: &'a PairResult<E>,
+        details: bool,
+    ) -> Self {
+        let corpus = &result.corpus;
         let c = &pair.comparison;
-        let blocks = with_blocks.then(|| {
-            c.evidence
-                .blocks
-                .iter()
-                .map(|blk| {
-                    let span = |p: &crate::SentenceProfile, s: usize| {
-                        [
-                            p.sentences[s].start as usize,
-                            p.sentences[s + blk.len - 1].end as usize,
-                        ]
-                    };
-                    PairBlock {
-                        a_start: blk.a,
-                        b_start: blk.b,
-                        len: blk.len,
-                        a_span: span(&da.profile, blk.a),
-                        b_span: span(&db.profile, blk.b),
-                    }
-                })
-                .collect()
-        });
+        let found = c.evidence.blocks();
+        let blocks = match (&found, details) {
+            (Some(found), true) => Some(
+                found
+                    .iter()
+                    .map(|f| {
+                        let (a_span, b_span) = locate(
+                            detector,
+                            (&corpus.sketches[pair.a], &corpus.sketches[pair.b]),
+                            f,
+                        );
+                        PairBlock {
+                            a_start: f.block.a,
+                            b_start: f.block.b,
+                            len: f.block.len,
+                            a_span,
+                            b_span,
+                            min_term_similarity: f.min_term_similarity,
+                        }
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let others = found.is_none() && details;
         PairRecord {
-            a: &da.id,
-            b: &db.id,
+            a: &corpus.ids[pair.a],
+            b: &corpus.ids[pair.b],
             method: c.method,
             resemblance: c.similarity.resemblance,
             containment_a: c.similarity.containment_a,
             containment_b: c.similarity.containment_b,
-            block_count: Some(c.evidence.blocks.len()),
-            matched_sentences: Some(c.evidence.matched),
+            block_count: found.as_ref().map(Vec::len),
+            matched_sentences: found.as_ref().map(|f| f.iter().map(|b| b.block.len).sum()),
             blocks,
-            evidence: None,
+            note: if others { c.evidence.note() } else { None },
+            evidence: others.then_some(&c.evidence),
         }
     }
+}
 
-    /// The record of one pair of a run with another method.
-    pub fn from_any(result: &'a AnyBatchResult, pair: &'a AnyPair, with_evidence: bool) -> Self {
-        let c = &pair.comparison;
-        PairRecord {
-            a: &result.ids[pair.a],
-            b: &result.ids[pair.b],
-            method: c.method,
-            resemblance: c.similarity.resemblance,
-            containment_a: c.similarity.containment_a,
-            containment_b: c.similarity.containment_b,
-            block_count: None,
-            matched_sentences: None,
-            blocks: None,
-            evidence: with_evidence.then_some(&c.evidence),
-        }
-    }
+/// The byte spans of a found block in the two documents: from the first sentence's start to
+/// the last sentence's end.
+pub fn locate<D: Detector>(
+    detector: &D,
+    (a, b): (&D::Sketch, &D::Sketch),
+    found: &FoundBlock,
+) -> ([usize; 2], [usize; 2]) {
+    let span = |s: &D::Sketch, start: usize| {
+        let first = detector.unit_span(s, start).unwrap_or_default();
+        let last = detector
+            .unit_span(s, start + found.block.len - 1)
+            .unwrap_or_default();
+        [first[0], last[1]]
+    };
+    (span(a, found.block.a), span(b, found.block.b))
 }
 
 /// Write `path` atomically: everything goes to a temporary file in the same folder, which is
@@ -187,9 +202,9 @@ pub fn write_atomically(
 }
 
 /// Write pair records in a format.
-pub fn write_records<'a>(
+pub fn write_records<'a, E: Serialize + 'a>(
     out: &mut dyn Write,
-    records: impl Iterator<Item = PairRecord<'a>>,
+    records: impl Iterator<Item = PairRecord<'a, E>>,
     format: PairFormat,
 ) -> std::io::Result<()> {
     let number = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
@@ -213,7 +228,7 @@ pub fn write_records<'a>(
                     "{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     clean(r.a),
                     clean(r.b),
-                    r.method,
+                    r.method.name(),
                     r.resemblance,
                     number(r.containment_a),
                     number(r.containment_b),
@@ -236,7 +251,7 @@ pub fn write_records<'a>(
                 w.write_record([
                     r.a,
                     r.b,
-                    r.method,
+                    r.method.name(),
                     &r.resemblance.to_string(),
                     &number(r.containment_a),
                     &number(r.containment_b),
@@ -249,38 +264,22 @@ pub fn write_records<'a>(
     Ok(())
 }
 
-/// Write the pair records of an SL+ST batch result.
-pub fn write_pairs(
+/// Write the pair records of a batch result; `details` adds each pair's blocks, or its note
+/// and evidence (JSON lines only).
+pub fn write_pairs<D: Detector>(
     out: &mut dyn Write,
-    result: &BatchResult,
+    detector: &D,
+    result: &BatchResult<D>,
     format: PairFormat,
-    with_blocks: bool,
+    details: bool,
 ) -> std::io::Result<()> {
-    let blocks = with_blocks && format == PairFormat::Jsonl;
+    let details = details && format == PairFormat::Jsonl;
     write_records(
         out,
         result
             .pairs
             .iter()
-            .map(|p| PairRecord::new(result, p, blocks)),
-        format,
-    )
-}
-
-/// Write the pair records of a run with another method.
-pub fn write_any_pairs(
-    out: &mut dyn Write,
-    result: &AnyBatchResult,
-    format: PairFormat,
-    with_evidence: bool,
-) -> std::io::Result<()> {
-    let evidence = with_evidence && format == PairFormat::Jsonl;
-    write_records(
-        out,
-        result
-            .pairs
-            .iter()
-            .map(|p| PairRecord::from_any(result, p, evidence)),
+            .map(|p| PairRecord::new(detector, result, p, details)),
         format,
     )
 }
@@ -300,245 +299,6 @@ pub fn write_clusters<'a>(
         }
     }
     Ok(())
-}
-
-/// A boilerplate run in the summary, located by document id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct BoilerplateRecord {
-    /// The earliest document holding it.
-    pub document: String,
-    /// Its first sentence there.
-    pub sentence: usize,
-    /// Its length in sentences.
-    pub len: usize,
-    /// How many distinct profiles hold it.
-    pub documents: usize,
-}
-
-/// The summary of a batch run (`--summary FILE`, and on standard error).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BatchSummary {
-    /// The method.
-    pub method: &'static str,
-    /// `index` or `all`.
-    pub candidates_mode: &'static str,
-    /// Documents read.
-    pub documents_read: usize,
-    /// Documents (or files) skipped.
-    pub documents_skipped: usize,
-    /// Each skip: id when known, location, reason.
-    pub skipped: Vec<Skipped>,
-    /// Documents read without any kept sentence (in no pair).
-    pub documents_without_sentences: usize,
-    /// The ids of the first 100 of them.
-    pub without_sentences: Vec<String>,
-    /// Documents decoded by the Windows-1252 fallback.
-    pub documents_fallback_decoded: usize,
-    /// Kept sentences in all.
-    pub sentences: usize,
-    /// Groups of documents with identical profiles.
-    pub exact_duplicate_groups: usize,
-    /// Documents in those groups.
-    pub documents_in_exact_duplicate_groups: usize,
-    /// Boilerplate runs excluded from candidate generation.
-    pub boilerplate_runs_excluded: usize,
-    /// The first 100 of them.
-    pub boilerplate: Vec<BoilerplateRecord>,
-    /// Candidate pairs (of representatives).
-    pub candidate_pairs: usize,
-    /// Candidate pairs compared: the others share too few sentence keys to reach the report.
-    pub pairs_compared: usize,
-    /// Pairs reported.
-    pub pairs_reported: usize,
-    /// Clusters of two or more documents.
-    pub clusters: usize,
-    /// Worker threads.
-    pub threads: usize,
-    /// SL+ST's settings (other methods: absent).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub params: Option<ParamsRecord>,
-    /// Containment threshold, when pairs are reported by containment.
-    pub containment_threshold: Option<f64>,
-    /// Seconds per stage.
-    pub seconds: StageTimes,
-    /// With `--drop-boilerplate`: the web-page blocks left out for recurring on too many pages.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub boilerplate_blocks: Vec<crate::web::BoilerplateBlock>,
-    /// Web pages that were read but are unusual (nesting flattened, no visible text): id,
-    /// location and the note.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub page_notes: Vec<Skipped>,
-}
-
-impl BatchSummary {
-    /// The summary of a result.
-    pub fn new(
-        result: &BatchResult,
-        clusters: &[Vec<usize>],
-        slst: &SlstConfig,
-        config: &BatchConfig,
-    ) -> Self {
-        let docs = &result.corpus.documents;
-        let groups = result.candidates.groups.groups();
-        BatchSummary {
-            method: "slst",
-            candidates_mode: match config.candidates {
-                Candidates::Index => "index",
-                Candidates::All => "all",
-            },
-            documents_read: docs.len(),
-            documents_skipped: result.corpus.skipped.len(),
-            skipped: result.corpus.skipped.clone(),
-            documents_without_sentences: docs.iter().filter(|d| d.keys.is_empty()).count(),
-            without_sentences: docs
-                .iter()
-                .filter(|d| d.keys.is_empty())
-                .take(100)
-                .map(|d| d.id.clone())
-                .collect(),
-            documents_fallback_decoded: result.corpus.fallback_decoded,
-            sentences: docs.iter().map(|d| d.keys.len()).sum(),
-            exact_duplicate_groups: groups.len(),
-            documents_in_exact_duplicate_groups: groups.iter().map(Vec::len).sum(),
-            boilerplate_runs_excluded: result.candidates.boilerplate.len(),
-            boilerplate: result
-                .candidates
-                .boilerplate
-                .iter()
-                .take(100)
-                .map(|b| BoilerplateRecord {
-                    document: docs[b.document].id.clone(),
-                    sentence: b.sentence,
-                    len: b.len,
-                    documents: b.documents,
-                })
-                .collect(),
-            candidate_pairs: result.candidates.pairs.len(),
-            pairs_compared: result.pairs_compared,
-            pairs_reported: result.pairs.len(),
-            clusters: clusters.len(),
-            threads: rayon::current_num_threads(),
-            params: Some(ParamsRecord::from(slst)),
-            containment_threshold: config.containment,
-            seconds: result.times,
-            boilerplate_blocks: Vec::new(),
-            page_notes: Vec::new(),
-        }
-    }
-
-    /// The summary of a run with a method other than SL+ST.
-    pub fn from_any(
-        result: &AnyBatchResult,
-        clusters: &[Vec<usize>],
-        config: &BatchConfig,
-    ) -> Self {
-        BatchSummary {
-            method: result.method,
-            candidates_mode: match result.source {
-                CandidateSource::MethodJoin => "method join",
-                CandidateSource::JoinKeys => "join keys",
-                CandidateSource::AllPairs => "all",
-            },
-            documents_read: result.ids.len(),
-            documents_skipped: result.skipped.len(),
-            skipped: result.skipped.clone(),
-            documents_without_sentences: result
-                .sentences
-                .as_ref()
-                .map_or(0, |s| s.iter().filter(|&&n| n == 0).count()),
-            without_sentences: result.sentences.as_ref().map_or_else(Vec::new, |s| {
-                s.iter()
-                    .zip(&result.ids)
-                    .filter(|(n, _)| **n == 0)
-                    .take(100)
-                    .map(|(_, id)| id.clone())
-                    .collect()
-            }),
-            documents_fallback_decoded: result.fallback_decoded,
-            sentences: result.sentences.as_ref().map_or(0, |s| s.iter().sum()),
-            exact_duplicate_groups: 0,
-            documents_in_exact_duplicate_groups: 0,
-            boilerplate_runs_excluded: result.capped_keys,
-            boilerplate: Vec::new(),
-            candidate_pairs: result.candidate_pairs,
-            pairs_compared: result.pairs_compared,
-            pairs_reported: result.pairs.len(),
-            clusters: clusters.len(),
-            threads: rayon::current_num_threads(),
-            params: None,
-            containment_threshold: config.containment,
-            seconds: result.times,
-            boilerplate_blocks: Vec::new(),
-            page_notes: Vec::new(),
-        }
-    }
-
-    /// The human-readable summary.
-    pub fn to_text(&self) -> String {
-        let mut s = format!(
-            "documents: {} read, {} skipped, {} without sentences, {} sentences\n\
-             exact-duplicate groups: {} ({} documents)\n\
-             boilerplate runs excluded: {}\n\
-             candidate pairs: {} ({} candidates), {} compared\n\
-             pairs reported: {}; clusters: {}\n\
-             time: {:.2}s reading and profiling, {:.2}s candidates, {:.2}s scoring ({} threads)\n",
-            self.documents_read,
-            self.documents_skipped,
-            self.documents_without_sentences,
-            self.sentences,
-            self.exact_duplicate_groups,
-            self.documents_in_exact_duplicate_groups,
-            self.boilerplate_runs_excluded,
-            self.candidate_pairs,
-            self.candidates_mode,
-            self.pairs_compared,
-            self.pairs_reported,
-            self.clusters,
-            self.seconds.sketch,
-            self.seconds.candidates,
-            self.seconds.verify,
-            self.threads,
-        );
-        for skip in self.skipped.iter().take(20) {
-            s.push_str(&format!(
-                "skipped: {}{}: {}\n",
-                skip.location,
-                skip.id
-                    .as_deref()
-                    .map(|i| format!(" ({i})"))
-                    .unwrap_or_default(),
-                skip.reason
-            ));
-        }
-        if self.skipped.len() > 20 {
-            s.push_str(&format!(
-                "skipped: … and {} more (see --summary)\n",
-                self.skipped.len() - 20
-            ));
-        }
-        for note in self.page_notes.iter().take(20) {
-            s.push_str(&format!("note: {}: {}\n", note.location, note.reason));
-        }
-        if self.page_notes.len() > 20 {
-            s.push_str(&format!(
-                "note: … and {} more (see --summary)\n",
-                self.page_notes.len() - 20
-            ));
-        }
-        if !self.boilerplate_blocks.is_empty() {
-            s.push_str(&format!(
-                "boilerplate blocks dropped: {}\n",
-                self.boilerplate_blocks.len()
-            ));
-            for b in self.boilerplate_blocks.iter().take(20) {
-                s.push_str(&format!(
-                    "  on {} pages (first {}): {}\n",
-                    b.pages, b.first_page, b.excerpt
-                ));
-            }
-        }
-        s
-    }
 }
 
 #[cfg(all(test, unix))]

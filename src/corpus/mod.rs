@@ -7,7 +7,10 @@
 //!   refusing binary data;
 //! - gzip'd input is recognised by its magic bytes, not by the file name;
 //! - [`sgml`]: TREC SGML and other SGML collections (Reuters-21578);
-//! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it;
+//! - [`detect_format`]: the one rule by which every command tells a file's format;
+//! - [`read_sources`]: every document of files, folders and standard input, as a stream;
+//! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it
+//!   (collection files through the same stream reader);
 //! - [`write_trec`]: documents back to TREC SGML (`slst synth`, `slst sample`).
 
 mod decode;
@@ -23,7 +26,7 @@ use std::path::Path;
 
 pub use decode::{NotText, decode_text};
 use sgml::SgmlOptions;
-pub use source::{Item, Skipped, SourceOptions, read_sources};
+pub use source::{Item, Skipped, SourceOptions, detect_format, read_sources};
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
 
@@ -132,97 +135,110 @@ pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
 
 /// Read one document from a file: plain text or an HTML page (id = the path as given), or one
 /// document of a TREC/SGML, JSON-lines or WARC file (id = its `DOCNO`, id field or WARC id; the
-/// file must hold exactly one, or `options.docno` must name one). WARC records that cannot be read
-/// are reported on standard error.
+/// file must hold exactly one, or `options.docno` must name one). The format is found by the
+/// same rule as for a corpus ([`detect_format`]), and collection files are read by the same
+/// reader ([`read_sources`]).
 ///
 /// An empty file is a document with empty text, not an error.
 ///
 /// # Errors
-/// Anything [`read_bytes`] reports; [`Error::Binary`]; for TREC input [`Error::Sgml`],
-/// [`Error::AmbiguousDocument`] and [`Error::NoSuchDocument`].
+/// Anything [`read_bytes`] reports; [`Error::Binary`]; for collection files [`Error::Sgml`] or
+/// [`Error::Jsonl`] when no document of the file can be read, [`Error::AmbiguousDocument`] and
+/// [`Error::NoSuchDocument`].
 pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
+    read_one(path, options).map(|(doc, _)| doc)
+}
+
+/// [`read_document`], with the parts of a collection file that could not be read (a WARC
+/// record cut short, a JSON line without a text) beside the document.
+///
+/// # Errors
+/// As [`read_document`].
+pub fn read_one(path: &Path, options: &ReadOptions) -> Result<(Document, Vec<Skipped>)> {
     let bytes = read_bytes(path, options.max_bytes)?;
     let name = path.display().to_string();
-    if options.format == Format::Warc
-        || (options.format == Format::Auto && web::looks_like_warc(&bytes))
-    {
-        let mut docs = Vec::new();
-        let mut problems = Vec::new();
-        for item in web::warc_items(
-            Box::new(std::io::Cursor::new(bytes)),
-            name.clone(),
-            options.web,
-            options.max_bytes,
-        ) {
-            match item {
-                Item::Document(d) => docs.push(d),
-                Item::Skipped(s) => problems.push(s),
-            }
-        }
-        for s in &problems {
-            eprintln!("slst: note: {}: {}", s.location, s.reason);
-        }
-        return choose(path, docs, options);
-    }
-    let (text, encoding) = decode_text(&bytes).map_err(|NotText(reason)| Error::Binary {
-        path: path.to_path_buf(),
-        reason,
-    })?;
     let format = match options.format {
-        Format::Auto if web::looks_like_html(&text[..text.len().min(1024)], &name) => Format::Html,
-        Format::Auto if sgml::looks_like_trec(&text) => Format::Trec,
-        Format::Auto => Format::Text,
+        Format::Auto => detect_format(&bytes, &name),
         f => f,
     };
-    let docs: Vec<Document> = match format {
-        Format::Auto | Format::Text => {
-            return Ok(Document::decoded(name, text, encoding));
-        }
-        Format::Html | Format::Warc => {
-            return web::html_document(name, &bytes, &options.web, None).map_err(|reason| {
-                Error::Binary {
+    if matches!(format, Format::Text | Format::Html | Format::Auto) {
+        return single_document(path, name, bytes, format, options).map(|d| (d, Vec::new()));
+    }
+    // A collection, read as a corpus run reads it. UTF-16 is transcoded first (the stream
+    // reader scans bytes for tags and lines).
+    let (bytes, encoding) = match bytes.get(..2) {
+        Some([0xFF, 0xFE] | [0xFE, 0xFF]) => match decode_text(&bytes) {
+            Ok((text, encoding)) => (text.into_bytes(), Some(encoding)),
+            Err(NotText(reason)) => {
+                return Err(Error::Binary {
                     path: path.to_path_buf(),
                     reason,
-                }
-            });
-        }
-        Format::Trec | Format::Sgml => {
-            let sgml_options = if format == Format::Trec {
-                SgmlOptions {
-                    include_headlines: options.sgml.include_headlines,
-                    ..SgmlOptions::trec()
-                }
-            } else {
-                options.sgml.clone()
-            };
-            sgml::read_sgml(&text, &sgml_options)
-                .map_err(|e| Error::Sgml {
-                    path: path.to_path_buf(),
-                    line: e.line,
-                    detail: e.detail,
-                })?
-                .into_iter()
-                .map(|d| Document::decoded(d.id, d.text, encoding))
-                .collect()
-        }
-        Format::Jsonl => {
-            let mut docs = Vec::new();
-            for (k, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let (id, text) =
-                    jsonl::parse_line(line, &options.jsonl).map_err(|detail| Error::Jsonl {
-                        path: path.to_path_buf(),
-                        line: k + 1,
-                        detail,
-                    })?;
-                docs.push(Document::new(id, text));
+                });
             }
-            docs
-        }
+        },
+        _ => (bytes, None),
     };
-    choose(path, docs, options)
+    let source = SourceOptions {
+        format,
+        sgml: options.sgml.clone(),
+        jsonl: options.jsonl.clone(),
+        max_bytes: options.max_bytes,
+        mail_body: false,
+        web: options.web,
+    };
+    let mut docs = Vec::new();
+    let mut skipped = Vec::new();
+    let cursor = Box::new(std::io::Cursor::new(bytes));
+    for item in source::stream_items(cursor, name.clone(), name.clone(), &source) {
+        match item {
+            Item::Document(mut d) => {
+                if let Some(encoding) = encoding {
+                    d.encoding = encoding;
+                }
+                docs.push(d);
+            }
+            Item::Skipped(s) => skipped.push(s),
+        }
+    }
+    if docs.is_empty()
+        && let Some(first) = skipped.first()
+    {
+        let line = first
+            .location
+            .strip_prefix(&format!("{name}:"))
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(1);
+        let (path, detail) = (path.to_path_buf(), first.reason.clone());
+        return Err(match format {
+            Format::Jsonl => Error::Jsonl { path, line, detail },
+            Format::Warc => Error::NoSuchDocument {
+                path,
+                docno: options.docno.clone().unwrap_or_default(),
+                count: 0,
+            },
+            _ => Error::Sgml { path, line, detail },
+        });
+    }
+    choose(path, docs, options).map(|doc| (doc, skipped))
+}
+
+/// A plain-text file or an HTML page as one document, id = the path as given.
+fn single_document(
+    path: &Path,
+    name: String,
+    bytes: Vec<u8>,
+    format: Format,
+    options: &ReadOptions,
+) -> Result<Document> {
+    let binary = |reason| Error::Binary {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if format == Format::Html {
+        return web::html_document(name, &bytes, &options.web, None).map_err(binary);
+    }
+    let (text, encoding) = decode_text(&bytes).map_err(|NotText(reason)| binary(reason))?;
+    Ok(Document::decoded(name, text, encoding))
 }
 
 /// The one document of a collection file, or the one `options.docno` names.

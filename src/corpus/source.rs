@@ -73,6 +73,42 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// The format of a stream by its content: the one rule every command reads by.
+///
+/// A `WARC/` version line → WARC; a doctype or `<html>` (or a `.html`/`.htm`/`.xhtml` name) →
+/// HTML; `<DOC` → TREC SGML; `{` (or a `.jsonl`/`.ndjson` name) → JSON lines; else plain text.
+/// `head` is the stream's first bytes (1 KiB is plenty), `name` its file name or location.
+///
+/// # Example
+/// ```
+/// use slst::corpus::{Format, detect_format};
+/// assert_eq!(detect_format(b"<DOC>\n<DOCNO>1</DOCNO>", "a"), Format::Trec);
+/// assert_eq!(detect_format(b"{\"id\": 1}", "a"), Format::Jsonl);
+/// assert_eq!(detect_format(b"Plain words.", "notes.jsonl"), Format::Jsonl);
+/// assert_eq!(detect_format(b"Plain words.", "notes.txt"), Format::Text);
+/// ```
+pub fn detect_format(head: &[u8], name: &str) -> Format {
+    if web::looks_like_warc(head) {
+        return Format::Warc;
+    }
+    let head = &head[..head.len().min(1024)];
+    let text = match decode_text(head) {
+        Ok((text, _)) => text,
+        Err(_) => String::from_utf8_lossy(head).into_owned(),
+    };
+    let first = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
+    let name = name.strip_suffix(".gz").unwrap_or(name);
+    if web::looks_like_html(first, name) {
+        Format::Html
+    } else if sgml::looks_like_trec(first) {
+        Format::Trec
+    } else if first.starts_with('{') || name.ends_with(".jsonl") || name.ends_with(".ndjson") {
+        Format::Jsonl
+    } else {
+        Format::Text
+    }
+}
+
 /// One item of a corpus stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item {
@@ -192,7 +228,7 @@ fn open(path: &Path, _max_bytes: u64) -> Result<Box<dyn Read>, Error> {
 }
 
 /// The items of one opened stream, by its format.
-fn stream_items(
+pub(super) fn stream_items(
     reader: Box<dyn Read>,
     id: String,
     location: String,
@@ -200,28 +236,10 @@ fn stream_items(
 ) -> Box<dyn Iterator<Item = Item>> {
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let format = match options.format {
-        Format::Auto => {
-            let head = match reader.fill_buf() {
-                Ok(h) => h,
-                Err(e) => return skipped_once(None, location, format!("cannot read: {e}")),
-            };
-            let text = String::from_utf8_lossy(&head[..head.len().min(1024)]);
-            let first = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
-            if web::looks_like_warc(head) {
-                Format::Warc
-            } else if web::looks_like_html(first, &location) {
-                Format::Html
-            } else if sgml::looks_like_trec(first) {
-                Format::Trec
-            } else if first.starts_with('{')
-                || location.ends_with(".jsonl")
-                || location.ends_with(".ndjson")
-            {
-                Format::Jsonl
-            } else {
-                Format::Text
-            }
-        }
+        Format::Auto => match reader.fill_buf() {
+            Ok(head) => detect_format(head, &location),
+            Err(e) => return skipped_once(None, location, format!("cannot read: {e}")),
+        },
         f => f,
     };
     let options = options.clone();

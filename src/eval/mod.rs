@@ -10,6 +10,7 @@
 
 pub mod metrics;
 pub mod plot;
+mod report;
 pub mod truth;
 
 use std::collections::{HashMap, HashSet};
@@ -18,16 +19,17 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::batch::{self, BatchConfig, Candidates, Silent};
-use crate::corpus::Item;
+use crate::batch::{self, BatchConfig, CandidateSet, CandidateSource, Candidates, Silent};
 use crate::document::Document;
-use crate::method::{AnyDetector, SlSt};
+use crate::method::{Detector, Method, PairRule, SlstMode};
 use crate::similarity::Similarity;
 use metrics::SweepPoint;
+pub use report::EvalReport;
 use truth::{IdPair, Truth, id_pair};
 
 /// Which pairs are scored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Universe {
     /// Every pair of distinct documents; unlisted pairs are negatives.
     #[default]
@@ -37,7 +39,8 @@ pub enum Universe {
 }
 
 /// Which score is thresholded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ScoreKind {
     /// Resemblance (Jaccard).
     #[default]
@@ -83,7 +86,10 @@ impl Default for EvalConfig {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MethodEval {
     /// The method.
-    pub method: &'static str,
+    pub method: Method,
+    /// SL+ST's mode (SL+ST only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<SlstMode>,
     /// The best-F1 point of the sweep.
     pub best: SweepPoint,
     /// Pearson's χ² of the 2×2 table at the best threshold.
@@ -96,6 +102,25 @@ pub struct MethodEval {
     pub pairs_scored: usize,
     /// Seconds to sketch, find candidates and compare.
     pub seconds: f64,
+}
+
+impl MethodEval {
+    /// The method's label in tables and plot legends: its name, with SL+ST's robust mode in
+    /// parentheses (`slst (robust)`).
+    pub fn label(&self) -> String {
+        match self.mode {
+            Some(SlstMode::Robust) => format!("{} (robust)", self.method),
+            _ => self.method.to_string(),
+        }
+    }
+
+    /// A file-name stem for the method (`slst`, `slst-robust`, `shingle`, …).
+    pub fn file_stem(&self) -> String {
+        match self.mode {
+            Some(SlstMode::Robust) => format!("{}-robust", self.method),
+            _ => self.method.to_string(),
+        }
+    }
 }
 
 /// What is being evaluated against: the documents, the truth, the pairs left out.
@@ -205,80 +230,49 @@ impl Prepared<'_> {
     }
 }
 
-/// Evaluate one method. `slst` is given when the method is SL+ST, so that the universe of all
-/// pairs is scored through its suffix-array candidates.
-pub fn evaluate(
-    prepared: &Prepared,
-    detector: &dyn AnyDetector,
-    slst: Option<&SlSt>,
-    config: &EvalConfig,
-) -> MethodEval {
+/// Evaluate one method: every pair of the universe with a score above 0, found the way a
+/// corpus run finds them — the method's own join or its join keys, with no boilerplate limit, so
+/// exactly (a method without keys compares every pair) — or, for the `Listed` universe, the
+/// listed pairs scored as `slst compare` scores them (no corpus-wide preparation).
+pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalConfig) -> MethodEval {
     let t = Instant::now();
     let docs = prepared.docs;
-    // (a, b, score) of every pair scored above 0, a < b.
-    let (scores, compared): (Vec<(usize, usize, f64)>, usize) = match (config.universe, slst) {
-        (Universe::All, Some(slst)) => {
-            let items = docs.iter().cloned().map(Item::Document);
-            let run_config = BatchConfig {
-                containment: Some(0.0),
-                candidates: Candidates::Index,
-                max_df: usize::MAX,
-            };
-            let result = batch::run(items, slst, &run_config, &Silent);
-            let scores = result
-                .pairs
-                .iter()
-                .map(|p| (p.a, p.b, config.score.of(&p.comparison.similarity)))
-                .collect();
-            (scores, result.candidates.pairs.len())
+    let run = BatchConfig {
+        rule: PairRule::Scored,
+        candidates: Candidates::Index,
+        max_df: usize::MAX,
+        drop_boilerplate: None,
+    };
+    let (set, sketches) = match config.universe {
+        Universe::All => {
+            let items = docs.iter().cloned().map(crate::corpus::Item::Document);
+            let corpus = batch::sketch_corpus(items, detector, None, &Silent);
+            (
+                batch::find_candidates(detector, &corpus.sketches, &run),
+                corpus.sketches,
+            )
         }
-        (universe, _) => {
-            let mut sketches: Vec<_> = docs.par_iter().map(|d| detector.sketch_any(d)).collect();
-            if universe == Universe::All {
-                // A corpus run: corpus-wide adjustments apply (SpotSigs' IDF band).
-                detector.prepare_corpus_any(&mut sketches);
-            }
-            let pairs: Vec<(usize, usize)> = match universe {
-                Universe::Listed => prepared.listed.clone(),
-                Universe::All => {
-                    let keys: Vec<Option<Vec<u64>>> = sketches
-                        .par_iter()
-                        .map(|s| detector.join_keys_any(&**s))
-                        .collect();
-                    if keys.iter().all(Option::is_some) {
-                        let keys: Vec<&[u64]> = keys
-                            .iter()
-                            .map(|k| k.as_deref().unwrap_or_default())
-                            .collect();
-                        batch::generic::join_candidates(&keys, usize::MAX).0
-                    } else {
-                        let n = docs.len();
-                        (0..n)
-                            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-                            .collect()
-                    }
-                }
-            };
-            let scores = pairs
-                .par_iter()
-                .with_min_len(64)
-                .map(|&(a, b)| {
-                    let c = detector.compare_any(&*sketches[a], &*sketches[b]);
-                    (a, b, config.score.of(&c.similarity))
-                })
-                .filter(|s| s.2 > 0.0)
-                .collect();
-            (scores, pairs.len())
+        Universe::Listed => {
+            let sketches: Vec<D::Sketch> = docs.par_iter().map(|d| detector.sketch(d)).collect();
+            let set = CandidateSet::from_pairs(
+                docs.len(),
+                prepared.listed.clone(),
+                0,
+                CandidateSource::Listed,
+            );
+            (set, sketches)
         }
     };
+    let (pairs, compared) = batch::verify(detector, &sketches, &set, &run, &Silent);
     let seconds = t.elapsed().as_secs_f64();
-    let scored: Vec<(f64, bool)> = scores
+    let scored: Vec<(f64, bool)> = pairs
         .iter()
-        .filter(|&&(a, b, _)| !prepared.ignore.contains(&(a, b)))
-        .filter(|&&(a, b, _)| {
+        .map(|p| (p.a, p.b, config.score.of(&p.comparison.similarity)))
+        .filter(|&(a, b, s)| s > 0.0 && !prepared.ignore.contains(&(a, b)))
+        .filter(|&(a, b, _)| {
             config.universe == Universe::All || prepared.listed.binary_search(&(a, b)).is_ok()
         })
-        .map(|&(a, b, s)| (s, prepared.positives.contains(&(a, b))))
+        .map(|(a, b, s)| (s, prepared.positives.contains(&(a, b))))
         .collect();
     let sweep = metrics::sweep(
         &scored,
@@ -288,7 +282,8 @@ pub fn evaluate(
     );
     let best = metrics::best(&sweep).unwrap_or(sweep[0]);
     MethodEval {
-        method: detector.name(),
+        method: detector.method(),
+        mode: detector.params().mode(),
         chi_square: metrics::chi_square(best.tp, best.fp, best.fn_, best.tn),
         best,
         sweep,

@@ -11,7 +11,7 @@ use super::MethodEval;
 use crate::error::{Error, Result};
 
 /// Where a sans-serif TrueType font is looked for (labels need one; DejaVu ships with Debian's
-/// and most Linux base images). `SLST_FONT` names another.
+/// and most Linux base images), after the font the caller names.
 const FONT_PATHS: &[&str] = &[
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/TTF/DejaVuSans.ttf",
@@ -20,14 +20,15 @@ const FONT_PATHS: &[&str] = &[
     "C:\\Windows\\Fonts\\arial.ttf",
 ];
 
-/// Register a font once; `false` when none could be found (plots are then drawn without text).
-fn font_ready() -> bool {
+/// Register a font once — `font` if given and readable, else the first of [`FONT_PATHS`];
+/// `false` when none could be found (plots are then drawn without text).
+fn font_ready(font: Option<&Path>) -> bool {
     static READY: OnceLock<bool> = OnceLock::new();
     *READY.get_or_init(|| {
-        let candidates = std::env::var("SLST_FONT")
-            .ok()
+        let candidates = font
+            .map(Path::to_path_buf)
             .into_iter()
-            .chain(FONT_PATHS.iter().map(|s| s.to_string()));
+            .chain(FONT_PATHS.iter().map(PathBuf::from));
         for path in candidates {
             if let Ok(bytes) = std::fs::read(&path) {
                 let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
@@ -48,20 +49,26 @@ fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
 }
 
 /// Write `prf-<method>.png` for each method and `reported-pairs.png` into `dir` (created if
-/// needed); returns the files written.
+/// needed), labelled in `font` (a TrueType file; default: a system sans-serif); returns the
+/// files written.
 ///
 /// # Errors
 /// The folder or a file cannot be written.
-pub fn write_plots(dir: &Path, title: &str, methods: &[MethodEval]) -> Result<Vec<PathBuf>> {
+pub fn write_plots(
+    dir: &Path,
+    title: &str,
+    methods: &[MethodEval],
+    font: Option<&Path>,
+) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).map_err(|source| Error::Io {
         path: dir.to_path_buf(),
         source,
     })?;
-    let text = font_ready();
+    let text = font_ready(font);
     let mut written = Vec::new();
     for m in methods {
-        let path = dir.join(format!("prf-{}.png", m.method));
-        prf_plot(&path, &format!("{title}: {}", m.method), m, text)
+        let path = dir.join(format!("prf-{}.png", m.file_stem()));
+        prf_plot(&path, &format!("{title}: {}", m.label()), m, text)
             .map_err(|e| plot_error(&path, e))?;
         written.push(path);
     }
@@ -169,7 +176,7 @@ fn reported_plot(path: &Path, title: &str, methods: &[MethodEval], text: bool) -
             color.stroke_width(2),
         ))?;
         if text {
-            drawn.label(m.method).legend(move |(x, y)| {
+            drawn.label(m.label()).legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
             });
         }

@@ -27,7 +27,7 @@
 //! score through an inverted index (exact, up to keys capped by `--max-df`). Special characters
 //! (`.` and `,` are on nearly every page) make useless keys: those two methods compare every pair.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -36,7 +36,7 @@ use crate::text::StopWords;
 
 use super::canonical::Terms;
 use super::shingle::{ShingleHash, shingle_fingerprints};
-use super::{Comparison, Detector};
+use super::{Comparison, Detector, Evidence, Method, Params};
 
 /// What a block's fingerprint is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -87,49 +87,88 @@ impl BlocksConfig {
     pub fn validate(&self) -> Result<()> {
         if self.shingle_size == 0 {
             return Err(Error::InvalidParameter {
-                name: "--shingle-size",
+                name: "blocks.shingle_size",
                 value: "0".into(),
                 expected: "at least 1",
             });
         }
         if self.shingles_per_page == 0 {
             return Err(Error::InvalidParameter {
-                name: "--shingles-per-page",
+                name: "blocks.shingles_per_page",
                 value: "0".into(),
                 expected: "at least 1",
             });
         }
-        crate::error::check_fraction("--threshold", self.threshold)?;
-        crate::error::check_fraction("--specialchars-threshold", self.specialchars_threshold)?;
+        crate::error::check_fraction("blocks.threshold", self.threshold)?;
+        crate::error::check_fraction("blocks.specialchars_threshold", self.specialchars_threshold)?;
         Ok(())
     }
 
-    /// The settings of method `kind` as a JSON object, for reports.
-    pub fn params(&self, kind: BlockFingerprint, per_block: bool) -> serde_json::Value {
-        let mut v = serde_json::json!({ "per_block": per_block });
-        match kind {
-            BlockFingerprint::Md5 => {
-                v["stopwords"] = self.stopwords.id().into();
-                v["threshold"] = self.threshold.into();
-            }
-            BlockFingerprint::Shingle => {
-                v["stopwords"] = self.stopwords.id().into();
-                v["shingle_size"] = self.shingle_size.into();
-                v["shingles_per_page"] = self.shingles_per_page.into();
-                v["threshold"] = self.threshold.into();
-            }
-            BlockFingerprint::SpecialChars => {
-                v["threshold"] = self.specialchars_threshold.into();
-            }
+    /// The settings of method `kind` as reports record them.
+    pub fn params(&self, kind: BlockFingerprint, per_block: bool) -> BlocksParams {
+        let text = kind != BlockFingerprint::SpecialChars;
+        let shingles = kind == BlockFingerprint::Shingle;
+        BlocksParams {
+            per_block,
+            stopwords: text.then(|| self.stopwords.id().to_string()),
+            shingle_size: shingles.then_some(self.shingle_size),
+            shingles_per_page: shingles.then_some(self.shingles_per_page),
+            threshold: if text {
+                self.threshold
+            } else {
+                self.specialchars_threshold
+            },
         }
-        v
     }
+}
+
+/// The settings of a block method as reports record them (the fields its fingerprint uses).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BlocksParams {
+    /// Fingerprints per block (false: the whole page as one block).
+    pub per_block: bool,
+    /// The stop-word list's id (MD5 and shingle fingerprints).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopwords: Option<String>,
+    /// Terms per shingle (shingle fingerprints).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shingle_size: Option<usize>,
+    /// Shingles kept per page (shingle fingerprints).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shingles_per_page: Option<usize>,
+    /// The threshold of the decision.
+    pub threshold: f64,
+}
+
+/// One entry of a block's fingerprint as `slst sketch` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum BlockKeyView {
+    /// A digest or shingle fingerprint, in hex.
+    Key(String),
+    /// A special character and its count.
+    Char {
+        /// The character.
+        #[serde(rename = "char")]
+        character: Option<String>,
+        /// How often it occurs.
+        count: u32,
+    },
+}
+
+/// What `slst sketch` shows of a block sketch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BlocksSketchView {
+    /// Each block's fingerprint.
+    pub blocks: Vec<Vec<BlockKeyView>>,
+    /// Blocks without a fingerprint, left out.
+    pub empty_blocks: usize,
 }
 
 /// What a block method keeps of a document: per block, its fingerprint as sorted (key, count)
 /// pairs (counts are 1 for digests and shingles; for special characters the key is the
 /// character's code point).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlocksSketch {
     /// One entry per block with a fingerprint, in block order.
     pub blocks: Vec<Vec<(u64, u32)>>,
@@ -148,9 +187,26 @@ pub struct BlocksEvidence {
     pub best_a: Vec<f64>,
     /// μ_A(b) for each block b of B.
     pub best_b: Vec<f64>,
-    /// Set when a document has no block with a fingerprint.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Set when a document has no block with a fingerprint (reports give it as their
+    /// `note`).
+    #[serde(skip)]
     pub note: Option<String>,
+}
+
+impl Evidence for BlocksEvidence {
+    fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    fn swapped(&self) -> Self {
+        BlocksEvidence {
+            blocks_a: self.blocks_b,
+            blocks_b: self.blocks_a,
+            best_a: self.best_b.clone(),
+            best_b: self.best_a.clone(),
+            note: self.note.clone(),
+        }
+    }
 }
 
 /// A block method: `blocks-md5`, `blocks-shingle`, `blocks-specialchars` or `specialchars`.
@@ -260,13 +316,40 @@ pub fn special_chars(text: &str) -> Vec<(u64, u32)> {
 impl Detector for Blocks {
     type Sketch = BlocksSketch;
     type Evidence = BlocksEvidence;
+    type SketchView = BlocksSketchView;
 
-    fn name(&self) -> &'static str {
+    fn method(&self) -> Method {
         match (self.kind, self.per_block) {
-            (BlockFingerprint::Md5, _) => "blocks-md5",
-            (BlockFingerprint::Shingle, _) => "blocks-shingle",
-            (BlockFingerprint::SpecialChars, true) => "blocks-specialchars",
-            (BlockFingerprint::SpecialChars, false) => "specialchars",
+            (BlockFingerprint::Md5, _) => Method::BlocksMd5,
+            (BlockFingerprint::Shingle, _) => Method::BlocksShingle,
+            (BlockFingerprint::SpecialChars, true) => Method::BlocksSpecialChars,
+            (BlockFingerprint::SpecialChars, false) => Method::SpecialChars,
+        }
+    }
+
+    fn params(&self) -> Params {
+        Params::Blocks(self.config.params(self.kind, self.per_block))
+    }
+
+    fn rule(&self) -> String {
+        format!("sim ≥ {}", self.threshold())
+    }
+
+    fn sketch_view(&self, s: &BlocksSketch) -> BlocksSketchView {
+        let entry = |&(k, n): &(u64, u32)| match self.kind {
+            BlockFingerprint::SpecialChars => BlockKeyView::Char {
+                character: char::from_u32(k as u32).map(String::from),
+                count: n,
+            },
+            _ => BlockKeyView::Key(format!("{k:016x}")),
+        };
+        BlocksSketchView {
+            blocks: s
+                .blocks
+                .iter()
+                .map(|b| b.iter().map(entry).collect())
+                .collect(),
+            empty_blocks: s.empty_blocks,
         }
     }
 
@@ -369,7 +452,7 @@ impl Detector for Blocks {
             (None, None)
         };
         Comparison {
-            method: self.name(),
+            method: self.method(),
             similarity: Similarity {
                 resemblance,
                 containment_a,

@@ -6,7 +6,7 @@
 //! misses and another finds is a *near*-duplicate. A digest says nothing about one text lying
 //! inside another, so there is no containment.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
 use crate::error::Result;
@@ -14,7 +14,7 @@ use crate::similarity::Similarity;
 use crate::text::StopWords;
 
 use super::canonical::Terms;
-use super::{Comparison, Detector};
+use super::{Comparison, Detector, Evidence, Method, Params};
 
 /// Settings of the MD5 control.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -24,14 +24,23 @@ pub struct Md5Config {
 }
 
 impl Md5Config {
-    /// The settings as a JSON object, for reports.
-    pub fn params(&self) -> serde_json::Value {
-        serde_json::json!({ "stopwords": self.stopwords.id() })
+    /// The settings as reports record them.
+    pub fn params(&self) -> Md5Params {
+        Md5Params {
+            stopwords: self.stopwords.id().to_string(),
+        }
     }
 }
 
+/// The settings of the MD5 control as reports record them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Md5Params {
+    /// The stop-word list's id.
+    pub stopwords: String,
+}
+
 /// What the MD5 control keeps of a document.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Md5Sketch {
     /// The MD5 digest of the canonical text in lowercase hex; `None` when the text has no terms.
     pub digest: Option<String>,
@@ -48,8 +57,24 @@ pub struct Md5Evidence {
     pub digest_b: Option<String>,
     /// Whether they are equal (and not empty).
     pub equal: bool,
-    /// Why there is no containment, or why the scores are 0.
+    /// Why there is no containment, or why the scores are 0 (reports give it as their
+    /// `note`).
+    #[serde(skip)]
     pub note: String,
+}
+
+impl Evidence for Md5Evidence {
+    fn note(&self) -> Option<&str> {
+        Some(&self.note)
+    }
+
+    fn swapped(&self) -> Self {
+        Md5Evidence {
+            digest_a: self.digest_b.clone(),
+            digest_b: self.digest_a.clone(),
+            ..self.clone()
+        }
+    }
 }
 
 /// The MD5 control.
@@ -92,9 +117,22 @@ fn hex(bytes: &[u8]) -> String {
 impl Detector for Md5 {
     type Sketch = Md5Sketch;
     type Evidence = Md5Evidence;
+    type SketchView = Md5Sketch;
 
-    fn name(&self) -> &'static str {
-        "md5"
+    fn method(&self) -> Method {
+        Method::Md5
+    }
+
+    fn params(&self) -> Params {
+        Params::Md5(self.config.params())
+    }
+
+    fn rule(&self) -> String {
+        "equal digests".to_string()
+    }
+
+    fn sketch_view(&self, sketch: &Md5Sketch) -> Md5Sketch {
+        sketch.clone()
     }
 
     fn sketch(&self, doc: &Document) -> Md5Sketch {
@@ -115,7 +153,7 @@ impl Detector for Md5 {
             "containment is not defined for an exact-match digest"
         };
         Comparison {
-            method: self.name(),
+            method: self.method(),
             similarity: Similarity {
                 resemblance: if equal { 1.0 } else { 0.0 },
                 containment_a: None,

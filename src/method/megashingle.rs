@@ -32,7 +32,7 @@ use crate::text::StopWords;
 
 use super::canonical::Terms;
 use super::shingle::{ShingleHash, shingle_fingerprints};
-use super::{Comparison, Detector};
+use super::{Comparison, Detector, Evidence, Method, Params};
 
 /// Seed 000's formula (3): the probability that two documents of resemblance `p` agree on at
 /// least 2 of `groups` supershingles of `per_group` minima each (at least one megashingle).
@@ -86,7 +86,7 @@ impl MegaShingleConfig {
     pub fn validate(&self) -> Result<()> {
         if self.shingle_size == 0 {
             return Err(Error::InvalidParameter {
-                name: "--mega-shingle-size",
+                name: "megashingle.shingle_size",
                 value: "0".into(),
                 expected: "at least 1 term",
             });
@@ -96,9 +96,9 @@ impl MegaShingleConfig {
             || self.minima / self.supershingle_size < 2
         {
             return Err(Error::InvalidParameter {
-                name: "--minima",
+                name: "megashingle.minima",
                 value: format!(
-                    "{} with --supershingle-size {}",
+                    "{} with supershingle_size {}",
                     self.minima, self.supershingle_size
                 ),
                 expected: "a multiple of the supershingle size, at least two supershingles",
@@ -112,18 +112,37 @@ impl MegaShingleConfig {
         self.minima / self.supershingle_size
     }
 
-    /// The settings as a JSON object, for reports.
-    pub fn params(&self) -> serde_json::Value {
-        serde_json::json!({
-            "shingle_size": self.shingle_size,
-            "minima": self.minima,
-            "supershingle_size": self.supershingle_size,
-            "supershingles": self.supershingles(),
-            "megashingles": pairs(self.supershingles()),
-            "seed": self.seed,
-            "stopwords": self.stopwords.id(),
-        })
+    /// The settings as reports record them.
+    pub fn params(&self) -> MegaShingleParams {
+        MegaShingleParams {
+            shingle_size: self.shingle_size,
+            minima: self.minima,
+            supershingle_size: self.supershingle_size,
+            supershingles: self.supershingles(),
+            megashingles: pairs(self.supershingles()),
+            seed: self.seed,
+            stopwords: self.stopwords.id().to_string(),
+        }
     }
+}
+
+/// The settings of the megashingle method as reports record them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MegaShingleParams {
+    /// Terms per shingle.
+    pub shingle_size: usize,
+    /// Min-wise permutations (minima per signature).
+    pub minima: usize,
+    /// Minima per supershingle.
+    pub supershingle_size: usize,
+    /// Supershingles per signature.
+    pub supershingles: usize,
+    /// Megashingles per signature (pairs of supershingles).
+    pub megashingles: usize,
+    /// Seed of the permutation family.
+    pub seed: u64,
+    /// The stop-word list's id.
+    pub stopwords: String,
 }
 
 /// n·(n − 1)/2.
@@ -156,8 +175,20 @@ pub struct MegaShingleEvidence {
     pub matching_supershingles: usize,
     /// Megashingles equal place by place; the documents are near-duplicates when there is one.
     pub matching_megashingles: usize,
-    /// Why the scores are what they are, where it needs saying.
+    /// Why the scores are what they are, where it needs saying (reports give it as their
+    /// `note`).
+    #[serde(skip)]
     pub note: String,
+}
+
+impl Evidence for MegaShingleEvidence {
+    fn note(&self) -> Option<&str> {
+        Some(&self.note)
+    }
+
+    fn swapped(&self) -> Self {
+        self.clone()
+    }
 }
 
 /// The megashingle detector.
@@ -281,9 +312,22 @@ fn positional_keys(values: &[u64]) -> Vec<u64> {
 impl Detector for MegaShingle {
     type Sketch = MegaShingleSketch;
     type Evidence = MegaShingleEvidence;
+    type SketchView = MegaShingleSketch;
 
-    fn name(&self) -> &'static str {
-        "megashingle"
+    fn method(&self) -> Method {
+        Method::MegaShingle
+    }
+
+    fn params(&self) -> Params {
+        Params::MegaShingle(self.config.params())
+    }
+
+    fn rule(&self) -> String {
+        "≥ 1 equal megashingle".to_string()
+    }
+
+    fn sketch_view(&self, sketch: &MegaShingleSketch) -> MegaShingleSketch {
+        sketch.clone()
     }
 
     fn sketch(&self, doc: &Document) -> MegaShingleSketch {
@@ -308,7 +352,7 @@ impl Detector for MegaShingle {
                 .to_string()
         };
         Comparison {
-            method: self.name(),
+            method: self.method(),
             similarity: Similarity {
                 resemblance: if empty {
                     0.0

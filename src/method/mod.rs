@@ -21,9 +21,21 @@
 //! | `blocks-specialchars` | [`Blocks`] | seed 004 | the same per block, fuzzy-set similarity |
 //!
 //! `slst` on a web page reads the text of its blocks, each block ending in a hard sentence break;
-//! `slst-blocks` is the same method under a name that says so.
+//! `slst-blocks` is accepted as another name for `slst`.
 //!
-//! [`MethodSettings::detector`] builds any of them by name ([`METHODS`]) as a [`AnyDetector`].
+//! [`Method`] names them (the registry: one enum, parsed from and printed as these names), and
+//! [`MethodSettings::detector`] builds any of them, with its settings, as a [`MethodDetector`] —
+//! an enum of the typed detectors. Code that works with whichever method was chosen at run time
+//! is written once, generic over [`Detector`], and handed to [`MethodDetector::visit`]: every
+//! sketch and every piece of evidence keeps its type, so the output schema is checked by the
+//! compiler and a sketch of one method can never reach another.
+//!
+//! ## Implementing a method
+//! A new method needs a type that implements [`Detector`] — its sketch (what it keeps of one
+//! document), its evidence (what comparing two sketches found, implementing [`Evidence`]), its
+//! settings record ([`Params`]) and its rule in words — then a [`Method`] name and a
+//! [`MethodDetector`] variant. Everything else (batch runs, evaluation, `compare --method all`)
+//! follows. [`Md5`] is the smallest worked example; ARCHITECTURE.md walks through it.
 
 mod blocks;
 mod canonical;
@@ -38,55 +50,198 @@ mod slst;
 mod spotsigs;
 
 pub use self::blocks::{
-    BlockFingerprint, Blocks, BlocksConfig, BlocksEvidence, BlocksSketch, equivalence,
-    special_chars, weighted_jaccard,
+    BlockFingerprint, BlockKeyView, Blocks, BlocksConfig, BlocksEvidence, BlocksParams,
+    BlocksSketch, BlocksSketchView, equivalence, special_chars, weighted_jaccard,
 };
 pub use self::canonical::Terms;
-pub use self::md5::{Md5, Md5Config, Md5Evidence, Md5Sketch};
+pub use self::md5::{Md5, Md5Config, Md5Evidence, Md5Params, Md5Sketch};
 pub use self::megashingle::{
-    MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleSketch, match_probability,
+    MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleParams, MegaShingleSketch,
+    match_probability,
 };
 pub use self::polyhash::{
-    PolyHash, PolyHashConfig, PolyHashEvidence, PolyHashSketch, StemmerLanguage, stemmer_name,
+    PolyHash, PolyHashConfig, PolyHashEvidence, PolyHashParams, PolyHashSketch, PolyHashSketchView,
+    StemmerLanguage, stemmer_name,
 };
-pub use self::registry::{METHODS, MethodSettings, compare_documents};
+pub use self::registry::{
+    Method, MethodDetector, MethodSettings, Params, UnknownMethod, WithDetector,
+};
 pub use self::robust::{
-    RobustBlock, RobustComparison, RobustConfig, RobustProfile, RobustSentence, RobustSlst,
-    SlstMode, prefix_len,
+    RobustBlock, RobustComparison, RobustConfig, RobustParams, RobustProfile, RobustSentence,
+    RobustSketchView, RobustSlst, SlstMode, prefix_len,
 };
-pub use self::sentlen::{SentLen, SentLenConfig, SentLenEvidence, SentLenSketch};
+pub use self::sentlen::{
+    SentLen, SentLenConfig, SentLenEvidence, SentLenParams, SentLenSketch, SentLenSketchView,
+};
 pub use self::shingle::{
-    MERSENNE_61, ShingleConfig, ShingleEvidence, ShingleHash, ShingleMeasure, ShingleSketch,
-    ShingleSketchKind, Shingles, karp_rabin_windows, shingle_fingerprints, term_hash,
+    MERSENNE_61, ShingleConfig, ShingleEvidence, ShingleHash, ShingleMeasure, ShingleParams,
+    ShingleSketch, ShingleSketchKind, ShingleSketchView, Shingles, karp_rabin_windows,
+    shingle_fingerprints, term_hash,
 };
-pub use self::slst::{MatchKey, SlSt, SlstComparison, SlstConfig, SlstText, canonical_order};
+pub use self::slst::{
+    MatchKey, SlSt, SlstComparison, SlstConfig, SlstParams, SlstSketch, SlstSketchView, SlstText,
+    canonical_order, sentence_key, shared_keys,
+};
 pub use self::spotsigs::{
-    DEFAULT_ANTECEDENTS, SpotSigs, SpotSigsConfig, SpotSigsEvidence, SpotSigsSketch, apply_idf_band,
+    DEFAULT_ANTECEDENTS, SignatureCount, SpotSigs, SpotSigsConfig, SpotSigsEvidence,
+    SpotSigsParams, SpotSigsSketch, SpotSigsSketchView, apply_idf_band,
 };
-
-use std::any::Any;
 
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
+use crate::batch::CandidateSet;
+use crate::block::Block;
 use crate::document::Document;
 use crate::similarity::Similarity;
 
+/// Which pairs a corpus run keeps: the report's rule. Every rule is monotone — a pair kept at
+/// some scores is kept at higher ones — so cheap upper bounds on the scores can rule pairs out
+/// before they are compared ([`Detector::may_be_reported`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum PairRule {
+    /// The method's own decision (J ≥ θ for most methods).
+    #[default]
+    Duplicates,
+    /// Either containment at least this, with something in common (the score above 0).
+    Contained(f64),
+    /// Every pair with a score above 0 (evaluation sweeps the threshold afterwards).
+    Scored,
+}
+
+impl PairRule {
+    /// Whether a comparison with these scores and decision is kept.
+    ///
+    /// # Example
+    /// ```
+    /// use slst::Similarity;
+    /// use slst::method::PairRule;
+    /// let s = Similarity::from_counts(2, 3, 10);
+    /// assert!(!PairRule::Duplicates.keeps(&s, false));
+    /// assert!(PairRule::Contained(0.6).keeps(&s, false)); // 2 of A's 3 sentences lie in B
+    /// assert!(PairRule::Scored.keeps(&s, false));
+    /// ```
+    pub fn keeps(self, scores: &Similarity, duplicate: bool) -> bool {
+        match self {
+            PairRule::Duplicates => duplicate,
+            PairRule::Contained(theta) => {
+                scores.resemblance > 0.0
+                    && (scores.containment_a.is_some_and(|x| x >= theta)
+                        || scores.containment_b.is_some_and(|x| x >= theta))
+            }
+            PairRule::Scored => scores.resemblance > 0.0,
+        }
+    }
+
+    /// The containment threshold, when pairs are kept by containment.
+    pub fn containment(self) -> Option<f64> {
+        match self {
+            PairRule::Contained(theta) => Some(theta),
+            _ => None,
+        }
+    }
+}
+
+/// What a method that works on sentences kept and left out of one document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct SentenceCounts {
+    /// Kept sentences (for the robust mode: kept units, sentences or clauses).
+    pub sentences: usize,
+    /// Sentences skipped: no term left after stop-word removal.
+    pub skipped_empty: usize,
+    /// Sentences dropped: longer than the maximum length.
+    pub dropped_long: usize,
+}
+
+/// A block of sentences found by a comparison: where it starts on each side and how long it
+/// is, and — for a method that measures it — the smallest term similarity of its sentence pairs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FoundBlock {
+    /// The block (sentence indices in A and B, length).
+    pub block: Block,
+    /// The smallest term-set Jaccard coefficient of the block's sentence pairs, where the
+    /// method compares term sets (robust SL+ST).
+    pub min_term_similarity: Option<f64>,
+}
+
+/// What a comparison found besides the scores: each method's own type, serialised as the
+/// `evidence` of its records (a method that finds sentence blocks reports them as `blocks`
+/// instead, in one place for every such method).
+pub trait Evidence: Serialize + Clone + Send + Sync {
+    /// The sentence blocks, sorted by start in A, for a method that finds them (SL+ST in
+    /// either mode); `None` for the others.
+    fn blocks(&self) -> Option<Vec<FoundBlock>> {
+        None
+    }
+
+    /// Why a score is undefined or necessarily 0, or what is special about the pair, when
+    /// something is ("no sentences", "identical profiles", …).
+    fn note(&self) -> Option<&str> {
+        None
+    }
+
+    /// The same evidence seen from the other document: `compare(b, a)` gives
+    /// `compare(a, b).evidence.swapped()`.
+    fn swapped(&self) -> Self;
+}
+
 /// A near-duplicate detection method.
-pub trait Detector {
-    /// What the method keeps of a document.
-    type Sketch;
+///
+/// A method keeps a *sketch* of each document ([`Detector::sketch`], once per document) and
+/// compares two sketches ([`Detector::compare`]). The other items have defaults and serve the
+/// corpus driver ([`crate::batch`]), the index ([`crate::index`]) and the reports; a method
+/// overrides the ones that make it fast or say more.
+pub trait Detector: Send + Sync {
+    /// What the method keeps of a document. Serialisable, so that sketches can be stored (the
+    /// index) or shipped between workers.
+    type Sketch: Clone + PartialEq + Send + Sync + Serialize + DeserializeOwned;
     /// What a comparison yields besides the scores (e.g. SL+ST's blocks).
-    type Evidence;
+    type Evidence: Evidence;
+    /// What `slst sketch` shows of a sketch.
+    type SketchView: Serialize;
+
+    /// The method (its name in the registry).
+    fn method(&self) -> Method;
 
     /// The method's name as the CLI and reports spell it (`slst`, `shingle`, …).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.method().name()
+    }
+
+    /// The settings in force, as reports record them.
+    fn params(&self) -> Params;
+
+    /// How the method decides "duplicate", in words (`J ≥ 0.5`, `equal digests`, …).
+    fn rule(&self) -> String;
 
     /// Sketch one document. Pure: the same document always gives the same sketch.
     fn sketch(&self, doc: &Document) -> Self::Sketch;
 
     /// Compare two sketches. Symmetric: `compare(b, a)` has the same resemblance as
-    /// `compare(a, b)` with the containments swapped.
+    /// `compare(a, b)` with the containments swapped, and its evidence is
+    /// [`Evidence::swapped`].
     fn compare(&self, a: &Self::Sketch, b: &Self::Sketch) -> Comparison<Self::Evidence>;
+
+    /// What `slst sketch` prints of a sketch.
+    fn sketch_view(&self, sketch: &Self::Sketch) -> Self::SketchView;
+
+    /// Sentences kept and left out, for a method that works on sentences. Default: `None`.
+    fn sentence_counts(&self, _sketch: &Self::Sketch) -> Option<SentenceCounts> {
+        None
+    }
+
+    /// The byte span `[start, end)` of kept sentence `unit` in the document text, for a method
+    /// that finds sentence blocks. Default: `None`.
+    fn unit_span(&self, _sketch: &Self::Sketch, _unit: usize) -> Option<[usize; 2]> {
+        None
+    }
+
+    /// True when the sketch can have no score above 0 with anything (SL+ST: no sentence):
+    /// comparing every pair leaves such documents out. Default: `false`.
+    fn is_empty(&self, sketch: &Self::Sketch) -> bool {
+        self.sentence_counts(sketch)
+            .is_some_and(|c| c.sentences == 0)
+    }
 
     /// Join keys: keys such that any two documents with a score above 0 share at least one
     /// (shingle fingerprints, n-gram hashes, min-wise minima with their positions), so an
@@ -96,10 +251,6 @@ pub trait Detector {
         None
     }
 
-    /// Corpus mode only: adjust the sketches of a whole collection before they are joined and
-    /// compared (SpotSigs keeps the signatures whose IDF lies in a band). Default: nothing.
-    fn prepare_corpus(&self, _sketches: &mut [Self::Sketch]) {}
-
     /// Keys such that any two documents this method reports as duplicates share at least one;
     /// corpus runs join on them. Default: the [`Detector::join_keys`]. A method whose decision
     /// is narrower than "score above 0" gives narrower keys (megashingles: duplicates share a
@@ -108,49 +259,53 @@ pub trait Detector {
         self.join_keys(sketch)
     }
 
-    /// The number of sentences (units) a sketch kept, for a method that works on sentences:
-    /// batch summaries report it. Default: `None`.
-    fn sentences(&self, _sketch: &Self::Sketch) -> Option<usize> {
-        None
-    }
+    /// Corpus mode only: adjust the sketches of a whole collection before they are joined and
+    /// compared (SpotSigs keeps the signatures whose IDF lies in a band). Default: nothing.
+    fn prepare_corpus(&self, _sketches: &mut [Self::Sketch]) {}
 
     /// Corpus mode: the candidate pairs of a whole collection, for a method with a join of its
-    /// own that is narrower than sharing a key. Every pair `(a, b)`, `a < b` (indices into
-    /// `sketches`), that comparing could report under `keep` (see
-    /// [`Detector::may_be_reported`]) must be among them, except pairs that share only keys held
-    /// by more than `max_df` documents; sorted, without repeats, with the number of such keys.
-    /// `None` (the default): the batch joins on [`Detector::duplicate_keys`].
+    /// own that is narrower than sharing a key (SL+ST's suffix array, the robust mode's witness
+    /// count). Every pair `(a, b)`, `a < b` (indices into `sketches`), that comparing could keep
+    /// under `rule` must be among the pairs, or be represented by its exact-duplicate groups,
+    /// except pairs whose only common ground is held by more than `max_df` documents (reported
+    /// in the set). `None` (the default): the corpus driver joins on the method's keys.
     fn corpus_candidates(
         &self,
         _sketches: &[&Self::Sketch],
-        _keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
+        _rule: PairRule,
         _max_df: usize,
-    ) -> Option<(Vec<(usize, usize)>, usize)> {
+    ) -> Option<CandidateSet> {
         None
     }
 
-    /// Corpus mode: whether comparing `a` and `b` could report the pair, decided from cheap
-    /// upper bounds on the scores. `keep(scores, duplicate)` is the report's rule; it must be
-    /// monotone (true for some scores stays true for higher scores, and for `duplicate` true
-    /// instead of false). `false` only when no comparison of the two can satisfy it, so skipping
-    /// the pair never changes a result. Default: `true` (no bound).
-    fn may_be_reported(
-        &self,
-        _a: &Self::Sketch,
-        _b: &Self::Sketch,
-        _keep: &dyn Fn(&Similarity, bool) -> bool,
-    ) -> bool {
+    /// Corpus mode: whether comparing `a` and `b` could keep the pair under `rule`, decided
+    /// from cheap upper bounds on the scores. `false` only when no comparison of the two can
+    /// satisfy the rule, so skipping the pair never changes a result. Default: `true` (no bound).
+    fn may_be_reported(&self, _a: &Self::Sketch, _b: &Self::Sketch, _rule: PairRule) -> bool {
         true
+    }
+
+    /// The keys an index stores for a document and looks a query up by (the index's postings).
+    /// Default: the [`Detector::duplicate_keys`]. `None`: the method cannot be indexed.
+    fn index_keys(&self, sketch: &Self::Sketch) -> Option<Vec<u64>> {
+        self.duplicate_keys(sketch)
+    }
+
+    /// How many of a query's [`Detector::index_keys`] (counted as a multiset) any document the
+    /// query keeps under `rule` shares at least, besides documents with the very same keys: the
+    /// index then looks up only the query's rarest keys (prefix filtering). Default: 1.
+    fn index_keys_needed(&self, _sketch: &Self::Sketch, _rule: PairRule) -> usize {
+        1
     }
 }
 
 /// Sketch two documents at once, on two threads: the whole of a pairwise comparison's
 /// profiling cost is then that of the larger document.
-pub fn sketch_pair<D>(detector: &D, a: &Document, b: &Document) -> (D::Sketch, D::Sketch)
-where
-    D: Detector + Sync,
-    D::Sketch: Send,
-{
+pub fn sketch_pair<D: Detector>(
+    detector: &D,
+    a: &Document,
+    b: &Document,
+) -> (D::Sketch, D::Sketch) {
     std::thread::scope(|scope| {
         let b_sketch = scope.spawn(|| detector.sketch(b));
         let a_sketch = detector.sketch(a);
@@ -165,142 +320,24 @@ where
 /// The outcome of comparing two documents with one method.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison<E> {
-    /// The method's name.
-    pub method: &'static str,
+    /// The method.
+    pub method: Method,
     /// The scores.
     pub similarity: Similarity,
-    /// The decision: resemblance at or above the method's threshold.
+    /// The method's decision (for most methods: resemblance at or above its threshold).
     pub duplicate: bool,
     /// The method's own evidence.
     pub evidence: E,
 }
 
-/// The object-safe face of a [`Detector`], for choosing a method at run time (`--method NAME`,
-/// `--method all`): sketches are boxed, evidence becomes JSON. Every `Detector` whose sketch is
-/// `Send + Sync + 'static` and whose evidence is `Serialize` is one, through a blanket impl.
-pub trait AnyDetector: Send + Sync {
-    /// The method's name.
-    fn name(&self) -> &'static str;
-    /// Sketch one document.
-    fn sketch_any(&self, doc: &Document) -> Box<dyn Any + Send + Sync>;
-    /// [`Detector::join_keys`] of a sketch made by this detector.
-    fn join_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>>;
-    /// [`Detector::duplicate_keys`] of a sketch made by this detector.
-    fn duplicate_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>>;
-    /// [`Detector::prepare_corpus`] over sketches made by this detector.
-    fn prepare_corpus_any(&self, sketches: &mut Vec<Box<dyn Any + Send + Sync>>);
-    /// [`Detector::may_be_reported`] of two sketches made by this detector (`true` when either
-    /// was made by another).
-    fn may_be_reported_any(
-        &self,
-        a: &(dyn Any + Send + Sync),
-        b: &(dyn Any + Send + Sync),
-        keep: &dyn Fn(&Similarity, bool) -> bool,
-    ) -> bool;
-    /// [`Detector::sentences`] of a sketch made by this detector.
-    fn sentences_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<usize>;
-    /// [`Detector::corpus_candidates`] of sketches made by this detector (`None` when one was
-    /// made by another).
-    fn corpus_candidates_any(
-        &self,
-        sketches: &[&(dyn Any + Send + Sync)],
-        keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
-        max_df: usize,
-    ) -> Option<(Vec<(usize, usize)>, usize)>;
-    /// Compare two sketches made by this detector.
-    ///
-    /// # Panics
-    /// When a sketch was made by a detector of another type.
-    fn compare_any(
-        &self,
-        a: &(dyn Any + Send + Sync),
-        b: &(dyn Any + Send + Sync),
-    ) -> Comparison<serde_json::Value>;
-}
-
-impl<D> AnyDetector for D
-where
-    D: Detector + Send + Sync,
-    D::Sketch: Send + Sync + 'static,
-    D::Evidence: Serialize,
-{
-    fn name(&self) -> &'static str {
-        Detector::name(self)
-    }
-
-    fn sketch_any(&self, doc: &Document) -> Box<dyn Any + Send + Sync> {
-        Box::new(self.sketch(doc))
-    }
-
-    fn join_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>> {
-        self.join_keys(sketch.downcast_ref::<D::Sketch>()?)
-    }
-
-    fn duplicate_keys_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<Vec<u64>> {
-        self.duplicate_keys(sketch.downcast_ref::<D::Sketch>()?)
-    }
-
-    fn prepare_corpus_any(&self, sketches: &mut Vec<Box<dyn Any + Send + Sync>>) {
-        let name = Detector::name(self);
-        let mut typed: Vec<D::Sketch> = std::mem::take(sketches)
-            .into_iter()
-            .map(|b| match b.downcast::<D::Sketch>() {
-                Ok(s) => *s,
-                Err(_) => panic!("a sketch of another method was given to {name}"),
-            })
-            .collect();
-        self.prepare_corpus(&mut typed);
-        *sketches = typed
-            .into_iter()
-            .map(|s| Box::new(s) as Box<dyn Any + Send + Sync>)
-            .collect();
-    }
-
-    fn may_be_reported_any(
-        &self,
-        a: &(dyn Any + Send + Sync),
-        b: &(dyn Any + Send + Sync),
-        keep: &dyn Fn(&Similarity, bool) -> bool,
-    ) -> bool {
-        match (a.downcast_ref::<D::Sketch>(), b.downcast_ref::<D::Sketch>()) {
-            (Some(a), Some(b)) => self.may_be_reported(a, b, keep),
-            _ => true,
-        }
-    }
-
-    fn sentences_any(&self, sketch: &(dyn Any + Send + Sync)) -> Option<usize> {
-        self.sentences(sketch.downcast_ref::<D::Sketch>()?)
-    }
-
-    fn corpus_candidates_any(
-        &self,
-        sketches: &[&(dyn Any + Send + Sync)],
-        keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
-        max_df: usize,
-    ) -> Option<(Vec<(usize, usize)>, usize)> {
-        let typed: Option<Vec<&D::Sketch>> = sketches
-            .iter()
-            .map(|s| s.downcast_ref::<D::Sketch>())
-            .collect();
-        self.corpus_candidates(&typed?, keep, max_df)
-    }
-
-    fn compare_any(
-        &self,
-        a: &(dyn Any + Send + Sync),
-        b: &(dyn Any + Send + Sync),
-    ) -> Comparison<serde_json::Value> {
-        let name = Detector::name(self);
-        let (Some(a), Some(b)) = (a.downcast_ref::<D::Sketch>(), b.downcast_ref::<D::Sketch>())
-        else {
-            panic!("a sketch of another method was given to {name}");
-        };
-        let c = self.compare(a, b);
+impl<E: Evidence> Comparison<E> {
+    /// The comparison seen from the other document (A and B exchanged).
+    pub fn swapped(&self) -> Self {
         Comparison {
-            method: c.method,
-            similarity: c.similarity,
-            duplicate: c.duplicate,
-            evidence: serde_json::to_value(&c.evidence).unwrap_or(serde_json::Value::Null),
+            method: self.method,
+            similarity: self.similarity.swapped(),
+            duplicate: self.duplicate,
+            evidence: self.evidence.swapped(),
         }
     }
 }
@@ -309,25 +346,33 @@ where
 mod tests {
     use super::*;
 
+    /// Every method, chosen at run time, gives exactly the typed comparison, and
+    /// `compare(b, a)` is `compare(a, b)` seen from the other side.
     #[test]
-    fn any_detector_gives_the_typed_result_with_json_evidence() {
-        let slst = SlSt::new(SlstConfig::default()).unwrap();
-        let (a, b) = (
-            Document::new(
-                "a",
-                "Stocks rose sharply on Monday. Bond yields fell to a low. Oil was flat.",
-            ),
-            Document::new(
-                "b",
-                "Stocks rose sharply on Monday. Bond yields fell to a low. Gold gained.",
-            ),
-        );
-        let typed = slst.compare(&slst.sketch(&a), &slst.sketch(&b));
-        let dynamic: &dyn AnyDetector = &slst;
-        let c = dynamic.compare_any(&*dynamic.sketch_any(&a), &*dynamic.sketch_any(&b));
-        assert_eq!(c.method, "slst");
-        assert_eq!(c.similarity, typed.similarity);
-        assert_eq!(c.evidence["matched"], 2);
-        assert_eq!(c.evidence["blocks"][0]["len"], 2);
+    fn every_method_is_symmetric_through_its_swapped_evidence() {
+        struct Check<'a>(&'a Document, &'a Document);
+        impl WithDetector for Check<'_> {
+            type Output = ();
+            fn with<D: Detector>(self, d: &D) {
+                let (a, b) = sketch_pair(d, self.0, self.1);
+                let ab = d.compare(&a, &b);
+                let ba = d.compare(&b, &a);
+                assert_eq!(ab.method, d.method());
+                assert_eq!(ab.similarity, ba.similarity.swapped(), "{}", d.name());
+                assert_eq!(ab.duplicate, ba.duplicate, "{}", d.name());
+                assert_eq!(
+                    serde_json::to_string(&ab.evidence).unwrap(),
+                    serde_json::to_string(&ba.evidence.swapped()).unwrap(),
+                    "{}",
+                    d.name()
+                );
+            }
+        }
+        let a = Document::new("a", include_str!("../../corpora/clough/g0pA_taskb.txt"));
+        let b = Document::new("b", include_str!("../../corpora/clough/orig_taskb.txt"));
+        let settings = MethodSettings::default();
+        for method in Method::ALL {
+            settings.detector(method).unwrap().visit(Check(&a, &b));
+        }
     }
 }

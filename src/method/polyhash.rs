@@ -25,14 +25,14 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::similarity::Similarity;
 use crate::text::{self, StopWords};
 
-use super::{Comparison, Detector};
+use super::{Comparison, Detector, Evidence, Method, Params};
 
 pub use rust_stemmers::Algorithm as StemmerLanguage;
 
@@ -93,14 +93,14 @@ impl PolyHashConfig {
     pub fn validate(&self) -> Result<()> {
         if self.ngram == 0 {
             return Err(Error::InvalidParameter {
-                name: "--ngram",
+                name: "polyhash.ngram",
                 value: "0".into(),
                 expected: "at least 1 character",
             });
         }
         if self.base < 2 {
             return Err(Error::InvalidParameter {
-                name: "--poly-base",
+                name: "polyhash.base",
                 value: self.base.to_string(),
                 expected: "at least 2",
             });
@@ -108,7 +108,7 @@ impl PolyHashConfig {
         for m in self.moduli {
             if m >= 1 << 32 || m <= self.base || !is_prime(m) {
                 return Err(Error::InvalidParameter {
-                    name: "--poly-moduli",
+                    name: "polyhash.moduli",
                     value: m.to_string(),
                     expected: "primes above the base and below 2^32",
                 });
@@ -116,30 +116,58 @@ impl PolyHashConfig {
         }
         if self.moduli[0] == self.moduli[1] {
             return Err(Error::InvalidParameter {
-                name: "--poly-moduli",
+                name: "polyhash.moduli",
                 value: format!("{},{}", self.moduli[0], self.moduli[1]),
                 expected: "two different primes",
             });
         }
-        crate::error::check_fraction("--threshold", self.threshold)?;
+        crate::error::check_fraction("polyhash.threshold", self.threshold)?;
         Ok(())
     }
 
-    /// The settings as a JSON object, for reports.
-    pub fn params(&self) -> serde_json::Value {
-        serde_json::json!({
-            "ngram": self.ngram,
-            "base": self.base,
-            "moduli": self.moduli,
-            "stemmer": stemmer_name(self.stemmer),
-            "stopwords": self.stopwords.id(),
-            "threshold": self.threshold,
-        })
+    /// The settings as reports record them.
+    pub fn params(&self) -> PolyHashParams {
+        PolyHashParams {
+            ngram: self.ngram,
+            base: self.base,
+            moduli: self.moduli,
+            stemmer: stemmer_name(self.stemmer),
+            stopwords: self.stopwords.id().to_string(),
+            threshold: self.threshold,
+        }
     }
 }
 
+/// The settings of the polynomial-hash method as reports record them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PolyHashParams {
+    /// Characters per n-gram.
+    pub ngram: usize,
+    /// The polynomial's base.
+    pub base: u64,
+    /// The two prime moduli.
+    pub moduli: [u64; 2],
+    /// The stemmer's language, or `none`.
+    pub stemmer: String,
+    /// The stop-word list's id.
+    pub stopwords: String,
+    /// The threshold of the decision.
+    pub threshold: f64,
+}
+
+/// What `slst sketch --method polyhash` shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PolyHashSketchView {
+    /// The canonical string.
+    pub canonical: String,
+    /// Its n-grams (one per start position).
+    pub ngrams: usize,
+    /// Distinct n-gram hashes.
+    pub distinct: usize,
+}
+
 /// What the polynomial-hash method keeps of a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PolyHashSketch {
     /// The canonical string (steps 1–4).
     pub canonical: String,
@@ -161,9 +189,23 @@ pub struct PolyHashEvidence {
     pub shared: usize,
     /// Hashes in either.
     pub union: usize,
-    /// Why the scores are 0, when a text is empty.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Why the scores are 0, when a text is empty (reports give it as their `note`).
+    #[serde(skip)]
     pub note: Option<String>,
+}
+
+impl Evidence for PolyHashEvidence {
+    fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    fn swapped(&self) -> Self {
+        PolyHashEvidence {
+            distinct_a: self.distinct_b,
+            distinct_b: self.distinct_a,
+            ..self.clone()
+        }
+    }
 }
 
 /// The polynomial-hash detector.
@@ -356,9 +398,26 @@ pub(crate) fn sorted_intersection(a: &[u64], b: &[u64]) -> usize {
 impl Detector for PolyHash {
     type Sketch = PolyHashSketch;
     type Evidence = PolyHashEvidence;
+    type SketchView = PolyHashSketchView;
 
-    fn name(&self) -> &'static str {
-        "polyhash"
+    fn method(&self) -> Method {
+        Method::PolyHash
+    }
+
+    fn params(&self) -> Params {
+        Params::PolyHash(self.config.params())
+    }
+
+    fn rule(&self) -> String {
+        format!("J ≥ {}", self.config.threshold)
+    }
+
+    fn sketch_view(&self, s: &PolyHashSketch) -> PolyHashSketchView {
+        PolyHashSketchView {
+            canonical: s.canonical.clone(),
+            ngrams: s.ngrams,
+            distinct: s.hashes.len(),
+        }
     }
 
     fn sketch(&self, doc: &Document) -> PolyHashSketch {
@@ -370,7 +429,7 @@ impl Detector for PolyHash {
         let (distinct_a, distinct_b) = (a.hashes.len(), b.hashes.len());
         let similarity = Similarity::from_counts(shared, distinct_a, distinct_b);
         Comparison {
-            method: self.name(),
+            method: self.method(),
             duplicate: shared > 0 && similarity.resemblance >= self.config.threshold,
             similarity,
             evidence: PolyHashEvidence {

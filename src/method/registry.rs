@@ -1,63 +1,238 @@
-//! Choosing a method at run time: the list of names and a constructor from a name and settings.
+//! Choosing a method at run time: the registry of names ([`Method`]), every method's settings
+//! ([`MethodSettings`]), and the detector they build ([`MethodDetector`]), reached through a
+//! visitor so that its sketches and evidence keep their types.
 
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
-use crate::profile::SentenceProfile;
 
 use super::{
-    AnyDetector, BlockFingerprint, Blocks, BlocksConfig, Comparison, Md5, Md5Config, MegaShingle,
-    MegaShingleConfig, PolyHash, PolyHashConfig, RobustConfig, RobustSlst, SentLen, SentLenConfig,
-    ShingleConfig, ShingleMeasure, Shingles, SlSt, SlstConfig, SlstMode, SlstText, SpotSigs,
-    SpotSigsConfig,
+    BlockFingerprint, Blocks, BlocksConfig, BlocksParams, Comparison, Detector, Md5, Md5Config,
+    Md5Params, MegaShingle, MegaShingleConfig, MegaShingleParams, PolyHash, PolyHashConfig,
+    PolyHashParams, RobustConfig, RobustParams, RobustSlst, SentLen, SentLenConfig, SentLenParams,
+    ShingleConfig, ShingleParams, Shingles, SlSt, SlstConfig, SlstMode, SlstParams, SlstText,
+    SpotSigs, SpotSigsConfig, SpotSigsParams,
 };
 
-/// Every method's name, in the order `slst compare --method all` reports them: the core method,
-/// the baselines of SPEC §5 in its order, and the exact-match control last.
-pub const METHODS: &[&str] = &[
-    "slst",
-    "shingle",
-    "megashingle",
-    "polyhash",
-    "spotsigs",
-    "sentlen",
-    "md5",
-    "slst-flat",
-    "blocks-md5",
-    "blocks-shingle",
-    "specialchars",
-    "blocks-specialchars",
-];
+/// Every method slst knows, by the name the CLI and the reports use.
+///
+/// SL+ST is one method in two modes (the paper's and the robust one, [`SlstMode`]): the mode is a
+/// setting ([`MethodSettings::slst_mode`]) and reports carry it in their `params`, never in the
+/// name.
+///
+/// # Example
+/// ```
+/// use slst::method::Method;
+/// assert_eq!("polyhash".parse::<Method>(), Ok(Method::PolyHash));
+/// assert_eq!(Method::BlocksMd5.to_string(), "blocks-md5");
+/// assert_eq!("slst-blocks".parse::<Method>(), Ok(Method::Slst)); // an older name
+/// assert!("simhash".parse::<Method>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Method {
+    /// SL+ST (Feng 2015), paper or robust mode.
+    #[serde(rename = "slst")]
+    Slst,
+    /// Broder's w-shingles.
+    #[serde(rename = "shingle")]
+    Shingle,
+    /// Fetterly et al.'s megashingles.
+    #[serde(rename = "megashingle")]
+    MegaShingle,
+    /// Polynomial-hash character n-grams (seed 003).
+    #[serde(rename = "polyhash")]
+    PolyHash,
+    /// Spot signatures (Theobald et al. 2008).
+    #[serde(rename = "spotsigs")]
+    SpotSigs,
+    /// Runs of sentence lengths (Wang and Chang 2009).
+    #[serde(rename = "sentlen")]
+    SentLen,
+    /// The MD5 of the canonical text (the exact-duplicate control).
+    #[serde(rename = "md5")]
+    Md5,
+    /// SL+ST on a web page read as one flow of text (block boundaries as spaces).
+    #[serde(rename = "slst-flat")]
+    SlstFlat,
+    /// The MD5 of each structural-semantic block of a web page (seed 004).
+    #[serde(rename = "blocks-md5")]
+    BlocksMd5,
+    /// Shingles spread over a web page's blocks (seed 004).
+    #[serde(rename = "blocks-shingle")]
+    BlocksShingle,
+    /// Counts of special characters over a page (seed 004).
+    #[serde(rename = "specialchars")]
+    SpecialChars,
+    /// Counts of special characters per block (seed 004).
+    #[serde(rename = "blocks-specialchars")]
+    BlocksSpecialChars,
+}
 
-/// What `--method` accepts, for error messages.
-const EXPECTED: &str = "one of slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5, \
-     slst-blocks, slst-flat, blocks-md5, blocks-shingle, specialchars, blocks-specialchars";
+impl Method {
+    /// Every method, in the order `slst compare --method all` reports them: the core method, the
+    /// baselines of SPEC §5 in its order, the exact-match control, then the web-page methods.
+    pub const ALL: [Method; 12] = [
+        Method::Slst,
+        Method::Shingle,
+        Method::MegaShingle,
+        Method::PolyHash,
+        Method::SpotSigs,
+        Method::SentLen,
+        Method::Md5,
+        Method::SlstFlat,
+        Method::BlocksMd5,
+        Method::BlocksShingle,
+        Method::SpecialChars,
+        Method::BlocksSpecialChars,
+    ];
+
+    /// The method's name (`slst`, `shingle`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Slst => "slst",
+            Method::Shingle => "shingle",
+            Method::MegaShingle => "megashingle",
+            Method::PolyHash => "polyhash",
+            Method::SpotSigs => "spotsigs",
+            Method::SentLen => "sentlen",
+            Method::Md5 => "md5",
+            Method::SlstFlat => "slst-flat",
+            Method::BlocksMd5 => "blocks-md5",
+            Method::BlocksShingle => "blocks-shingle",
+            Method::SpecialChars => "specialchars",
+            Method::BlocksSpecialChars => "blocks-specialchars",
+        }
+    }
+
+    /// The method of a name, or of an older name that still reads (`slst-blocks`).
+    pub fn from_name(name: &str) -> Option<Method> {
+        if name == "slst-blocks" {
+            return Some(Method::Slst);
+        }
+        Method::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// True for the methods that read the block structure of web pages (on plain text, a
+    /// document is one block).
+    pub fn reads_page_blocks(self) -> bool {
+        matches!(
+            self,
+            Method::SlstFlat
+                | Method::BlocksMd5
+                | Method::BlocksShingle
+                | Method::SpecialChars
+                | Method::BlocksSpecialChars
+        )
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownMethod(pub String);
+
+impl std::fmt::Display for UnknownMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+        write!(f, "no method {:?} (one of {})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownMethod {}
+
+impl std::str::FromStr for Method {
+    type Err = UnknownMethod;
+
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        Method::from_name(s).ok_or_else(|| UnknownMethod(s.to_string()))
+    }
+}
+
+/// The settings a method ran with, as reports record them (each variant its method's own
+/// record; serialised as that record's fields).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Params {
+    /// SL+ST, paper mode (`slst`, `slst-flat`).
+    Slst(SlstParams),
+    /// SL+ST, robust mode.
+    Robust(RobustParams),
+    /// Shingles.
+    Shingle(ShingleParams),
+    /// Megashingles.
+    MegaShingle(MegaShingleParams),
+    /// Polynomial-hash n-grams.
+    PolyHash(PolyHashParams),
+    /// SpotSigs.
+    SpotSigs(SpotSigsParams),
+    /// Sentence-length runs.
+    SentLen(SentLenParams),
+    /// The MD5 control.
+    Md5(Md5Params),
+    /// The block methods of web pages.
+    Blocks(BlocksParams),
+}
+
+impl Params {
+    /// SL+ST's mode, for SL+ST's settings.
+    pub fn mode(&self) -> Option<SlstMode> {
+        match self {
+            Params::Slst(_) => Some(SlstMode::Paper),
+            Params::Robust(_) => Some(SlstMode::Robust),
+            _ => None,
+        }
+    }
+
+    /// The maximum sentence length in terms, for the methods that count sentences.
+    pub fn max_length(&self) -> Option<usize> {
+        match self {
+            Params::Slst(p) => Some(p.max_length),
+            Params::Robust(p) => Some(p.max_length),
+            Params::SentLen(p) => Some(p.max_length),
+            _ => None,
+        }
+    }
+
+    /// The threshold θ of the decision, for the methods that have one.
+    pub fn threshold(&self) -> Option<f64> {
+        match self {
+            Params::Slst(p) => Some(p.threshold),
+            Params::Robust(p) => Some(p.threshold),
+            Params::Shingle(p) => Some(p.threshold),
+            Params::MegaShingle(_) | Params::Md5(_) => None,
+            Params::PolyHash(p) => Some(p.threshold),
+            Params::SpotSigs(p) => Some(p.threshold),
+            Params::SentLen(p) => Some(p.threshold),
+            Params::Blocks(p) => Some(p.threshold),
+        }
+    }
+}
 
 /// The settings of every method, each defaulting to its paper's: what a method chosen by name
 /// is built from.
 ///
 /// # Example
 /// ```
-/// use slst::method::{METHODS, MethodSettings};
-/// use slst::Document;
+/// use slst::method::{Method, MethodSettings};
 /// let settings = MethodSettings::default();
-/// let (a, b) = (Document::new("a", "A rose is a rose."), Document::new("b", "A rose is a rose."));
-/// for name in METHODS {
-///     let d = settings.detector(name)?;
-///     let c = d.compare_any(&*d.sketch_any(&a), &*d.sketch_any(&b));
-///     assert_eq!(c.method, *name);
+/// for method in Method::ALL {
+///     assert_eq!(settings.detector(method)?.method(), method);
 /// }
-/// assert!(settings.detector("simhash").is_err());
 /// # Ok::<(), slst::Error>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MethodSettings {
-    /// SL+ST.
+    /// SL+ST, paper mode.
     pub slst: SlstConfig,
-    /// Which SL+ST `slst` names: the paper's method (default) or the robust mode.
+    /// Which SL+ST [`Method::Slst`] builds: the paper's method (default) or the robust mode.
     pub slst_mode: SlstMode,
-    /// The robust mode's settings.
+    /// SL+ST, robust mode.
     pub robust: RobustConfig,
     /// Shingles.
     pub shingle: ShingleConfig,
@@ -75,268 +250,211 @@ pub struct MethodSettings {
     pub blocks: BlocksConfig,
 }
 
-/// The error for a name that is not a method.
-fn unknown(name: &str) -> Error {
-    Error::InvalidParameter {
-        name: "--method",
-        value: name.to_string(),
-        expected: EXPECTED,
-    }
-}
-
 impl MethodSettings {
     /// Check the settings of every method.
     ///
     /// # Errors
     /// The first setting out of range.
     pub fn validate(&self) -> Result<()> {
-        for name in METHODS {
-            self.detector(name)?;
+        for method in Method::ALL {
+            self.detector(method)?;
         }
         Ok(())
     }
 
-    /// The detector called `name` (one of [`METHODS`]) with these settings.
+    /// The detector of `method` with these settings.
     ///
     /// # Errors
-    /// An unknown name, or a setting of that method out of range.
-    pub fn detector(&self, name: &str) -> Result<Box<dyn AnyDetector>> {
-        Ok(match name {
-            "slst" if self.slst_mode == SlstMode::Robust => {
-                Box::new(RobustSlst::new(self.robust.clone())?)
+    /// A setting of that method out of range.
+    pub fn detector(&self, method: Method) -> Result<MethodDetector> {
+        Ok(match method {
+            Method::Slst if self.slst_mode == SlstMode::Robust => {
+                MethodDetector::SlstRobust(RobustSlst::new(self.robust.clone())?)
             }
-            "slst" => Box::new(SlSt::new(self.slst.clone())?),
-            "shingle" => Box::new(Shingles::new(self.shingle.clone())?),
-            "megashingle" => Box::new(MegaShingle::new(self.megashingle.clone())?),
-            "polyhash" => Box::new(PolyHash::new(self.polyhash.clone())?),
-            "spotsigs" => Box::new(SpotSigs::new(self.spotsigs.clone())?),
-            "sentlen" => Box::new(SentLen::new(self.sentlen.clone())?),
-            "md5" => Box::new(Md5::new(self.md5.clone())?),
-            "slst-blocks" => Box::new(SlSt::new(self.slst.clone())?.reading(SlstText::Blocks)),
-            "slst-flat" => Box::new(SlSt::new(self.slst.clone())?.reading(SlstText::Flat)),
-            _ => match block_method(name) {
-                Some((kind, per_block)) => {
-                    Box::new(Blocks::new(kind, per_block, self.blocks.clone())?)
-                }
-                None => return Err(unknown(name)),
-            },
+            Method::Slst => MethodDetector::Slst(SlSt::new(self.slst.clone())?),
+            Method::SlstFlat => {
+                MethodDetector::Slst(SlSt::new(self.slst.clone())?.reading(SlstText::Flat))
+            }
+            Method::Shingle => MethodDetector::Shingle(Shingles::new(self.shingle.clone())?),
+            Method::MegaShingle => {
+                MethodDetector::MegaShingle(MegaShingle::new(self.megashingle.clone())?)
+            }
+            Method::PolyHash => MethodDetector::PolyHash(PolyHash::new(self.polyhash.clone())?),
+            Method::SpotSigs => MethodDetector::SpotSigs(SpotSigs::new(self.spotsigs.clone())?),
+            Method::SentLen => MethodDetector::SentLen(SentLen::new(self.sentlen.clone())?),
+            Method::Md5 => MethodDetector::Md5(Md5::new(self.md5.clone())?),
+            Method::BlocksMd5 => self.blocks_detector(BlockFingerprint::Md5, true)?,
+            Method::BlocksShingle => self.blocks_detector(BlockFingerprint::Shingle, true)?,
+            Method::SpecialChars => self.blocks_detector(BlockFingerprint::SpecialChars, false)?,
+            Method::BlocksSpecialChars => {
+                self.blocks_detector(BlockFingerprint::SpecialChars, true)?
+            }
         })
     }
 
-    /// The settings of method `name` as a JSON object, as reports record them.
-    ///
-    /// # Errors
-    /// An unknown name.
-    pub fn params(&self, name: &str) -> Result<Value> {
-        Ok(match name {
-            "slst" if self.slst_mode == SlstMode::Robust => self.robust.params(),
-            "slst" | "slst-blocks" | "slst-flat" => json!({
-                "mode": "paper",
-                "min_block": self.slst.min_block,
-                "max_length": self.slst.profile.max_length,
-                "leading_terms": self.slst.profile.leading_terms,
-                "stopwords": self.slst.profile.stopwords.id(),
-                "threshold": self.slst.threshold,
-            }),
-            "shingle" => self.shingle.params(),
-            "megashingle" => self.megashingle.params(),
-            "polyhash" => self.polyhash.params(),
-            "spotsigs" => self.spotsigs.params(),
-            "sentlen" => self.sentlen.params(),
-            "md5" => self.md5.params(),
-            _ => match block_method(name) {
-                Some((kind, per_block)) => self.blocks.params(kind, per_block),
-                None => return Err(unknown(name)),
-            },
-        })
+    fn blocks_detector(&self, kind: BlockFingerprint, per_block: bool) -> Result<MethodDetector> {
+        Ok(MethodDetector::Blocks(Blocks::new(
+            kind,
+            per_block,
+            self.blocks.clone(),
+        )?))
     }
 
-    /// How method `name` decides "duplicate", in words (`J ≥ 0.5`, `equal digests`, …).
+    /// Set the decision threshold of `method` (for SL+ST, of the mode in force).
     ///
     /// # Errors
-    /// An unknown name.
-    pub fn rule(&self, name: &str) -> Result<String> {
-        let at_least = |what: &str, theta: f64| format!("{what} ≥ {theta}");
-        Ok(match name {
-            "slst" if self.slst_mode == SlstMode::Robust => at_least("J", self.robust.threshold),
-            "slst" | "slst-blocks" | "slst-flat" => at_least("J", self.slst.threshold),
-            "shingle" => {
-                let what = match self.shingle.measure {
-                    ShingleMeasure::Resemblance => "J",
-                    ShingleMeasure::Containment => "containment",
-                    ShingleMeasure::Dice => "Dice",
-                };
-                at_least(what, self.shingle.threshold)
+    /// [`Error::InvalidParameter`] for a method without a threshold (megashingles decide by a
+    /// shared megashingle, MD5 by equal digests).
+    pub fn set_threshold(&mut self, method: Method, threshold: f64) -> Result<()> {
+        match method {
+            Method::Slst if self.slst_mode == SlstMode::Robust => {
+                self.robust.threshold = threshold;
             }
-            "megashingle" => "≥ 1 equal megashingle".to_string(),
-            "polyhash" => at_least("J", self.polyhash.threshold),
-            "spotsigs" => at_least("J", self.spotsigs.threshold),
-            "sentlen" => at_least("J", self.sentlen.threshold),
-            "md5" => "equal digests".to_string(),
-            "specialchars" | "blocks-specialchars" => {
-                at_least("sim", self.blocks.specialchars_threshold)
+            Method::Slst | Method::SlstFlat => self.slst.threshold = threshold,
+            Method::Shingle => self.shingle.threshold = threshold,
+            Method::PolyHash => self.polyhash.threshold = threshold,
+            Method::SpotSigs => self.spotsigs.threshold = threshold,
+            Method::SentLen => self.sentlen.threshold = threshold,
+            Method::BlocksMd5 | Method::BlocksShingle => self.blocks.threshold = threshold,
+            Method::SpecialChars | Method::BlocksSpecialChars => {
+                self.blocks.specialchars_threshold = threshold;
             }
-            "blocks-md5" | "blocks-shingle" => at_least("sim", self.blocks.threshold),
-            _ => return Err(unknown(name)),
-        })
+            Method::MegaShingle | Method::Md5 => {
+                return Err(Error::InvalidParameter {
+                    name: "threshold",
+                    value: threshold.to_string(),
+                    expected: "no threshold for this method (megashingles decide by a shared \
+                               megashingle, md5 by equal digests)",
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Work to do with whichever detector was chosen at run time, written once, generic over the
+/// method: [`MethodDetector::visit`] calls [`WithDetector::with`] with the typed detector.
+///
+/// # Example
+/// ```
+/// use slst::method::{Method, MethodSettings, WithDetector};
+/// use slst::{Detector, Document};
+///
+/// struct Resemblance<'a>(&'a Document, &'a Document);
+/// impl WithDetector for Resemblance<'_> {
+///     type Output = f64;
+///     fn with<D: Detector>(self, d: &D) -> f64 {
+///         d.compare(&d.sketch(self.0), &d.sketch(self.1)).similarity.resemblance
+///     }
+/// }
+/// let a = Document::new("a", "Rain fell on the old town. The river rose by a metre.");
+/// let detector = MethodSettings::default().detector(Method::Shingle)?;
+/// assert_eq!(detector.visit(Resemblance(&a, &a)), 1.0);
+/// # Ok::<(), slst::Error>(())
+/// ```
+pub trait WithDetector {
+    /// What the work gives.
+    type Output;
+    /// Do the work with the typed detector.
+    fn with<D: Detector>(self, detector: &D) -> Self::Output;
+}
+
+/// A detector chosen at run time: one variant per detector type, each with its settings.
+#[derive(Debug, Clone)]
+pub enum MethodDetector {
+    /// SL+ST, paper mode (`slst`, `slst-flat`).
+    Slst(SlSt),
+    /// SL+ST, robust mode (`slst --mode robust`).
+    SlstRobust(RobustSlst),
+    /// Shingles.
+    Shingle(Shingles),
+    /// Megashingles.
+    MegaShingle(MegaShingle),
+    /// Polynomial-hash n-grams.
+    PolyHash(PolyHash),
+    /// SpotSigs.
+    SpotSigs(SpotSigs),
+    /// Sentence-length runs.
+    SentLen(SentLen),
+    /// The MD5 control.
+    Md5(Md5),
+    /// The block methods of web pages.
+    Blocks(Blocks),
+}
+
+/// Call `$body` with `$d` bound to the typed detector inside a [`MethodDetector`].
+macro_rules! dispatch {
+    ($self:expr, $d:ident => $body:expr) => {
+        match $self {
+            MethodDetector::Slst($d) => $body,
+            MethodDetector::SlstRobust($d) => $body,
+            MethodDetector::Shingle($d) => $body,
+            MethodDetector::MegaShingle($d) => $body,
+            MethodDetector::PolyHash($d) => $body,
+            MethodDetector::SpotSigs($d) => $body,
+            MethodDetector::SentLen($d) => $body,
+            MethodDetector::Md5($d) => $body,
+            MethodDetector::Blocks($d) => $body,
+        }
+    };
+}
+
+impl MethodDetector {
+    /// Do `work` with the typed detector.
+    pub fn visit<V: WithDetector>(&self, work: V) -> V::Output {
+        dispatch!(self, d => work.with(d))
     }
 
-    /// What method `name` keeps of `doc`, as one JSON object: `{"method", "id", …}` with the
-    /// method's own fields — `fingerprints` (shingles, in text order), `minima`, `supershingles`
-    /// and `megashingles`, the polyhash `canonical` string and its n-gram counts, the spot
-    /// `signatures` with counts, the sentence-length `features`, the MD5 `digest`, or SL+ST's
-    /// `length_string`.
-    ///
-    /// # Errors
-    /// An unknown name, or a setting of that method out of range.
+    /// The method.
+    pub fn method(&self) -> Method {
+        dispatch!(self, d => d.method())
+    }
+
+    /// The settings in force.
+    pub fn params(&self) -> Params {
+        dispatch!(self, d => d.params())
+    }
+
+    /// The decision rule in words.
+    pub fn rule(&self) -> String {
+        dispatch!(self, d => d.rule())
+    }
+
+    /// SL+ST's mode, for SL+ST.
+    pub fn mode(&self) -> Option<SlstMode> {
+        self.params().mode()
+    }
+
+    /// Sketch two documents (on two threads) and compare them: the scores and the decision,
+    /// without the method's evidence (for that, [`MethodDetector::visit`] with the typed
+    /// detector).
     ///
     /// # Example
     /// ```
-    /// use slst::method::MethodSettings;
-    /// use slst::text::StopWords;
+    /// use slst::method::{Method, MethodSettings};
     /// use slst::Document;
-    /// let mut settings = MethodSettings::default();
-    /// settings.shingle.size = 1;
-    /// settings.shingle.hash = slst::method::ShingleHash::Crc32;
-    /// settings.shingle.stopwords = StopWords::none();
-    /// let v = settings.sketch_json("shingle", &Document::new("d", "My war is over."))?;
-    /// assert_eq!(v["method"], "shingle");
-    /// assert_eq!(v["fingerprints"][0], crc32fast::hash(b"my"));
+    /// let a = Document::new("a", "Rain fell on the old town. The river rose by a metre.");
+    /// let md5 = MethodSettings::default().detector(Method::Md5)?;
+    /// assert!(md5.compare_documents(&a, &a).duplicate);
     /// # Ok::<(), slst::Error>(())
     /// ```
-    pub fn sketch_json(&self, name: &str, doc: &Document) -> Result<Value> {
-        use crate::Detector;
-        let mut v = match name {
-            "slst" if self.slst_mode == SlstMode::Robust => {
-                let d = RobustSlst::new(self.robust.clone())?;
-                let p = d.sketch(doc);
-                json!({
-                    "mode": "robust",
-                    "sentences": p.len(),
-                    "lengths": p.sentences.iter().map(|s| s.length).collect::<Vec<_>>(),
-                    "distinct_terms": p.sentences.iter().map(|s| s.terms.len()).collect::<Vec<_>>(),
-                })
-            }
-            "slst" | "slst-blocks" | "slst-flat" => {
-                let text = match name {
-                    "slst-flat" => SlstText::Flat,
-                    _ => SlstText::Document,
-                };
-                let d = SlSt::new(self.slst.clone())?.reading(text);
-                let p: SentenceProfile = d.sketch(doc);
-                json!({
-                    "sentences": p.len(),
-                    "length_string": p.length_string(),
-                    "leading": p.sentences.iter().map(|s| &s.leading).collect::<Vec<_>>(),
-                })
-            }
-            "shingle" => {
-                let d = Shingles::new(self.shingle.clone())?;
-                let s = d.sketch(doc);
-                json!({
-                    "shingles": s.shingles,
-                    "distinct": s.distinct(),
-                    "fingerprints": s.fingerprints,
-                })
-            }
-            "megashingle" => {
-                let d = MegaShingle::new(self.megashingle.clone())?;
-                serde_json::to_value(d.sketch(doc)).unwrap_or(Value::Null)
-            }
-            "polyhash" => {
-                let d = PolyHash::new(self.polyhash.clone())?;
-                let s = d.sketch(doc);
-                json!({
-                    "canonical": s.canonical,
-                    "ngrams": s.ngrams,
-                    "distinct": s.hashes.len(),
-                })
-            }
-            "spotsigs" => {
-                let d = SpotSigs::new(self.spotsigs.clone())?;
-                let s = d.sketch(doc);
-                json!({
-                    "total": s.total,
-                    "distinct": s.signatures.len(),
-                    "signatures": s.signatures.iter()
-                        .map(|(sig, n)| json!({"signature": sig, "count": n}))
-                        .collect::<Vec<_>>(),
-                })
-            }
-            "sentlen" => {
-                let d = SentLen::new(self.sentlen.clone())?;
-                let s = d.sketch(doc);
-                let k = self.sentlen.k;
-                let unpack =
-                    |f: u64| -> Vec<u64> { (0..k).rev().map(|i| (f >> (6 * i)) & 63).collect() };
-                json!({
-                    "length_string": s.length_string,
-                    "k": k,
-                    "features": s.features.iter().map(|&f| unpack(f)).collect::<Vec<_>>(),
-                })
-            }
-            "md5" => {
-                let d = Md5::new(self.md5.clone())?;
-                serde_json::to_value(d.sketch(doc)).unwrap_or(Value::Null)
-            }
-            _ => match block_method(name) {
-                Some((kind, per_block)) => {
-                    let d = Blocks::new(kind, per_block, self.blocks.clone())?;
-                    let s = d.sketch(doc);
-                    json!({
-                        "blocks": s.blocks.iter().map(|b| {
-                            b.iter().map(|&(k, n)| match kind {
-                                BlockFingerprint::SpecialChars => json!({
-                                    "char": char::from_u32(k as u32).map(String::from),
-                                    "count": n,
-                                }),
-                                _ => json!(format!("{k:016x}")),
-                            }).collect::<Vec<_>>()
-                        }).collect::<Vec<_>>(),
-                        "empty_blocks": s.empty_blocks,
-                    })
+    pub fn compare_documents(&self, a: &Document, b: &Document) -> Comparison<()> {
+        struct Scores<'a>(&'a Document, &'a Document);
+        impl WithDetector for Scores<'_> {
+            type Output = Comparison<()>;
+            fn with<D: Detector>(self, d: &D) -> Comparison<()> {
+                let (a, b) = super::sketch_pair(d, self.0, self.1);
+                let c = d.compare(&a, &b);
+                Comparison {
+                    method: c.method,
+                    similarity: c.similarity,
+                    duplicate: c.duplicate,
+                    evidence: (),
                 }
-                None => return Err(unknown(name)),
-            },
-        };
-        if let Value::Object(fields) = &mut v {
-            let mut head = serde_json::Map::new();
-            head.insert("method".into(), json!(name));
-            head.insert("id".into(), json!(doc.id));
-            head.append(fields);
-            head.insert("params".into(), self.params(name)?);
-            v = Value::Object(head);
+            }
         }
-        Ok(v)
+        self.visit(Scores(a, b))
     }
-}
-
-/// The block method called `name`: its fingerprint and whether it works per block.
-fn block_method(name: &str) -> Option<(BlockFingerprint, bool)> {
-    Some(match name {
-        "blocks-md5" => (BlockFingerprint::Md5, true),
-        "blocks-shingle" => (BlockFingerprint::Shingle, true),
-        "blocks-specialchars" => (BlockFingerprint::SpecialChars, true),
-        "specialchars" => (BlockFingerprint::SpecialChars, false),
-        _ => return None,
-    })
-}
-
-/// Sketch two documents with a run-time-chosen detector, on two threads, and compare them.
-pub fn compare_documents(
-    detector: &dyn AnyDetector,
-    a: &Document,
-    b: &Document,
-) -> Comparison<Value> {
-    let (sa, sb) = std::thread::scope(|scope| {
-        let sb = scope.spawn(|| detector.sketch_any(b));
-        let sa = detector.sketch_any(a);
-        match sb.join() {
-            Ok(sb) => (sa, sb),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    });
-    detector.compare_any(&*sa, &*sb)
 }
 
 #[cfg(test)]
@@ -344,55 +462,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_listed_method_builds_and_reports_its_name() {
-        let s = MethodSettings::default();
-        s.validate().unwrap();
+    fn every_method_builds_reports_its_name_and_scores_itself_one() {
+        struct Identity<'a>(&'a Document);
+        impl WithDetector for Identity<'_> {
+            type Output = (Method, f64, bool);
+            fn with<D: Detector>(self, d: &D) -> Self::Output {
+                let s = d.sketch(self.0);
+                let c = d.compare(&s, &s);
+                (c.method, c.similarity.resemblance, c.duplicate)
+            }
+        }
         let doc = Document::new("d", include_str!("../../corpora/clough/orig_taskb.txt"));
-        for name in METHODS {
-            let d = s.detector(name).unwrap();
-            assert_eq!(d.name(), *name);
-            let c = compare_documents(&*d, &doc, &doc);
-            assert_eq!(c.similarity.resemblance, 1.0, "{name}");
-            assert!(c.duplicate, "{name}");
-            assert!(s.params(name).unwrap().is_object());
-            assert!(!s.rule(name).unwrap().is_empty());
-            let v = s.sketch_json(name, &doc).unwrap();
-            assert_eq!(
-                (v["method"].as_str(), v["id"].as_str()),
-                (Some(*name), Some("d"))
-            );
-        }
-    }
-
-    #[test]
-    fn unknown_method_is_an_invalid_parameter() {
-        let s = MethodSettings::default();
-        for result in [
-            s.detector("simhash").map(|_| ()),
-            s.params("simhash").map(|_| ()),
-            s.rule("simhash").map(|_| ()),
-            s.sketch_json("simhash", &Document::new("d", ""))
-                .map(|_| ()),
-        ] {
-            let e = result.unwrap_err().to_string();
-            assert!(e.contains("--method = simhash"), "{e}");
-        }
-    }
-
-    #[test]
-    fn sentlen_features_unpack_to_their_lengths() {
         let mut s = MethodSettings::default();
-        s.sentlen.k = 2;
-        let v = s
-            .sketch_json(
-                "sentlen",
-                &Document::new(
-                    "d",
-                    "Stocks rose sharply. Bond yields fell to a low. Oil was flat.",
-                ),
-            )
-            .unwrap();
-        assert_eq!(v["length_string"], "342");
-        assert_eq!(v["features"], json!([[3, 4], [4, 2]]));
+        s.validate().unwrap();
+        for mode in [SlstMode::Paper, SlstMode::Robust] {
+            s.slst_mode = mode;
+            for method in Method::ALL {
+                let d = s.detector(method).unwrap();
+                assert_eq!(d.method(), method);
+                assert_eq!(d.visit(Identity(&doc)), (method, 1.0, true), "{method}");
+                assert!(!d.rule().is_empty());
+                assert_eq!(Method::from_name(method.name()), Some(method));
+                assert_eq!(
+                    serde_json::to_string(&method).unwrap(),
+                    format!("\"{method}\"")
+                );
+            }
+            assert_eq!(s.detector(Method::Slst).unwrap().mode(), Some(mode));
+        }
+    }
+
+    #[test]
+    fn methods_without_a_threshold_refuse_one() {
+        let mut s = MethodSettings::default();
+        assert!(s.set_threshold(Method::MegaShingle, 0.5).is_err());
+        assert!(s.set_threshold(Method::Md5, 0.5).is_err());
+        s.set_threshold(Method::Shingle, 0.3).unwrap();
+        assert_eq!(s.shingle.threshold, 0.3);
+        s.slst_mode = SlstMode::Robust;
+        s.set_threshold(Method::Slst, 0.2).unwrap();
+        assert_eq!((s.robust.threshold, s.slst.threshold), (0.2, 0.5));
     }
 }

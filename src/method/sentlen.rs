@@ -27,7 +27,7 @@
 //! F1; k = 4 loses almost every heavy revision. k = 3 is the smallest k whose features are
 //! evidence of reuse.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -35,7 +35,7 @@ use crate::profile::{ProfileConfig, SentenceProfile};
 use crate::similarity::Similarity;
 
 use super::polyhash::sorted_intersection;
-use super::{Comparison, Detector};
+use super::{Comparison, Detector, Evidence, Method, Params};
 
 /// The largest k: a feature of k lengths (each below 64) is packed into one 64-bit word.
 pub const MAX_RUN: usize = 10;
@@ -71,28 +71,52 @@ impl SentLenConfig {
         self.profile.validate()?;
         if !(1..=MAX_RUN).contains(&self.k) {
             return Err(Error::InvalidParameter {
-                name: "--sentlen-k",
+                name: "sentlen.k",
                 value: self.k.to_string(),
                 expected: "a whole number from 1 to 10",
             });
         }
-        crate::error::check_fraction("--threshold", self.threshold)?;
+        crate::error::check_fraction("sentlen.threshold", self.threshold)?;
         Ok(())
     }
 
-    /// The settings as a JSON object, for reports.
-    pub fn params(&self) -> serde_json::Value {
-        serde_json::json!({
-            "k": self.k,
-            "max_length": self.profile.max_length,
-            "stopwords": self.profile.stopwords.id(),
-            "threshold": self.threshold,
-        })
+    /// The settings as reports record them.
+    pub fn params(&self) -> SentLenParams {
+        SentLenParams {
+            k: self.k,
+            max_length: self.profile.max_length,
+            stopwords: self.profile.stopwords.id().to_string(),
+            threshold: self.threshold,
+        }
     }
 }
 
+/// The settings of the sentence-length method as reports record them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SentLenParams {
+    /// Consecutive sentence lengths per feature.
+    pub k: usize,
+    /// The maximum sentence length in terms.
+    pub max_length: usize,
+    /// The stop-word list's id.
+    pub stopwords: String,
+    /// The threshold of the decision.
+    pub threshold: f64,
+}
+
+/// What `slst sketch --method sentlen` shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SentLenSketchView {
+    /// The length string.
+    pub length_string: String,
+    /// Lengths per feature.
+    pub k: usize,
+    /// The distinct features, each as its k lengths.
+    pub features: Vec<Vec<u64>>,
+}
+
 /// What the sentence-length method keeps of a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SentLenSketch {
     /// The length string: one base-36 symbol per kept sentence (as `slst profile` prints it).
     pub length_string: String,
@@ -114,9 +138,26 @@ pub struct SentLenEvidence {
     pub features_b: usize,
     /// Features in both.
     pub shared: usize,
-    /// Why the scores are 0, when a document has fewer than k sentences.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Why the scores are 0, when a document has fewer than k sentences (reports give it as
+    /// their `note`).
+    #[serde(skip)]
     pub note: Option<String>,
+}
+
+impl Evidence for SentLenEvidence {
+    fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    fn swapped(&self) -> Self {
+        SentLenEvidence {
+            sentences_a: self.sentences_b,
+            sentences_b: self.sentences_a,
+            features_a: self.features_b,
+            features_b: self.features_a,
+            ..self.clone()
+        }
+    }
 }
 
 /// The sentence-length detector.
@@ -176,9 +217,28 @@ impl SentLen {
 impl Detector for SentLen {
     type Sketch = SentLenSketch;
     type Evidence = SentLenEvidence;
+    type SketchView = SentLenSketchView;
 
-    fn name(&self) -> &'static str {
-        "sentlen"
+    fn method(&self) -> Method {
+        Method::SentLen
+    }
+
+    fn params(&self) -> Params {
+        Params::SentLen(self.config.params())
+    }
+
+    fn rule(&self) -> String {
+        format!("J ≥ {}", self.config.threshold)
+    }
+
+    fn sketch_view(&self, s: &SentLenSketch) -> SentLenSketchView {
+        let k = self.config.k;
+        let unpack = |f: u64| -> Vec<u64> { (0..k).rev().map(|i| (f >> (6 * i)) & 63).collect() };
+        SentLenSketchView {
+            length_string: s.length_string.clone(),
+            k,
+            features: s.features.iter().map(|&f| unpack(f)).collect(),
+        }
     }
 
     fn sketch(&self, doc: &Document) -> SentLenSketch {
@@ -190,7 +250,7 @@ impl Detector for SentLen {
         let (features_a, features_b) = (a.features.len(), b.features.len());
         let similarity = Similarity::from_counts(shared, features_a, features_b);
         Comparison {
-            method: self.name(),
+            method: self.method(),
             duplicate: shared > 0 && similarity.resemblance >= self.config.threshold,
             similarity,
             evidence: SentLenEvidence {

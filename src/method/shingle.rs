@@ -34,7 +34,7 @@ use crate::similarity::Similarity;
 use crate::text::StopWords;
 
 use super::canonical::Terms;
-use super::{Comparison, Detector};
+use super::{Comparison, Detector, Evidence, Method, Params};
 
 /// The Mersenne prime 2⁶¹ − 1, the modulus of the Karp–Rabin fingerprints.
 pub const MERSENNE_61: u64 = (1 << 61) - 1;
@@ -171,39 +171,71 @@ impl ShingleConfig {
             })
         };
         if self.size == 0 {
-            return invalid("--shingle-size", "0".into(), "at least 1 term");
+            return invalid("shingle.size", "0".into(), "at least 1 term");
         }
         if self.modulus == 0 {
-            return invalid("--modulus", "0".into(), "at least 1");
+            return invalid("shingle.modulus", "0".into(), "at least 1");
         }
         if self.sketch_size == 0 {
-            return invalid("--sketch-size", "0".into(), "at least 1 fingerprint");
+            return invalid("shingle.sketch_size", "0".into(), "at least 1 fingerprint");
         }
-        crate::error::check_fraction("--threshold", self.threshold)?;
+        crate::error::check_fraction("shingle.threshold", self.threshold)?;
         if self.sketch == ShingleSketchKind::Min && self.measure != ShingleMeasure::Resemblance {
             return invalid(
-                "--measure",
+                "shingle.measure",
                 self.measure.as_str().into(),
-                "resemblance with --sketch min (Broder 1997 defines only resemblance for the n \
-                 smallest fingerprints; use --sketch full or mod for containment or dice)",
+                "resemblance with the min sketch (Broder 1997 defines only resemblance for the n \
+                 smallest fingerprints; use the full or mod sketch for containment or dice)",
             );
         }
         Ok(())
     }
 
-    /// The settings as a JSON object, for reports.
-    pub fn params(&self) -> serde_json::Value {
-        serde_json::json!({
-            "shingle_size": self.size,
-            "hash": self.hash.as_str(),
-            "sketch": self.sketch.as_str(),
-            "modulus": self.modulus,
-            "sketch_size": self.sketch_size,
-            "measure": self.measure.as_str(),
-            "threshold": self.threshold,
-            "stopwords": self.stopwords.id(),
-        })
+    /// The settings as reports record them.
+    pub fn params(&self) -> ShingleParams {
+        ShingleParams {
+            shingle_size: self.size,
+            hash: self.hash,
+            sketch: self.sketch,
+            modulus: self.modulus,
+            sketch_size: self.sketch_size,
+            measure: self.measure,
+            threshold: self.threshold,
+            stopwords: self.stopwords.id().to_string(),
+        }
     }
+}
+
+/// The settings of the shingle method as reports record them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShingleParams {
+    /// Terms per shingle, w.
+    pub shingle_size: usize,
+    /// The fingerprint function.
+    pub hash: ShingleHash,
+    /// Which fingerprints the sketch keeps.
+    pub sketch: ShingleSketchKind,
+    /// m of the `mod` sketch.
+    pub modulus: u64,
+    /// n of the `min` sketch.
+    pub sketch_size: usize,
+    /// The score the decision uses.
+    pub measure: ShingleMeasure,
+    /// The threshold of the decision.
+    pub threshold: f64,
+    /// The stop-word list's id.
+    pub stopwords: String,
+}
+
+/// What `slst sketch --method shingle` shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShingleSketchView {
+    /// Shingles of the document before sampling.
+    pub shingles: usize,
+    /// Distinct kept fingerprints.
+    pub distinct: usize,
+    /// The kept fingerprints in text order.
+    pub fingerprints: Vec<u64>,
 }
 
 /// What the shingle method keeps of a document. Serialised as its fingerprints and shingle
@@ -266,9 +298,26 @@ pub struct ShingleEvidence {
     pub measure: ShingleMeasure,
     /// Its value.
     pub score: f64,
-    /// Why a score is undefined or necessarily 0, when one is.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Why a score is undefined or necessarily 0, when one is (reports give it as their
+    /// `note`).
+    #[serde(skip)]
     pub note: Option<String>,
+}
+
+impl Evidence for ShingleEvidence {
+    fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    fn swapped(&self) -> Self {
+        ShingleEvidence {
+            shingles_a: self.shingles_b,
+            shingles_b: self.shingles_a,
+            kept_a: self.kept_b,
+            kept_b: self.kept_a,
+            ..self.clone()
+        }
+    }
 }
 
 /// The shingle detector.
@@ -468,9 +517,31 @@ fn min_n_estimate(a: &[(u64, u32)], b: &[(u64, u32)], n: usize) -> (usize, usize
 impl Detector for Shingles {
     type Sketch = ShingleSketch;
     type Evidence = ShingleEvidence;
+    type SketchView = ShingleSketchView;
 
-    fn name(&self) -> &'static str {
-        "shingle"
+    fn method(&self) -> Method {
+        Method::Shingle
+    }
+
+    fn params(&self) -> Params {
+        Params::Shingle(self.config.params())
+    }
+
+    fn rule(&self) -> String {
+        let what = match self.config.measure {
+            ShingleMeasure::Resemblance => "J",
+            ShingleMeasure::Containment => "containment",
+            ShingleMeasure::Dice => "Dice",
+        };
+        format!("{what} ≥ {}", self.config.threshold)
+    }
+
+    fn sketch_view(&self, s: &ShingleSketch) -> ShingleSketchView {
+        ShingleSketchView {
+            shingles: s.shingles,
+            distinct: s.distinct(),
+            fingerprints: s.fingerprints.clone(),
+        }
     }
 
     fn sketch(&self, doc: &Document) -> ShingleSketch {
@@ -535,7 +606,7 @@ impl Detector for Shingles {
             ShingleMeasure::Dice => dice.unwrap_or(0.0),
         };
         Comparison {
-            method: self.name(),
+            method: self.method(),
             similarity,
             duplicate: shared > 0 && score >= c.threshold,
             evidence: ShingleEvidence {

@@ -3,6 +3,9 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
+use crate::batch::CandidateSet;
 use crate::block::{self, Block};
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -10,7 +13,9 @@ use crate::matcher::{self, Match};
 use crate::profile::{LeadingTerms, ProfileConfig, SentenceProfile};
 use crate::similarity::Similarity;
 
-use super::{Comparison, Detector};
+use super::{
+    Comparison, Detector, Evidence, FoundBlock, Method, PairRule, Params, SentenceCounts, SlstMode,
+};
 
 /// Which sentence symbol the suffix structure matches on.
 ///
@@ -61,18 +66,119 @@ impl SlstConfig {
         self.profile.validate()?;
         if self.min_block == 0 {
             return Err(Error::InvalidParameter {
-                name: "--min-block",
+                name: "slst.min_block",
                 value: "0".into(),
                 expected: "at least 1 sentence",
             });
         }
-        crate::error::check_fraction("--threshold", self.threshold)?;
+        crate::error::check_fraction("slst.threshold", self.threshold)?;
         Ok(())
+    }
+
+    /// The settings as reports record them.
+    pub fn params(&self) -> SlstParams {
+        SlstParams {
+            mode: SlstMode::Paper,
+            min_block: self.min_block,
+            max_length: self.profile.max_length,
+            leading_terms: self.profile.leading_terms,
+            stopwords: self.profile.stopwords.id().to_string(),
+            threshold: self.threshold,
+        }
     }
 }
 
+/// The settings of paper-mode SL+ST as reports record them (`"params"` of its records).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SlstParams {
+    /// Always [`SlstMode::Paper`] (the robust mode has [`super::RobustParams`]).
+    pub mode: SlstMode,
+    /// Minimum block length in sentences.
+    pub min_block: usize,
+    /// Maximum sentence length in terms.
+    pub max_length: usize,
+    /// Leading terms per sentence.
+    pub leading_terms: usize,
+    /// The stop-word list's id.
+    pub stopwords: String,
+    /// The resemblance threshold.
+    pub threshold: f64,
+}
+
+/// What paper-mode SL+ST keeps of a document: its sentence profile and one 64-bit *block key*
+/// per kept sentence, a hash of (length, leading terms) — the fused symbol of
+/// [`MatchKey::LengthAndLeading`] — which corpus runs and the index join on. Serialised as the
+/// profile alone (the keys are rebuilt when it is read back).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "SentenceProfile", into = "SentenceProfile")]
+pub struct SlstSketch {
+    /// The sentence profile.
+    pub profile: SentenceProfile,
+    /// One key per kept sentence: [`sentence_key`] of its length and leading terms.
+    pub keys: Vec<u64>,
+}
+
+impl From<SentenceProfile> for SlstSketch {
+    fn from(profile: SentenceProfile) -> Self {
+        let keys = profile
+            .sentences
+            .iter()
+            .map(|s| sentence_key(s.length, &s.leading))
+            .collect();
+        SlstSketch { profile, keys }
+    }
+}
+
+impl From<SlstSketch> for SentenceProfile {
+    fn from(sketch: SlstSketch) -> Self {
+        sketch.profile
+    }
+}
+
+/// A sketch reads as its profile: its sentences, length string and counts.
+impl std::ops::Deref for SlstSketch {
+    type Target = SentenceProfile;
+
+    fn deref(&self) -> &SentenceProfile {
+        &self.profile
+    }
+}
+
+/// The 64-bit block key of a sentence: XXH3 of its length and leading terms, stable across
+/// runs, platforms and versions. Two sentences with equal keys almost surely agree on length and
+/// leading terms; candidates are verified exactly, so a collision could only add a candidate.
+pub fn sentence_key(length: u8, leading: &LeadingTerms) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(leading.encoded().as_bytes(), u64::from(length))
+}
+
+/// The most sentences two documents can have in blocks: the size of the multiset intersection
+/// of their block keys (a block pairs sentences with equal keys, one to one).
+///
+/// # Example
+/// ```
+/// assert_eq!(slst::method::shared_keys(&[1, 2, 2, 3], &[2, 2, 2, 3, 4]), 3);
+/// ```
+pub fn shared_keys(a: &[u64], b: &[u64]) -> usize {
+    let (mut x, mut y) = (a.to_vec(), b.to_vec());
+    x.sort_unstable();
+    y.sort_unstable();
+    let (mut i, mut j, mut shared) = (0, 0, 0);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    shared
+}
+
 /// What SL+ST found when comparing two profiles.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SlstComparison {
     /// The kept blocks, sorted by start in A.
     pub blocks: Vec<Block>,
@@ -87,6 +193,52 @@ pub struct SlstComparison {
     pub identical: bool,
     /// How many maximal matches the suffix structure reported before verification.
     pub matches_found: usize,
+}
+
+impl Evidence for SlstComparison {
+    fn blocks(&self) -> Option<Vec<FoundBlock>> {
+        Some(
+            self.blocks
+                .iter()
+                .map(|&block| FoundBlock {
+                    block,
+                    min_term_similarity: None,
+                })
+                .collect(),
+        )
+    }
+
+    fn note(&self) -> Option<&str> {
+        if self.len_a == 0 || self.len_b == 0 {
+            Some("no sentences")
+        } else if self.identical {
+            Some("identical profiles")
+        } else {
+            None
+        }
+    }
+
+    fn swapped(&self) -> Self {
+        let mut blocks: Vec<Block> = self.blocks.iter().map(|b| b.swapped()).collect();
+        blocks.sort_unstable();
+        SlstComparison {
+            blocks,
+            len_a: self.len_b,
+            len_b: self.len_a,
+            ..self.clone()
+        }
+    }
+}
+
+/// What `slst sketch` shows of a paper-mode sketch.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SlstSketchView {
+    /// Kept sentences.
+    pub sentences: usize,
+    /// One base-36 symbol per kept sentence.
+    pub length_string: String,
+    /// Each kept sentence's leading terms.
+    pub leading: Vec<LeadingTerms>,
 }
 
 /// The SL+ST detector.
@@ -209,52 +361,81 @@ pub fn canonical_order(a: &SentenceProfile, b: &SentenceProfile) -> Ordering {
 }
 
 impl Detector for SlSt {
-    type Sketch = SentenceProfile;
+    type Sketch = SlstSketch;
     type Evidence = SlstComparison;
+    type SketchView = SlstSketchView;
 
-    fn name(&self) -> &'static str {
+    fn method(&self) -> Method {
         match self.text {
-            SlstText::Document => "slst",
-            SlstText::Blocks => "slst-blocks",
-            SlstText::Flat => "slst-flat",
+            SlstText::Document | SlstText::Blocks => Method::Slst,
+            SlstText::Flat => Method::SlstFlat,
         }
     }
 
-    fn sketch(&self, doc: &Document) -> SentenceProfile {
-        match (&doc.segmentation, self.text) {
+    fn params(&self) -> Params {
+        Params::Slst(self.config.params())
+    }
+
+    fn rule(&self) -> String {
+        format!("J ≥ {}", self.config.threshold)
+    }
+
+    fn sketch(&self, doc: &Document) -> SlstSketch {
+        let profile = match (&doc.segmentation, self.text) {
             (Some(seg), SlstText::Flat) => {
                 let flat = Document::decoded(doc.id.clone(), seg.flatten(&doc.text), doc.encoding);
                 SentenceProfile::new(&flat, &self.config.profile)
             }
             _ => SentenceProfile::new(doc, &self.config.profile),
+        };
+        SlstSketch::from(profile)
+    }
+
+    fn sketch_view(&self, sketch: &SlstSketch) -> SlstSketchView {
+        let p = &sketch.profile;
+        SlstSketchView {
+            sentences: p.len(),
+            length_string: p.length_string(),
+            leading: p.sentences.iter().map(|s| s.leading.clone()).collect(),
         }
+    }
+
+    fn sentence_counts(&self, sketch: &SlstSketch) -> Option<SentenceCounts> {
+        let p = &sketch.profile;
+        Some(SentenceCounts {
+            sentences: p.len(),
+            skipped_empty: p.skipped_empty,
+            dropped_long: p.dropped_long,
+        })
+    }
+
+    fn unit_span(&self, sketch: &SlstSketch, unit: usize) -> Option<[usize; 2]> {
+        let s = sketch.profile.sentences.get(unit)?;
+        Some([s.start as usize, s.end as usize])
     }
 
     /// One key per run of `min_block` consecutive sentences (their block keys hashed together)
     /// and one for the whole profile: a positive score needs a verified block — `min_block`
     /// consecutive sentences equal in length and leading terms, so a shared run key — or
     /// identical profiles (score 1 however short), which share the whole-profile key.
-    fn join_keys(&self, p: &SentenceProfile) -> Option<Vec<u64>> {
-        if p.is_empty() {
+    fn join_keys(&self, sketch: &SlstSketch) -> Option<Vec<u64>> {
+        let keys = &sketch.keys;
+        if keys.is_empty() {
             return Some(Vec::new());
         }
-        let keys: Vec<u64> = p
-            .sentences
-            .iter()
-            .map(|s| crate::batch::sentence_key(s.length, &s.leading))
-            .collect();
         let bytes = |k: &[u64]| k.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
         let mut out: Vec<u64> = keys
             .windows(self.config.min_block)
             .map(|w| xxhash_rust::xxh3::xxh3_64_with_seed(&bytes(w), 1))
             .collect();
-        out.push(xxhash_rust::xxh3::xxh3_64_with_seed(&bytes(&keys), 2));
+        out.push(xxhash_rust::xxh3::xxh3_64_with_seed(&bytes(keys), 2));
         out.sort_unstable();
         out.dedup();
         Some(out)
     }
 
-    fn compare(&self, a: &SentenceProfile, b: &SentenceProfile) -> Comparison<SlstComparison> {
+    fn compare(&self, a: &SlstSketch, b: &SlstSketch) -> Comparison<SlstComparison> {
+        let (a, b) = (&a.profile, &b.profile);
         let (len_a, len_b) = (a.len(), b.len());
         let identical = len_a > 0
             && len_a == len_b
@@ -282,7 +463,7 @@ impl Detector for SlSt {
         let matched = blocks.iter().map(|b| b.len).sum();
         let similarity = Similarity::from_counts(matched, len_a, len_b);
         Comparison {
-            method: self.name(),
+            method: self.method(),
             duplicate: similarity.resemblance >= self.config.threshold && matched > 0,
             similarity,
             evidence: SlstComparison {
@@ -293,6 +474,53 @@ impl Detector for SlSt {
                 identical,
                 matches_found,
             },
+        }
+    }
+
+    /// Exact-duplicate groups, then one generalized suffix array over the groups' block-key
+    /// strings ([`crate::batch::candidates`]): exactly the pairs that can have a verified block.
+    fn corpus_candidates(
+        &self,
+        sketches: &[&SlstSketch],
+        _rule: PairRule,
+        max_df: usize,
+    ) -> Option<CandidateSet> {
+        Some(crate::batch::candidates(
+            sketches,
+            self.config.min_block,
+            max_df,
+        ))
+    }
+
+    /// The pair's shared block keys bound the matched sentences m from above (a block pairs
+    /// sentences with equal keys, one to one), and every score is increasing in m; equal key
+    /// strings may be identical profiles, one block whatever their length.
+    fn may_be_reported(&self, a: &SlstSketch, b: &SlstSketch, rule: PairRule) -> bool {
+        if a.keys == b.keys {
+            return !a.keys.is_empty();
+        }
+        let m = shared_keys(&a.keys, &b.keys);
+        if m < self.config.min_block.max(1) {
+            return false;
+        }
+        let bound = Similarity::from_counts(m, a.len(), b.len());
+        rule.keeps(&bound, bound.resemblance >= self.config.threshold)
+    }
+
+    /// The block keys, one per kept sentence.
+    fn index_keys(&self, sketch: &SlstSketch) -> Option<Vec<u64>> {
+        Some(sketch.keys.clone())
+    }
+
+    /// A kept document shares a block, so at least `min_block` keys; at J ≥ θ it shares at
+    /// least θ·|q| of them (J ≤ m / |q|; floored, never stricter than exact).
+    fn index_keys_needed(&self, sketch: &SlstSketch, rule: PairRule) -> usize {
+        let min_block = self.config.min_block.max(1);
+        match rule {
+            PairRule::Duplicates => {
+                min_block.max((self.config.threshold * sketch.len() as f64).floor() as usize)
+            }
+            PairRule::Contained(_) | PairRule::Scored => min_block,
         }
     }
 }

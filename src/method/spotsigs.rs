@@ -23,7 +23,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -31,7 +31,7 @@ use crate::similarity::Similarity;
 use crate::text::StopWords;
 
 use super::canonical::Terms;
-use super::{Comparison, Detector};
+use super::{Comparison, Detector, Evidence, Method, Params};
 
 /// The reference configuration's antecedents.
 pub const DEFAULT_ANTECEDENTS: &[&str] = &[
@@ -93,38 +93,81 @@ impl SpotSigsConfig {
             })
         };
         if self.antecedents.is_empty() {
-            return invalid("--antecedents", String::new(), "at least one word");
+            return invalid("spotsigs.antecedents", String::new(), "at least one word");
         }
         if self.spot_distance == 0 {
-            return invalid("--spot-distance", "0".into(), "at least 1 word");
+            return invalid("spotsigs.spot_distance", "0".into(), "at least 1 word");
         }
         if self.chain_length == 0 {
-            return invalid("--chain-length", "0".into(), "at least 1 word");
+            return invalid("spotsigs.chain_length", "0".into(), "at least 1 word");
         }
-        crate::error::check_fraction("--threshold", self.threshold)?;
+        crate::error::check_fraction("spotsigs.threshold", self.threshold)?;
         let (lo, hi) = self.idf_band;
         if !(0.0 <= lo && lo <= hi && hi <= 1.0) {
-            return invalid("idf_band", format!("{lo}–{hi}"), "0 ≤ low ≤ high ≤ 1");
+            return invalid(
+                "spotsigs.idf_band",
+                format!("{lo}–{hi}"),
+                "0 ≤ low ≤ high ≤ 1",
+            );
         }
         Ok(())
     }
 
-    /// The settings as a JSON object, for reports.
-    pub fn params(&self) -> serde_json::Value {
-        serde_json::json!({
-            "antecedents": self.antecedents,
-            "spot_distance": self.spot_distance,
-            "chain_length": self.chain_length,
-            "min_signatures": self.min_signatures,
-            "with_antecedent": self.with_antecedent,
-            "stopwords": self.stopwords.id(),
-            "threshold": self.threshold,
-        })
+    /// The settings as reports record them.
+    pub fn params(&self) -> SpotSigsParams {
+        SpotSigsParams {
+            antecedents: self.antecedents.clone(),
+            spot_distance: self.spot_distance,
+            chain_length: self.chain_length,
+            min_signatures: self.min_signatures,
+            with_antecedent: self.with_antecedent,
+            stopwords: self.stopwords.id().to_string(),
+            threshold: self.threshold,
+        }
     }
 }
 
-/// What SpotSigs keeps of a document: its signatures with their counts.
+/// The settings of SpotSigs as reports record them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpotSigsParams {
+    /// The antecedents.
+    pub antecedents: Vec<String>,
+    /// Spot distance d.
+    pub spot_distance: usize,
+    /// Words per chain.
+    pub chain_length: usize,
+    /// Documents with fewer signatures are not compared.
+    pub min_signatures: usize,
+    /// Whether signatures carry their antecedent.
+    pub with_antecedent: bool,
+    /// The stop-word list's id.
+    pub stopwords: String,
+    /// The threshold of the decision.
+    pub threshold: f64,
+}
+
+/// One signature and its count, as `slst sketch --method spotsigs` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignatureCount {
+    /// The signature (chain words joined by `:`).
+    pub signature: String,
+    /// How often it occurs.
+    pub count: u32,
+}
+
+/// What `slst sketch --method spotsigs` shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SpotSigsSketchView {
+    /// Signatures counted with repeats.
+    pub total: usize,
+    /// Distinct signatures.
+    pub distinct: usize,
+    /// The distinct signatures with their counts, ascending.
+    pub signatures: Vec<SignatureCount>,
+}
+
+/// What SpotSigs keeps of a document: its signatures with their counts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpotSigsSketch {
     /// Distinct signatures (chain words joined by `:`), ascending, each with its count.
     pub signatures: Vec<(String, u32)>,
@@ -145,9 +188,24 @@ pub struct SpotSigsEvidence {
     pub union: u64,
     /// Whether the pair was compared (both have at least the minimum number of signatures).
     pub compared: bool,
-    /// Why the scores are 0, when the pair was not compared.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Why the scores are 0, when the pair was not compared (reports give it as their
+    /// `note`).
+    #[serde(skip)]
     pub note: Option<String>,
+}
+
+impl Evidence for SpotSigsEvidence {
+    fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    fn swapped(&self) -> Self {
+        SpotSigsEvidence {
+            signatures_a: self.signatures_b,
+            signatures_b: self.signatures_a,
+            ..self.clone()
+        }
+    }
 }
 
 /// The SpotSigs detector.
@@ -300,9 +358,33 @@ pub fn apply_idf_band(sketches: &mut [SpotSigsSketch], band: (f64, f64)) {
 impl Detector for SpotSigs {
     type Sketch = SpotSigsSketch;
     type Evidence = SpotSigsEvidence;
+    type SketchView = SpotSigsSketchView;
 
-    fn name(&self) -> &'static str {
-        "spotsigs"
+    fn method(&self) -> Method {
+        Method::SpotSigs
+    }
+
+    fn params(&self) -> Params {
+        Params::SpotSigs(self.config.params())
+    }
+
+    fn rule(&self) -> String {
+        format!("J ≥ {}", self.config.threshold)
+    }
+
+    fn sketch_view(&self, s: &SpotSigsSketch) -> SpotSigsSketchView {
+        SpotSigsSketchView {
+            total: s.total,
+            distinct: s.signatures.len(),
+            signatures: s
+                .signatures
+                .iter()
+                .map(|(signature, count)| SignatureCount {
+                    signature: signature.clone(),
+                    count: *count,
+                })
+                .collect(),
+        }
     }
 
     fn sketch(&self, doc: &Document) -> SpotSigsSketch {
@@ -348,7 +430,7 @@ impl Detector for SpotSigs {
             Similarity::from_counts(0, 0, 0)
         };
         Comparison {
-            method: self.name(),
+            method: self.method(),
             duplicate: compared && shared > 0 && similarity.resemblance >= self.config.threshold,
             similarity,
             evidence: SpotSigsEvidence {

@@ -2,21 +2,71 @@
 
 use std::path::{Path, PathBuf};
 
+use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 use slst::corpus::jsonl::JsonlOptions;
 use slst::corpus::sgml::{IdSource, SgmlOptions};
 use slst::corpus::{self, Format, ReadOptions, SourceOptions, WarcId, WebOptions};
+use slst::method::Method;
 use slst::profile::ProfileConfig;
 use slst::text::StopWords;
 use slst::web::{Preset, SegmentConfig};
 use slst::{Document, Result};
 
+/// A method named on the command line: the registry's own names ([`Method`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MethodArg(pub Method);
+
+impl ValueEnum for MethodArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [MethodArg; 12] = {
+            let mut all = [MethodArg(Method::Slst); 12];
+            let mut i = 0;
+            while i < 12 {
+                all[i] = MethodArg(Method::ALL[i]);
+                i += 1;
+            }
+            all
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let value = PossibleValue::new(self.0.name());
+        Some(match self.0 {
+            Method::Slst => value.alias("slst-blocks"),
+            _ => value,
+        })
+    }
+}
+
+/// Methods named on the command line: one name, a comma-separated list, or `all` (every method
+/// in the registry's order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodList(pub Vec<Method>);
+
+impl MethodList {
+    /// Parse `all` or a comma-separated list of method names.
+    pub fn parse(s: &str) -> std::result::Result<MethodList, String> {
+        let mut methods = Vec::new();
+        for name in s.split(',').map(str::trim) {
+            if name == "all" {
+                methods.extend(Method::ALL);
+            } else {
+                methods.push(name.parse::<Method>().map_err(|e| e.to_string())?);
+            }
+        }
+        Ok(MethodList(methods))
+    }
+}
+
 /// How to read input files.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// Input format: auto (by content: WARC/ → warc, a doctype or <html> or a .html/.htm name →
-    /// html, <DOC> → trec, `{` → jsonl, else text), text, trec, sgml (with --doc-tag,
-    /// --id-tag/--id-attr, --text-tags), jsonl, html, warc.
+    /// Input format: auto (by content, the same rule for every command: WARC/ → warc, a doctype
+    /// or <html> or a .html/.htm name → html, <DOC> → trec, `{` or a .jsonl/.ndjson name →
+    /// jsonl, else text), text, trec, sgml (with --doc-tag, --id-tag/--id-attr, --text-tags),
+    /// jsonl, html, warc.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
     /// For TREC input: put headline elements (HEAD, HEADLINE, HL) before the body text.
@@ -181,8 +231,8 @@ impl InputArgs {
         }
     }
 
-    /// Read one document, picking `docno` from a collection file with several; reports a
-    /// decoding fallback on standard error.
+    /// Read one document, picking `docno` from a collection file with several; reports what
+    /// the file held that could not be read, and a decoding fallback, on standard error.
     pub fn read(&self, path: &Path, docno: Option<&str>) -> Result<Document> {
         let options = ReadOptions {
             format: self.format(),
@@ -192,7 +242,10 @@ impl InputArgs {
             jsonl: self.jsonl(),
             web: self.web(),
         };
-        let doc = corpus::read_document(path, &options)?;
+        let (doc, skipped) = corpus::read_one(path, &options)?;
+        for s in &skipped {
+            eprintln!("slst: note: {}: {}", s.location, s.reason);
+        }
         if doc.encoding.is_fallback() {
             eprintln!(
                 "slst: note: {}: not valid UTF-8, decoded as {} (byte spans refer to the UTF-8 re-encoding)",

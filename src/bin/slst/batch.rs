@@ -7,11 +7,12 @@ use std::sync::Mutex;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slst::batch::output::{self, BatchSummary, PairFormat};
-use slst::batch::{self, BatchConfig, Candidates, Progress};
-use slst::corpus::{Item, read_sources};
-use slst::{MatchKey, Result, SlSt, SlstConfig};
+use slst::batch::{self, BatchConfig, CandidateSource, Candidates, Progress};
+use slst::corpus::read_sources;
+use slst::method::{PairRule, WithDetector};
+use slst::{Detector, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, ProfileFlags};
+use crate::args::{InputArgs, MethodArg, ProfileFlags};
 
 /// Arguments of `slst batch`.
 #[derive(Args, Debug)]
@@ -35,9 +36,10 @@ pub struct BatchArgs {
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
     /// The method: slst (suffix-array candidates), or shingle, megashingle, polyhash, spotsigs,
-    /// sentlen, md5 (candidates from an inverted index over the method's keys).
-    #[arg(long, default_value = "slst")]
-    pub method: String,
+    /// sentlen, md5 and the web-page methods (candidates from an inverted index over the
+    /// method's keys).
+    #[arg(long, value_enum, default_value = "slst", value_name = "NAME")]
+    pub method: MethodArg,
     /// Report pairs whose resemblance J is at least this [default: the method's own, 0.5 for
     /// slst].
     #[arg(long, value_name = "θ")]
@@ -161,6 +163,50 @@ impl Progress for Bars {
     }
 }
 
+/// One batch run with the chosen method: pairs, clusters, summary.
+struct Run<'a> {
+    args: &'a BatchArgs,
+    config: BatchConfig,
+}
+
+impl WithDetector for Run<'_> {
+    type Output = Result<()>;
+
+    fn with<D: Detector>(self, detector: &D) -> Result<()> {
+        let args = self.args;
+        let bars = Bars::new(args.quiet);
+        let items = read_sources(&args.sources, &args.input.source_options());
+        let result = batch::run(items, detector, &self.config, &bars);
+        if result.candidates.source == CandidateSource::AllPairs
+            && self.config.candidates == Candidates::Index
+            && !args.quiet
+        {
+            eprintln!(
+                "slst: warning: {} has no join keys here: every pair of the {} documents is compared",
+                detector.method(),
+                result.corpus.ids.len()
+            );
+        }
+        let format = match args.out_format {
+            PairFormatArg::Jsonl => PairFormat::Jsonl,
+            PairFormatArg::Tsv => PairFormat::Tsv,
+            PairFormatArg::Csv => PairFormat::Csv,
+        };
+        let clusters = result.clusters();
+        output::write_atomically(&args.out, |w| {
+            output::write_pairs(w, detector, &result, format, args.blocks)
+        })?;
+        if let Some(path) = &args.clusters {
+            let ids = &result.corpus.ids;
+            output::write_atomically(path, |w| {
+                output::write_clusters(w, |d: usize| ids[d].as_str(), &clusters)
+            })?;
+        }
+        let summary = BatchSummary::new(detector, &result, &clusters, &self.config);
+        finish(args, &summary)
+    }
+}
+
 pub fn run(args: BatchArgs) -> Result<()> {
     if let Some(n) = args.threads {
         // Fails only when a pool already exists, which cannot happen this early.
@@ -176,126 +222,29 @@ pub fn run(args: BatchArgs) -> Result<()> {
         match_key: MatchKey::LengthAndLeading,
     };
     if let Some(theta) = args.containment {
-        slst::error::check_fraction("--containment", theta)?;
+        slst::error::check_fraction("containment", theta)?;
     }
+    args.methods.robust.mode()?;
     let settings = args
         .methods
-        .settings(slst_config.clone(), &profile, args.threshold)?;
+        .settings(slst_config, &profile, args.threshold)?;
+    let detector = settings.detector(args.method.0)?;
     let config = BatchConfig {
-        containment: args.containment,
+        rule: match args.containment {
+            Some(theta) => PairRule::Contained(theta),
+            None => PairRule::Duplicates,
+        },
         candidates: match args.candidates {
             CandidatesArg::Index => Candidates::Index,
             CandidatesArg::All => Candidates::All,
         },
         max_df: args.max_df,
+        drop_boilerplate: args.drop_boilerplate.then_some(args.boilerplate_pages),
     };
-    let bars = Bars::new(args.quiet);
-    let items = read_sources(&args.sources, &args.input.source_options());
-    let notes = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
-    let items = items.inspect({
-        let notes = notes.clone();
-        move |item| {
-            if let Item::Document(d) = item
-                && let Some(seg) = &d.segmentation
-            {
-                for note in &seg.notes {
-                    notes.borrow_mut().push(slst::corpus::Skipped {
-                        id: Some(d.id.clone()),
-                        location: d.id.clone(),
-                        reason: note.clone(),
-                    });
-                }
-            }
-        }
-    });
-    let (items, dropped): (Box<dyn Iterator<Item = Item>>, _) = if args.drop_boilerplate {
-        let (items, dropped) = without_boilerplate(items, args.boilerplate_pages);
-        (Box::new(items.into_iter()), dropped)
-    } else {
-        (Box::new(items), Vec::new())
-    };
-    let format = match args.out_format {
-        PairFormatArg::Jsonl => PairFormat::Jsonl,
-        PairFormatArg::Tsv => PairFormat::Tsv,
-        PairFormatArg::Csv => PairFormat::Csv,
-    };
-    if args.method != "slst" || settings.slst_mode == slst::method::SlstMode::Robust {
-        let detector = settings.detector(&args.method)?;
-        let result = batch::generic::run_any(items, detector.as_ref(), &config, &bars);
-        if result.source == batch::generic::CandidateSource::AllPairs && !args.quiet {
-            eprintln!(
-                "slst: warning: {} has no join keys here: every pair of the {} documents is compared",
-                args.method,
-                result.ids.len()
-            );
-        }
-        let clusters = batch::clusters(result.ids.len(), result.pairs.iter().map(|p| (p.a, p.b)));
-        output::write_atomically(&args.out, |w| {
-            output::write_any_pairs(w, &result, format, args.blocks)
-        })?;
-        if let Some(path) = &args.clusters {
-            output::write_atomically(path, |w| {
-                output::write_clusters(w, |d: usize| result.ids[d].as_str(), &clusters)
-            })?;
-        }
-        let mut summary = BatchSummary::from_any(&result, &clusters, &config);
-        summary.boilerplate_blocks = dropped;
-        summary.page_notes = notes.take();
-        return finish(&args, &summary);
-    }
-    let detector = SlSt::new(slst_config)?;
-    let result = batch::run(items, &detector, &config, &bars);
-    let clusters = batch::clusters(
-        result.corpus.documents.len(),
-        result.pairs.iter().map(|p| (p.a, p.b)),
-    );
-    let format = match args.out_format {
-        PairFormatArg::Jsonl => PairFormat::Jsonl,
-        PairFormatArg::Tsv => PairFormat::Tsv,
-        PairFormatArg::Csv => PairFormat::Csv,
-    };
-    output::write_atomically(&args.out, |w| {
-        output::write_pairs(w, &result, format, args.blocks)
-    })?;
-    if let Some(path) = &args.clusters {
-        output::write_atomically(path, |w| {
-            output::write_clusters(
-                w,
-                |d: usize| result.corpus.documents[d].id.as_str(),
-                &clusters,
-            )
-        })?;
-    }
-    let mut summary = BatchSummary::new(&result, &clusters, detector.config(), &config);
-    summary.boilerplate_blocks = dropped;
-    summary.page_notes = notes.take();
-    finish(&args, &summary)
-}
-
-/// Read every item, drop the blocks that recur on more than `max_pages` pages, and give the
-/// items back in their order with what was dropped.
-pub fn without_boilerplate(
-    items: impl Iterator<Item = Item>,
-    max_pages: usize,
-) -> (Vec<Item>, Vec<slst::web::BoilerplateBlock>) {
-    let mut items: Vec<Item> = items.collect();
-    let mut docs: Vec<slst::Document> = items
-        .iter_mut()
-        .filter_map(|i| match i {
-            Item::Document(d) => Some(std::mem::replace(d, slst::Document::new("", ""))),
-            Item::Skipped(_) => None,
-        })
-        .collect();
-    let dropped = slst::web::drop_boilerplate(&mut docs, max_pages);
-    let mut docs = docs.into_iter();
-    for item in &mut items {
-        if let Item::Document(d) = item
-            && let Some(new) = docs.next()
-        {
-            *d = new;
-        }
-    }
-    (items, dropped)
+    detector.visit(Run {
+        args: &args,
+        config,
+    })
 }
 
 /// Write the summary file and print the summary.

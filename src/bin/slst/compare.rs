@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use slst::report::CompareRecord;
-use slst::{Detector, MatchKey, Result, SlSt, SlstConfig};
+use slst::method::{Method, MethodSettings, WithDetector};
+use slst::report::{CompareRecord, MethodRow, Versioned, methods_table};
+use slst::{Detector, Document, Error, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, ProfileFlags};
+use crate::args::{InputArgs, MethodList, ProfileFlags};
 use crate::methods::MethodFlags;
 
 /// Arguments of `slst compare`.
@@ -22,10 +23,11 @@ pub struct CompareArgs {
     /// The DOCNO to take from B when it is a TREC file with several documents.
     #[arg(long, value_name = "ID")]
     pub doc_b: Option<String>,
-    /// The method: slst (SL+ST), shingle, megashingle, polyhash, spotsigs, sentlen, md5, or
-    /// `all` (every method side by side in one table; with --json, an array of their records).
-    #[arg(long, default_value = "slst", value_name = "NAME|all")]
-    pub method: String,
+    /// The method: slst (SL+ST), shingle, megashingle, polyhash, spotsigs, sentlen, md5,
+    /// slst-flat, blocks-md5, blocks-shingle, specialchars, blocks-specialchars, or `all` (every
+    /// method side by side in one table; with --json, an array of their records).
+    #[arg(long, default_value = "slst", value_name = "NAME|all", value_parser = MethodList::parse)]
+    pub method: MethodList,
     /// Duplicate when the resemblance J (or the method's own score) is at least this
     /// [default: the method's own: 0.5; 0.85 for spotsigs].
     #[arg(long, value_name = "θ")]
@@ -60,7 +62,40 @@ pub enum MatchKeyArg {
     Length,
 }
 
-pub fn run(args: CompareArgs) -> Result<()> {
+/// One comparison, as its JSON record, its row of the `--method all` table and its text.
+struct Compare<'a> {
+    a: &'a Document,
+    b: &'a Document,
+    containment: Option<f64>,
+}
+
+/// What [`Compare`] gives.
+struct Compared {
+    json: String,
+    row: MethodRow,
+    text: String,
+}
+
+impl WithDetector for Compare<'_> {
+    type Output = Compared;
+
+    fn with<D: Detector>(self, d: &D) -> Compared {
+        let (sa, sb) = slst::sketch_pair(d, self.a, self.b);
+        let c = d.compare(&sa, &sb);
+        let mut record = CompareRecord::new(d, (self.a, &sa), (self.b, &sb), &c);
+        if let Some(theta) = self.containment {
+            record = record.with_containment_threshold(theta);
+        }
+        Compared {
+            json: crate::profile::to_json(&Versioned::new(&record)),
+            row: MethodRow::from(&record),
+            text: record.to_text(),
+        }
+    }
+}
+
+/// The settings of every method from the command line.
+fn settings(args: &CompareArgs) -> Result<MethodSettings> {
     let config = SlstConfig {
         profile: args.profile.config()?,
         min_block: args.min_block,
@@ -70,30 +105,56 @@ pub fn run(args: CompareArgs) -> Result<()> {
             MatchKeyArg::Length => MatchKey::Length,
         },
     };
-    if args.method != "slst" || args.methods.robust.mode() == slst::method::SlstMode::Robust {
-        return crate::methods::compare(&args, config);
-    }
-    let detector = SlSt::new(config)?;
-    let doc_a = args.input.read(&args.a, args.doc_a.as_deref())?;
-    let doc_b = args.input.read(&args.b, args.doc_b.as_deref())?;
-    let (pa, pb) = slst::sketch_pair(&detector, &doc_a, &doc_b);
-    let comparison = detector.compare(&pa, &pb);
-    let mut record =
-        CompareRecord::new((&doc_a, &pa), (&doc_b, &pb), &comparison, detector.config());
-    if let Some(theta) = containment_threshold(&args)? {
-        record = record.with_containment_threshold(theta);
-    }
-    if args.json {
-        crate::emit(&(crate::profile::to_json(&record) + "\n"))
-    } else {
-        crate::emit(&record.to_text())
-    }
+    args.methods.robust.mode()?;
+    let profile = config.profile.clone();
+    args.methods.settings(config, &profile, args.threshold)
 }
 
-/// The `--containment` threshold, checked.
-pub fn containment_threshold(args: &CompareArgs) -> Result<Option<f64>> {
+pub fn run(args: CompareArgs) -> Result<()> {
+    let settings = settings(&args)?;
+    let methods = &args.method.0;
+    let table = methods.len() > 1;
+    // Every setting is checked before any file is read.
+    let detectors = methods
+        .iter()
+        .map(|&m| settings.detector(m))
+        .collect::<Result<Vec<_>>>()?;
     if let Some(theta) = args.containment {
-        slst::error::check_fraction("--containment", theta)?;
+        slst::error::check_fraction("containment", theta)?;
+        if !table && methods[0] != Method::Slst {
+            return Err(Error::InvalidParameter {
+                name: "containment",
+                value: methods[0].to_string(),
+                expected: "--method slst or all (for shingles, --measure containment)",
+            });
+        }
     }
-    Ok(args.containment)
+    let doc_a = args.input.read(&args.a, args.doc_a.as_deref())?;
+    let doc_b = args.input.read(&args.b, args.doc_b.as_deref())?;
+    let compared: Vec<Compared> = detectors
+        .iter()
+        .map(|d| {
+            d.visit(Compare {
+                a: &doc_a,
+                b: &doc_b,
+                // Containment decisions are SL+ST's (SPEC §3.5).
+                containment: args.containment.filter(|_| d.method() == Method::Slst),
+            })
+        })
+        .collect();
+    if !table {
+        let c = &compared[0];
+        return if args.json {
+            crate::emit(&(c.json.clone() + "\n"))
+        } else {
+            crate::emit(&c.text)
+        };
+    }
+    if args.json {
+        let records: Vec<&str> = compared.iter().map(|c| c.json.as_str()).collect();
+        crate::emit(&format!("[{}]\n", records.join(",")))
+    } else {
+        let rows: Vec<MethodRow> = compared.into_iter().map(|c| c.row).collect();
+        crate::emit(&methods_table(&doc_a.id, &doc_b.id, &rows))
+    }
 }

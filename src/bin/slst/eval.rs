@@ -4,11 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use slst::corpus::{Item, read_sources};
-use slst::eval::{self, EvalConfig, MethodEval, ScoreKind, Universe, truth};
-use slst::method::SlstMode;
-use slst::{Error, MatchKey, Result, SlSt, SlstConfig};
+use slst::eval::{self, EvalConfig, EvalReport, MethodEval, Prepared, ScoreKind, Universe, truth};
+use slst::method::{Method, WithDetector};
+use slst::{Detector, Error, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, ProfileFlags};
+use crate::args::{InputArgs, MethodList, ProfileFlags};
 
 /// Arguments of `slst eval`.
 #[derive(Args, Debug)]
@@ -36,11 +36,11 @@ pub struct EvalArgs {
     #[arg(long, value_enum, default_value_t = ScoreArg::Resemblance)]
     pub score: ScoreArg,
     /// The methods to evaluate: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5,
-    /// slst-robust (SL+ST's robust mode, whatever --mode says), a comma-separated list of them,
-    /// or `all` (which may be followed by more, e.g. `all,slst-robust`). Every method is scored by its own resemblance (or containment with --score), so
-    /// its own threshold does not matter here.
-    #[arg(long, default_value = "slst")]
-    pub method: String,
+    /// the web-page methods, a comma-separated list of them, or `all`. SL+ST is evaluated once
+    /// per --mode (`--mode paper,robust`: both side by side). Every method is scored by its own
+    /// resemblance (or containment with --score), so its own threshold does not matter here.
+    #[arg(long, default_value = "slst", value_name = "NAME,…|all", value_parser = MethodList::parse)]
+    pub method: MethodList,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     pub json: bool,
@@ -110,6 +110,35 @@ fn read_text(path: &std::path::Path) -> Result<String> {
         })
 }
 
+/// One method's evaluation.
+struct Evaluate<'a> {
+    prepared: &'a Prepared<'a>,
+    config: &'a EvalConfig,
+}
+
+impl WithDetector for Evaluate<'_> {
+    type Output = MethodEval;
+
+    fn with<D: Detector>(self, d: &D) -> MethodEval {
+        eval::evaluate(self.prepared, d, self.config)
+    }
+}
+
+/// The truth file, read in its format.
+fn read_truth(args: &EvalArgs) -> Result<truth::Truth> {
+    let truth_text = read_text(&args.truth)?;
+    let positive: Vec<&str> = args.positive.iter().map(String::as_str).collect();
+    match args.truth_format {
+        TruthFormat::Pairs => truth::read_pairs(&truth_text, &positive),
+        TruthFormat::Clusters => truth::read_clusters(&truth_text),
+    }
+    .map_err(|(line, detail)| Error::Jsonl {
+        path: args.truth.clone(),
+        line,
+        detail,
+    })
+}
+
 pub fn run(args: EvalArgs) -> Result<()> {
     let slst_config = SlstConfig {
         profile: args.profile.config()?,
@@ -118,42 +147,22 @@ pub fn run(args: EvalArgs) -> Result<()> {
         match_key: MatchKey::LengthAndLeading,
     };
     let profile_config = args.profile.config()?;
-    let settings = args
+    let mut settings = args
         .methods
         .settings(slst_config.clone(), &profile_config, None)?;
-    // `slst-robust` names the robust mode beside the others (`--method all,slst-robust`);
-    // `--mode robust` makes `slst` itself robust.
-    let mut robust_settings = settings.clone();
-    robust_settings.slst_mode = SlstMode::Robust;
-    let detectors: Vec<(Box<dyn slst::AnyDetector>, bool)> = args
-        .method
-        .split(',')
-        .map(str::trim)
-        .map(|name| match name {
-            "slst-robust" => Ok(vec![(robust_settings.detector("slst")?, true)]),
-            _ => Ok(crate::methods::detectors(name, &settings)?
-                .into_iter()
-                .map(|d| {
-                    let robust = d.name() == "slst" && settings.slst_mode == SlstMode::Robust;
-                    (d, robust)
-                })
-                .collect()),
-        })
-        .collect::<Result<Vec<_>>>()?
-        .into_iter()
-        .flatten()
-        .collect();
-    let truth_text = read_text(&args.truth)?;
-    let positive: Vec<&str> = args.positive.iter().map(String::as_str).collect();
-    let truth = match args.truth_format {
-        TruthFormat::Pairs => truth::read_pairs(&truth_text, &positive),
-        TruthFormat::Clusters => truth::read_clusters(&truth_text),
+    // SL+ST once per mode asked for, every other method once; settings checked before reading.
+    let mut detectors = Vec::new();
+    for &method in &args.method.0 {
+        let modes = match method {
+            Method::Slst => args.methods.robust.modes(),
+            _ => vec![settings.slst_mode],
+        };
+        for mode in modes {
+            settings.slst_mode = mode;
+            detectors.push(settings.detector(method)?);
+        }
     }
-    .map_err(|(line, detail)| Error::Jsonl {
-        path: args.truth.clone(),
-        line,
-        detail,
-    })?;
+    let truth = read_truth(&args)?;
     let ignore = match &args.ignore {
         Some(path) => truth::read_ignore(&read_text(path)?),
         None => Default::default(),
@@ -195,73 +204,33 @@ pub fn run(args: EvalArgs) -> Result<()> {
         ..EvalConfig::default()
     };
     let prepared = eval::prepare(&docs, &truth, &ignore, config.universe);
-    let slst = SlSt::new(slst_config)?;
     let results: Vec<MethodEval> = detectors
         .iter()
-        .map(|(d, robust)| {
-            let robust = *robust;
-            let typed = (d.name() == "slst" && !robust).then_some(&slst);
-            let mut r = eval::evaluate(&prepared, d.as_ref(), typed, &config);
-            if d.name() == "slst" && robust {
-                r.method = "slst-robust";
-            }
-            r
+        .map(|d| {
+            d.visit(Evaluate {
+                prepared: &prepared,
+                config: &config,
+            })
         })
         .collect();
     if let Some(dir) = &args.plots {
-        let files = eval::plot::write_plots(dir, &args.title, &results)?;
+        let font = std::env::var_os("SLST_FONT").map(std::path::PathBuf::from);
+        let files = eval::plot::write_plots(dir, &args.title, &results, font.as_deref())?;
         if !args.json {
             eprintln!("slst: wrote {} plots to {}", files.len(), dir.display());
         }
     }
-    let set = prepared.set();
-    if args.json {
-        let v = serde_json::json!({
-            "set": set,
-            "documents_skipped": skipped,
-            "boilerplate_blocks": dropped,
-            "universe": match config.universe { Universe::All => "all", Universe::Listed => "listed" },
-            "score": match config.score { ScoreKind::Resemblance => "resemblance", ScoreKind::Containment => "containment" },
-            "methods": results,
-        });
-        return crate::emit(&(v.to_string() + "\n"));
-    }
-    let mut out = format!(
-        "{} documents ({} skipped); {} pairs in the universe, {} positive; {} truth pairs name documents not read; {} ignored\n\n",
-        set.documents, skipped, set.universe, set.positives, set.truth_pairs_missing, set.ignored
+    let report = EvalReport::new(
+        prepared.set().clone(),
+        skipped,
+        dropped,
+        config.universe,
+        config.score,
+        results,
     );
-    let w = results
-        .iter()
-        .map(|r| r.method.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(12);
-    out.push_str(&format!("{:<w$}  best θ  precision  recall      F1       TP       FP       FN        χ²  compared  seconds\n", "method"));
-    for r in &results {
-        let b = r.best;
-        out.push_str(&format!(
-            "{:<w$}  {:>6.2}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}  {:>7}  {:>7}  {:>8.1}  {:>8}  {:>7.2}\n",
-            r.method, b.threshold, b.precision, b.recall, b.f1, b.tp, b.fp, b.fn_, r.chi_square, r.pairs_compared, r.seconds
-        ));
+    if args.json {
+        crate::emit(&(crate::profile::to_json(&report) + "\n"))
+    } else {
+        crate::emit(&report.to_text(args.sweep))
     }
-    if args.sweep {
-        for r in &results {
-            out.push_str(&format!("\n{}\n     θ  precision  recall      F1       TP       FP       FN  FP share  reported\n", r.method));
-            for p in &r.sweep {
-                out.push_str(&format!(
-                    "  {:>4.2}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}  {:>7}  {:>7}  {:>8.4}  {:>8}\n",
-                    p.threshold,
-                    p.precision,
-                    p.recall,
-                    p.f1,
-                    p.tp,
-                    p.fp,
-                    p.fn_,
-                    p.false_positive_share,
-                    p.reported
-                ));
-            }
-        }
-    }
-    crate::emit(&out)
 }

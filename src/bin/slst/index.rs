@@ -8,12 +8,12 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use slst::corpus::read_sources;
-use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, IndexMethod, QueryOptions};
-use slst::method::{MegaShingle, MethodSettings, Shingles};
-use slst::report::{CompareRecord, DocumentRef, DocumentSummary, MethodRecord};
-use slst::{Document, MatchKey, Result, SlSt, SlstConfig};
+use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, QueryOptions};
+use slst::method::{Method, MethodSettings, WithDetector};
+use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION};
+use slst::{Detector, Document, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, ProfileFlags};
+use crate::args::{InputArgs, MethodArg, ProfileFlags};
 use crate::batch::Bars;
 use crate::methods::{MegaShingleFlags, ShingleFlags};
 
@@ -40,8 +40,8 @@ pub struct CreateArgs {
     /// The index file to create.
     pub index: PathBuf,
     /// The method: slst, shingle or megashingle.
-    #[arg(long, default_value = "slst")]
-    pub method: String,
+    #[arg(long, value_enum, default_value = "slst", value_name = "NAME")]
+    pub method: MethodArg,
     /// The default resemblance threshold θ of queries (slst; shingle unless
     /// --shingle-threshold) [default: 0.5].
     #[arg(long, value_name = "θ")]
@@ -138,38 +138,28 @@ pub fn run(command: IndexCommand) -> Result<()> {
 
 fn create(args: CreateArgs) -> Result<()> {
     let profile = args.profile.config()?;
-    let method = match args.method.as_str() {
-        "slst" => IndexMethod::Slst(SlSt::new(SlstConfig {
+    let method = args.method.0;
+    if method == Method::MegaShingle
+        && let Some(theta) = args.threshold
+    {
+        return Err(slst::Error::InvalidParameter {
+            name: "threshold",
+            value: theta.to_string(),
+            expected: "no threshold with --method megashingle (a duplicate shares a megashingle)",
+        });
+    }
+    let settings = MethodSettings {
+        slst: SlstConfig {
             min_block: args.min_block,
             threshold: args.threshold.unwrap_or(0.5),
             match_key: MatchKey::LengthAndLeading,
-            profile,
-        })?),
-        "shingle" => IndexMethod::Shingle(Shingles::new(
-            args.shingle.config(args.threshold, &profile.stopwords),
-        )?),
-        "megashingle" => {
-            if let Some(theta) = args.threshold {
-                return Err(slst::Error::InvalidParameter {
-                    name: "--threshold",
-                    value: theta.to_string(),
-                    expected: "no threshold with --method megashingle (a duplicate shares a \
-                               megashingle)",
-                });
-            }
-            IndexMethod::MegaShingle(MegaShingle::new(
-                args.megashingle.config(&profile.stopwords),
-            )?)
-        }
-        _ => {
-            return Err(slst::Error::InvalidParameter {
-                name: "--method",
-                value: args.method,
-                expected: "slst, shingle or megashingle (the other methods are not indexed)",
-            });
-        }
+            profile: profile.clone(),
+        },
+        shingle: args.shingle.config(args.threshold, &profile.stopwords),
+        megashingle: args.megashingle.config(&profile.stopwords),
+        ..MethodSettings::default()
     };
-    Index::create_with(&args.index, method)?;
+    Index::create_with(&args.index, method, settings)?;
     Ok(())
 }
 
@@ -217,7 +207,7 @@ fn stats(args: PathArgs) -> Result<()> {
         return crate::emit(&(crate::profile::to_json(&s) + "\n"));
     }
     // SL+ST stores one key per kept sentence; the other methods store their sketch keys.
-    let per_document = if s.method == "slst" {
+    let per_document = if index.method() == Method::Slst {
         "sentences     "
     } else {
         "stored keys   "
@@ -259,96 +249,111 @@ fn check(args: PathArgs) -> Result<()> {
     }
 }
 
-/// One query's JSON line.
+/// One query's JSON line: the query document, how many candidates were looked at, and the
+/// record `slst compare --json` gives for each hit.
 #[derive(Serialize)]
-struct QueryRecord {
+struct QueryRecord<'a, E: Serialize> {
+    schema_version: u32,
     query: DocumentSummary,
     candidates: usize,
-    hits: Vec<CompareRecord>,
+    hits: Vec<CompareRecord<'a, E>>,
 }
 
-/// One query's JSON line in a shingle or megashingle index.
-#[derive(Serialize)]
-struct MethodQueryRecord {
-    query: DocumentRef,
-    candidates: usize,
-    hits: Vec<MethodRecord>,
+/// Every query of `slst query`, with the index's detector.
+struct Queries<'a> {
+    args: &'a QueryArgs,
+    index: &'a Index,
+    options: QueryOptions,
 }
 
-pub fn query(args: QueryArgs) -> Result<()> {
-    let index = Index::open(&args.index)?;
-    let options = QueryOptions {
-        threshold: args.threshold,
-        containment: args.containment,
-        top: args.top,
-    };
-    let Some(base) = index.detector().slst() else {
-        return query_method(&args, &index, &options);
-    };
-    let config = SlstConfig {
-        threshold: args.threshold.unwrap_or(base.config().threshold),
-        ..base.config().clone()
-    };
-    let mut timings = String::new();
-    for item in read_sources(&args.files, &args.input.source_options()) {
-        let doc = match item {
-            slst::corpus::Item::Document(doc) => doc,
-            slst::corpus::Item::Skipped(s) => {
-                eprintln!("slst: skipped {}: {}", s.location, s.reason);
-                continue;
-            }
-        };
-        let t = Instant::now();
-        let result = index.query(&doc, &options)?;
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
-        let _ = writeln!(
-            timings,
-            "{}\t{ms:.3}\t{}\t{}",
-            doc.id,
-            result.candidates,
-            result.hits.len()
-        );
-        let records: Vec<CompareRecord> = result
-            .hits
-            .iter()
-            .map(|h| {
-                let r = CompareRecord::new(
-                    (&doc, &result.profile),
-                    (&h.document, &h.profile),
-                    &h.comparison,
-                    &config,
-                );
-                match args.containment {
-                    Some(theta) => r.with_containment_threshold(theta),
-                    None => r,
-                }
-            })
-            .collect();
-        if args.json {
-            let record = QueryRecord {
-                query: DocumentSummary::new(&doc, &result.profile),
-                candidates: result.candidates,
-                hits: records,
-            };
-            crate::emit(&(crate::profile::to_json(&record) + "\n"))?;
-        } else {
-            let mut text = format!(
-                "{}: {} near-duplicates ({} sentences)\n",
+impl WithDetector for Queries<'_> {
+    type Output = Result<()>;
+
+    fn with<D: Detector>(self, d: &D) -> Result<()> {
+        let args = self.args;
+        let mut timings = String::new();
+        for doc in query_documents(args) {
+            let t = Instant::now();
+            let result = self.index.query(d, &doc, &self.options)?;
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            let _ = writeln!(
+                timings,
+                "{}\t{ms:.3}\t{}\t{}",
                 doc.id,
-                records.len(),
-                result.profile.len()
+                result.candidates,
+                result.hits.len()
             );
-            for r in &records {
+            let records: Vec<CompareRecord<'_, D::Evidence>> = result
+                .hits
+                .iter()
+                .map(|h| {
+                    let r = CompareRecord::new(
+                        d,
+                        (&doc, &result.sketch),
+                        (&h.document, &h.sketch),
+                        &h.comparison,
+                    );
+                    match args.containment {
+                        Some(theta) => r.with_containment_threshold(theta),
+                        None => r,
+                    }
+                })
+                .collect();
+            let query = DocumentSummary::new(&doc, d.sentence_counts(&result.sketch));
+            if args.json {
+                let record = QueryRecord {
+                    schema_version: SCHEMA_VERSION,
+                    query,
+                    candidates: result.candidates,
+                    hits: records,
+                };
+                crate::emit(&(crate::profile::to_json(&record) + "\n"))?;
+            } else {
+                crate::emit(&query_text(&query, d, &records))?;
+            }
+        }
+        if let Some(path) = &args.timings {
+            slst::batch::output::write_atomically(path, |w| w.write_all(timings.as_bytes()))?;
+        }
+        Ok(())
+    }
+}
+
+/// The text of one query's hits: SL+ST's with their blocks, the others' with their evidence.
+fn query_text<D: Detector>(
+    query: &DocumentSummary,
+    d: &D,
+    records: &[CompareRecord<'_, D::Evidence>],
+) -> String {
+    let mut text = match query.counts {
+        Some(counts) => format!(
+            "{}: {} near-duplicates ({} sentences)\n",
+            query.id,
+            records.len(),
+            counts.sentences
+        ),
+        None => format!(
+            "{}: {} near-duplicates ({}, {})\n",
+            query.id,
+            records.len(),
+            d.method(),
+            d.rule()
+        ),
+    };
+    let score = |x: Option<f64>| x.map_or("undefined".to_string(), |x| format!("{x:.3}"));
+    for r in records {
+        match &r.blocks {
+            Some(blocks) => {
                 let _ = writeln!(
                     text,
                     "  {}  J = {:.3}  containment {:.3} / {:.3}  {} blocks",
                     r.b.id,
                     r.resemblance,
-                    r.containment_a,
-                    r.containment_b,
-                    r.blocks.len()
+                    r.containment_a.unwrap_or_default(),
+                    r.containment_b.unwrap_or_default(),
+                    blocks.len()
                 );
-                for b in &r.blocks {
+                for b in blocks {
                     let _ = writeln!(
                         text,
                         "    sentences {}..{} = {}..{}  bytes {}..{} = {}..{}  \"{}\"",
@@ -364,13 +369,49 @@ pub fn query(args: QueryArgs) -> Result<()> {
                     );
                 }
             }
-            crate::emit(&text)?;
+            None => {
+                let evidence = r
+                    .evidence
+                    .map(crate::profile::to_json)
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    text,
+                    "  {}  J = {:.3}  containment {} / {}  {}",
+                    r.b.id,
+                    r.resemblance,
+                    score(r.containment_a),
+                    score(r.containment_b),
+                    evidence
+                );
+            }
         }
     }
-    if let Some(path) = &args.timings {
-        slst::batch::output::write_atomically(path, |w| w.write_all(timings.as_bytes()))?;
+    text
+}
+
+pub fn query(args: QueryArgs) -> Result<()> {
+    let index = Index::open(&args.index)?;
+    if let Some(theta) = args.containment
+        && index.method() != Method::Slst
+    {
+        return Err(slst::Error::InvalidParameter {
+            name: "containment",
+            value: theta.to_string(),
+            expected: "no containment threshold with a shingle or megashingle index (a \
+                       shingle index decides by the --measure it was created with)",
+        });
     }
-    Ok(())
+    let options = QueryOptions {
+        threshold: args.threshold,
+        containment: args.containment,
+        top: args.top,
+    };
+    let detector = index.query_detector(args.threshold)?;
+    detector.visit(Queries {
+        args: &args,
+        index: &index,
+        options,
+    })
 }
 
 /// The query documents of `args`, skipped ones reported on standard error.
@@ -382,80 +423,4 @@ fn query_documents(args: &QueryArgs) -> impl Iterator<Item = Document> {
             None
         }
     })
-}
-
-/// `slst query` against a shingle or megashingle index: for each hit, the record
-/// `slst compare --method NAME` prints.
-fn query_method(args: &QueryArgs, index: &Index, options: &QueryOptions) -> Result<()> {
-    let method = index.detector();
-    let name = method.name();
-    let mut settings = MethodSettings::default();
-    match method {
-        IndexMethod::Shingle(d) => {
-            settings.shingle = d.config().clone();
-            if let Some(theta) = options.threshold {
-                settings.shingle.threshold = theta;
-            }
-        }
-        IndexMethod::MegaShingle(d) => settings.megashingle = d.config().clone(),
-        IndexMethod::Slst(_) => {}
-    }
-    let (rule, params) = (settings.rule(name)?, settings.params(name)?);
-    let mut timings = String::new();
-    for doc in query_documents(args) {
-        let t = Instant::now();
-        let result = index.query_method(&doc, options)?;
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
-        let _ = writeln!(
-            timings,
-            "{}\t{ms:.3}\t{}\t{}",
-            doc.id,
-            result.candidates,
-            result.hits.len()
-        );
-        let records: Vec<MethodRecord> = result
-            .hits
-            .into_iter()
-            .map(|h| {
-                MethodRecord::new(
-                    &doc,
-                    &h.document,
-                    h.comparison,
-                    rule.clone(),
-                    params.clone(),
-                )
-            })
-            .collect();
-        if args.json {
-            let record = MethodQueryRecord {
-                query: (&doc).into(),
-                candidates: result.candidates,
-                hits: records,
-            };
-            crate::emit(&(crate::profile::to_json(&record) + "\n"))?;
-        } else {
-            let mut text = format!(
-                "{}: {} near-duplicates ({name}, {rule})\n",
-                doc.id,
-                records.len()
-            );
-            let score = |x: Option<f64>| x.map_or("undefined".to_string(), |x| format!("{x:.3}"));
-            for r in &records {
-                let _ = writeln!(
-                    text,
-                    "  {}  J = {:.3}  containment {} / {}  {}",
-                    r.b.id,
-                    r.resemblance,
-                    score(r.containment_a),
-                    score(r.containment_b),
-                    r.evidence
-                );
-            }
-            crate::emit(&text)?;
-        }
-    }
-    if let Some(path) = &args.timings {
-        slst::batch::output::write_atomically(path, |w| w.write_all(timings.as_bytes()))?;
-    }
-    Ok(())
 }

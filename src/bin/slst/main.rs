@@ -75,8 +75,54 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("slst: error: {e}");
+            eprintln!("slst: error: {}", describe(&e));
             ExitCode::from(2)
+        }
+    }
+}
+
+/// The library's error with what the command line adds: settings named by their flags, and
+/// what to do about it in terms of commands and flags.
+fn describe(e: &slst::Error) -> String {
+    use slst::Error;
+    match e {
+        Error::InvalidParameter {
+            name,
+            value,
+            expected,
+        } => format!("invalid setting {} = {value}: {expected}", flag(name)),
+        Error::TooLarge { .. } => format!("{e} (raise it with --max-bytes)"),
+        Error::IsDirectory { .. } => format!("{e} (give a file; `slst batch` reads folders)"),
+        Error::AmbiguousDocument {
+            path,
+            count,
+            examples,
+        } => format!(
+            "{}: holds {count} documents ({examples}); pick one with --doc ID (compare: --doc-a, --doc-b)",
+            path.display()
+        ),
+        Error::NotWebPage { path } => format!(
+            "{}: not a web page (give an HTML or WARC file, or --format html)",
+            path.display()
+        ),
+        Error::NoIndex { .. } => format!("{e} (create one with `slst index create`)"),
+        Error::DamagedIndex { .. } => format!("{e} (run `slst index check`)"),
+        _ => e.to_string(),
+    }
+}
+
+/// The flag that sets a library setting (`shingle.size` → `--shingle-size`).
+fn flag(setting: &str) -> String {
+    match setting {
+        "shingle.size" => "--shingle-size".into(),
+        "megashingle.shingle_size" => "--mega-shingle-size".into(),
+        "polyhash.base" => "--poly-base".into(),
+        "polyhash.moduli" => "--poly-moduli".into(),
+        "sentlen.k" => "--sentlen-k".into(),
+        "spotsigs.idf_band" => "the IDF band".into(),
+        _ => {
+            let field = setting.rsplit('.').next().unwrap_or(setting);
+            format!("--{}", field.replace('_', "-"))
         }
     }
 }

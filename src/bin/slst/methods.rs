@@ -1,17 +1,14 @@
-//! The flags of the baseline methods (SPEC §5), shared by `compare` and `sketch`, their
-//! translation into library settings, and `compare --method NAME|all` for the baselines.
+//! The flags of every method's settings (SL+ST's mode and the baselines of SPEC §5), shared by
+//! the commands that run methods, and their translation into library settings.
 
 use clap::{Args, ValueEnum};
 use slst::method::{
-    DEFAULT_ANTECEDENTS, METHODS, MegaShingleConfig, MethodSettings, RobustConfig, ShingleConfig,
-    ShingleHash, ShingleMeasure, ShingleSketchKind, SlstMode, StemmerLanguage, compare_documents,
+    DEFAULT_ANTECEDENTS, MegaShingleConfig, MethodSettings, RobustConfig, ShingleConfig,
+    ShingleHash, ShingleMeasure, ShingleSketchKind, SlstMode, StemmerLanguage,
 };
 use slst::profile::ProfileConfig;
-use slst::report::{CompareRecord, MethodRecord, MethodRow, methods_table};
 use slst::text::StopWords;
-use slst::{Detector, Error, Result, SlSt, SlstConfig};
-
-use crate::compare::{CompareArgs, containment_threshold};
+use slst::{Error, Result, SlstConfig};
 
 /// The settings of every baseline, each with its paper's default.
 #[derive(Args, Debug, Clone)]
@@ -54,9 +51,16 @@ pub struct BlocksFlags {
 #[command(next_help_heading = "Method slst")]
 pub struct RobustFlags {
     /// `paper`: faithful SL+ST (equal lengths and leading terms); `robust`: sentences match when
-    /// their lengths and term sets are close (see README, "which mode when").
-    #[arg(long, value_enum, default_value_t = ModeArg::Paper)]
-    pub mode: ModeArg,
+    /// their lengths and term sets are close (see README, "which mode when"). `slst eval` takes
+    /// both (`paper,robust`) to score the two modes side by side.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "paper",
+        value_name = "MODE"
+    )]
+    pub mode: Vec<ModeArg>,
     /// Robust mode: two matching sentences differ in length by at most this many terms (δ).
     #[arg(long, default_value_t = RobustConfig::default().length_tolerance, value_name = "TERMS")]
     pub length_tolerance: usize,
@@ -94,11 +98,38 @@ pub enum ModeArg {
 }
 
 impl RobustFlags {
-    /// The mode chosen.
-    pub fn mode(&self) -> SlstMode {
-        match self.mode {
-            ModeArg::Paper => SlstMode::Paper,
-            ModeArg::Robust => SlstMode::Robust,
+    /// The modes chosen, in order, without repeats.
+    pub fn modes(&self) -> Vec<SlstMode> {
+        let mut modes: Vec<SlstMode> = Vec::new();
+        for m in &self.mode {
+            let mode = match m {
+                ModeArg::Paper => SlstMode::Paper,
+                ModeArg::Robust => SlstMode::Robust,
+            };
+            if !modes.contains(&mode) {
+                modes.push(mode);
+            }
+        }
+        modes
+    }
+
+    /// The one mode chosen.
+    ///
+    /// # Errors
+    /// More than one mode (only `slst eval` runs several).
+    pub fn mode(&self) -> Result<SlstMode> {
+        match self.modes()[..] {
+            [mode] => Ok(mode),
+            _ => Err(Error::InvalidParameter {
+                name: "mode",
+                value: self
+                    .modes()
+                    .iter()
+                    .map(|m| m.name())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                expected: "one mode (only `slst eval` compares several)",
+            }),
         }
     }
 
@@ -335,7 +366,7 @@ impl MethodFlags {
         threshold: Option<f64>,
     ) -> Result<MethodSettings> {
         let mut s = MethodSettings {
-            slst_mode: self.robust.mode(),
+            slst_mode: self.robust.modes().first().copied().unwrap_or_default(),
             robust: self.robust.config(&slst),
             slst,
             ..MethodSettings::default()
@@ -353,7 +384,7 @@ impl MethodFlags {
             [m1, m2] => s.polyhash.moduli = [m1, m2],
             _ => {
                 return Err(Error::InvalidParameter {
-                    name: "--poly-moduli",
+                    name: "polyhash.moduli",
                     value: format!("{:?}", f.poly_moduli),
                     expected: "two primes, comma-separated",
                 });
@@ -391,84 +422,4 @@ impl MethodFlags {
             pick(f.specialchars_threshold, s.blocks.specialchars_threshold);
         Ok(s)
     }
-}
-
-/// `slst compare --method NAME|all` for every NAME but `slst` (whose path, and output, is
-/// `compare.rs`'s own).
-pub fn compare(args: &CompareArgs, slst: SlstConfig) -> Result<()> {
-    let profile = slst.profile.clone();
-    let settings = args.methods.settings(slst, &profile, args.threshold)?;
-    let all = args.method == "all";
-    let names: Vec<&str> = if all {
-        METHODS.to_vec()
-    } else {
-        vec![args.method.as_str()]
-    };
-    // Every setting is checked before any file is read.
-    let detectors = names
-        .iter()
-        .map(|name| settings.detector(name))
-        .collect::<Result<Vec<_>>>()?;
-    let containment = containment_threshold(args)?;
-    if containment.is_some() && !all && (args.method != "slst") {
-        return Err(Error::InvalidParameter {
-            name: "--containment",
-            value: args.method.clone(),
-            expected: "--method slst or all (for shingles, --measure containment)",
-        });
-    }
-    let doc_a = args.input.read(&args.a, args.doc_a.as_deref())?;
-    let doc_b = args.input.read(&args.b, args.doc_b.as_deref())?;
-    let mut json = Vec::new();
-    let mut rows = Vec::new();
-    for (name, detector) in names.iter().zip(&detectors) {
-        if *name == "slst" && settings.slst_mode == SlstMode::Paper {
-            // SL+ST keeps its own record, the same as `compare --method slst` prints.
-            let d = SlSt::new(settings.slst.clone())?;
-            let (pa, pb) = slst::sketch_pair(&d, &doc_a, &doc_b);
-            let c = d.compare(&pa, &pb);
-            let mut record = CompareRecord::new((&doc_a, &pa), (&doc_b, &pb), &c, d.config());
-            if let Some(theta) = containment {
-                record = record.with_containment_threshold(theta);
-            }
-            rows.push(MethodRow::from_slst(&record));
-            json.push(serde_json::to_value(&record).unwrap_or_default());
-            continue;
-        }
-        let mut record = MethodRecord::new(
-            &doc_a,
-            &doc_b,
-            compare_documents(&**detector, &doc_a, &doc_b),
-            settings.rule(name)?,
-            settings.params(name)?,
-        );
-        if let (Some(theta), true) = (containment, *name == "slst") {
-            record = record.with_containment_threshold(theta);
-        }
-        if !all {
-            return if args.json {
-                crate::emit(&(crate::profile::to_json(&record) + "\n"))
-            } else {
-                crate::emit(&record.to_text())
-            };
-        }
-        rows.push(MethodRow::from(&record));
-        json.push(serde_json::to_value(&record).unwrap_or_default());
-    }
-    if args.json {
-        crate::emit(&(crate::profile::to_json(&json) + "\n"))
-    } else {
-        crate::emit(&methods_table(&doc_a.id, &doc_b.id, &rows))
-    }
-}
-
-/// The detectors named by `--method`: one name, a comma-separated list, or `all` for every
-/// method (in [`METHODS`] order).
-pub fn detectors(name: &str, settings: &MethodSettings) -> Result<Vec<Box<dyn slst::AnyDetector>>> {
-    let names: Vec<&str> = if name == "all" {
-        METHODS.to_vec()
-    } else {
-        name.split(',').map(str::trim).collect()
-    };
-    names.into_iter().map(|n| settings.detector(n)).collect()
 }

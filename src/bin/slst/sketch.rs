@@ -4,9 +4,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::Value;
-use slst::{Result, SlstConfig};
+use slst::method::WithDetector;
+use slst::report::{SketchRecord, Versioned};
+use slst::{Detector, Document, Result, SlstConfig};
 
-use crate::args::{InputArgs, ProfileFlags};
+use crate::args::{InputArgs, MethodArg, ProfileFlags};
 use crate::methods::MethodFlags;
 
 /// Arguments of `slst sketch`.
@@ -14,9 +16,10 @@ use crate::methods::MethodFlags;
 pub struct SketchArgs {
     /// The document: a text file, or a TREC SGML file (gzip'd or not).
     pub file: PathBuf,
-    /// The method: slst, shingle, megashingle, polyhash, spotsigs, sentlen or md5.
-    #[arg(long, default_value = "slst", value_name = "NAME")]
-    pub method: String,
+    /// The method: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5 or a web-page
+    /// method.
+    #[arg(long, value_enum, default_value = "slst", value_name = "NAME")]
+    pub method: MethodArg,
     /// The DOCNO to take from a TREC file holding several documents.
     #[arg(long, value_name = "DOCNO")]
     pub doc: Option<String>,
@@ -31,20 +34,35 @@ pub struct SketchArgs {
     pub methods: MethodFlags,
 }
 
+/// What a method keeps of one document, as JSON.
+struct Sketch<'a>(&'a Document);
+
+impl WithDetector for Sketch<'_> {
+    type Output = String;
+
+    fn with<D: Detector>(self, d: &D) -> String {
+        crate::profile::to_json(&Versioned::new(SketchRecord::new(d, self.0)))
+    }
+}
+
 pub fn run(args: SketchArgs) -> Result<()> {
     let profile = args.profile.config()?;
     let slst = SlstConfig {
         profile: profile.clone(),
         ..SlstConfig::default()
     };
+    args.methods.robust.mode()?;
     let settings = args.methods.settings(slst, &profile, None)?;
-    settings.detector(&args.method)?; // settings are checked before the file is read
+    // Settings are checked before the file is read.
+    let detector = settings.detector(args.method.0)?;
     let doc = args.input.read(&args.file, args.doc.as_deref())?;
-    let sketch = settings.sketch_json(&args.method, &doc)?;
+    let json = detector.visit(Sketch(&doc));
     if args.json {
-        crate::emit(&(crate::profile::to_json(&sketch) + "\n"))
+        crate::emit(&(json + "\n"))
     } else {
-        crate::emit(&to_text(&sketch))
+        // The text shows the record's fields as they come, whatever the method.
+        let record: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+        crate::emit(&to_text(&record))
     }
 }
 
@@ -60,6 +78,7 @@ fn to_text(sketch: &Value) -> String {
     };
     for (key, value) in fields {
         match (key.as_str(), value) {
+            ("schema_version", _) => {}
             ("params", Value::Object(params)) => {
                 let list: Vec<String> = params
                     .iter()

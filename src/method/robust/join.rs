@@ -25,6 +25,8 @@ use rayon::prelude::*;
 use rdst::{RadixKey, RadixSort};
 
 use super::{CorpusView, RobustProfile, RobustSlst};
+use crate::batch::{CandidateSet, CandidateSource};
+use crate::method::PairRule;
 use crate::similarity::Similarity;
 
 /// A key list held by more than `max_df` documents: left out, its sentences counted as
@@ -128,10 +130,17 @@ impl RobustSlst {
     pub(super) fn witness_join(
         &self,
         sketches: &[&RobustProfile],
-        keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
+        rule: PairRule,
         max_df: usize,
-    ) -> Option<(Vec<(usize, usize)>, usize)> {
-        self.witness_join_with(sketches, keep, max_df, BOUND_COST)
+    ) -> Option<CandidateSet> {
+        let keep = move |s: &Similarity, duplicate: bool| rule.keeps(s, duplicate);
+        let (pairs, capped) = self.witness_join_with(sketches, &keep, max_df, BOUND_COST)?;
+        Some(CandidateSet::from_pairs(
+            sketches.len(),
+            pairs,
+            capped,
+            CandidateSource::MethodJoin,
+        ))
     }
 
     /// [`RobustSlst::witness_join`] with the cost of a candidate in visits (0: never walk the

@@ -1,0 +1,225 @@
+//! The summary of a batch run: what was read, skipped, grouped, left out as boilerplate,
+//! compared and reported, with the settings and time per stage.
+
+use serde::Serialize;
+
+use super::{BatchConfig, BatchResult, CandidateSource, StageTimes};
+use crate::corpus::Skipped;
+use crate::method::{Detector, Method, Params};
+use crate::report::SCHEMA_VERSION;
+
+/// The name the summary text gives a candidate source (as its JSON does).
+fn candidates_mode_name(source: CandidateSource) -> &'static str {
+    match source {
+        CandidateSource::SuffixArray => "index",
+        CandidateSource::MethodJoin => "method join",
+        CandidateSource::JoinKeys => "join keys",
+        CandidateSource::AllPairs => "all",
+        CandidateSource::Listed => "listed",
+    }
+}
+
+/// A boilerplate run in the summary, located by document id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoilerplateRecord {
+    /// The earliest document holding it.
+    pub document: String,
+    /// Its first sentence there.
+    pub sentence: usize,
+    /// Its length in sentences.
+    pub len: usize,
+    /// How many distinct profiles hold it.
+    pub documents: usize,
+}
+
+/// The summary of a batch run (`--summary FILE`, and on standard error).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BatchSummary {
+    /// The version of the output schema ([`SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// The method.
+    pub method: Method,
+    /// How candidates were found: `index` (SL+ST's suffix array), `method join`, `join keys`
+    /// or `all`.
+    pub candidates_mode: CandidateSource,
+    /// Documents read.
+    pub documents_read: usize,
+    /// Documents (or files) skipped.
+    pub documents_skipped: usize,
+    /// Each skip: id when known, location, reason.
+    pub skipped: Vec<Skipped>,
+    /// Documents read without any kept sentence (in no pair).
+    pub documents_without_sentences: usize,
+    /// The ids of the first 100 of them.
+    pub without_sentences: Vec<String>,
+    /// Documents decoded by the Windows-1252 fallback.
+    pub documents_fallback_decoded: usize,
+    /// Kept sentences in all.
+    pub sentences: usize,
+    /// Groups of documents with identical profiles.
+    pub exact_duplicate_groups: usize,
+    /// Documents in those groups.
+    pub documents_in_exact_duplicate_groups: usize,
+    /// Boilerplate runs excluded from candidate generation.
+    pub boilerplate_runs_excluded: usize,
+    /// The first 100 of them.
+    pub boilerplate: Vec<BoilerplateRecord>,
+    /// Candidate pairs (of representatives).
+    pub candidate_pairs: usize,
+    /// Candidate pairs compared: the others share too few sentence keys to reach the report.
+    pub pairs_compared: usize,
+    /// Pairs reported.
+    pub pairs_reported: usize,
+    /// Clusters of two or more documents.
+    pub clusters: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// The method's settings (for SL+ST with its mode).
+    pub params: Params,
+    /// Containment threshold, when pairs are reported by containment.
+    pub containment_threshold: Option<f64>,
+    /// Seconds per stage.
+    pub seconds: StageTimes,
+    /// With `--drop-boilerplate`: the web-page blocks left out for recurring on too many pages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub boilerplate_blocks: Vec<crate::web::BoilerplateBlock>,
+    /// Web pages that were read but are unusual (nesting flattened, no visible text): id,
+    /// location and the note.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub page_notes: Vec<Skipped>,
+}
+
+impl BatchSummary {
+    /// The summary of a result and its clusters.
+    pub fn new<D: Detector>(
+        detector: &D,
+        result: &BatchResult<D>,
+        clusters: &[Vec<usize>],
+        config: &BatchConfig,
+    ) -> Self {
+        let corpus = &result.corpus;
+        let counts: Vec<usize> = corpus
+            .sketches
+            .iter()
+            .map(|s| detector.sentence_counts(s).map_or(0, |c| c.sentences))
+            .collect();
+        let counted = corpus
+            .sketches
+            .first()
+            .is_some_and(|s| detector.sentence_counts(s).is_some());
+        let without: Vec<usize> = if counted {
+            (0..counts.len()).filter(|&i| counts[i] == 0).collect()
+        } else {
+            Vec::new()
+        };
+        let set = &result.candidates;
+        let groups = set.groups.groups();
+        BatchSummary {
+            schema_version: SCHEMA_VERSION,
+            method: detector.method(),
+            candidates_mode: set.source,
+            documents_read: corpus.ids.len(),
+            documents_skipped: corpus.skipped.len(),
+            skipped: corpus.skipped.clone(),
+            documents_without_sentences: without.len(),
+            without_sentences: without
+                .iter()
+                .take(100)
+                .map(|&i| corpus.ids[i].clone())
+                .collect(),
+            documents_fallback_decoded: corpus.fallback_decoded,
+            sentences: counts.iter().sum(),
+            exact_duplicate_groups: groups.len(),
+            documents_in_exact_duplicate_groups: groups.iter().map(Vec::len).sum(),
+            boilerplate_runs_excluded: set.boilerplate.len() + set.capped_keys,
+            boilerplate: set
+                .boilerplate
+                .iter()
+                .take(100)
+                .map(|b| BoilerplateRecord {
+                    document: corpus.ids[b.document].clone(),
+                    sentence: b.sentence,
+                    len: b.len,
+                    documents: b.documents,
+                })
+                .collect(),
+            candidate_pairs: set.pairs.len(),
+            pairs_compared: result.pairs_compared,
+            pairs_reported: result.pairs.len(),
+            clusters: clusters.len(),
+            threads: rayon::current_num_threads(),
+            params: detector.params(),
+            containment_threshold: config.rule.containment(),
+            seconds: result.times,
+            boilerplate_blocks: corpus.boilerplate_blocks.clone(),
+            page_notes: corpus.page_notes.clone(),
+        }
+    }
+
+    /// The human-readable summary.
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "documents: {} read, {} skipped, {} without sentences, {} sentences\n\
+             exact-duplicate groups: {} ({} documents)\n\
+             boilerplate runs excluded: {}\n\
+             candidate pairs: {} ({} candidates), {} compared\n\
+             pairs reported: {}; clusters: {}\n\
+             time: {:.2}s reading and profiling, {:.2}s candidates, {:.2}s scoring ({} threads)\n",
+            self.documents_read,
+            self.documents_skipped,
+            self.documents_without_sentences,
+            self.sentences,
+            self.exact_duplicate_groups,
+            self.documents_in_exact_duplicate_groups,
+            self.boilerplate_runs_excluded,
+            self.candidate_pairs,
+            candidates_mode_name(self.candidates_mode),
+            self.pairs_compared,
+            self.pairs_reported,
+            self.clusters,
+            self.seconds.sketch,
+            self.seconds.candidates,
+            self.seconds.verify,
+            self.threads,
+        );
+        for skip in self.skipped.iter().take(20) {
+            s.push_str(&format!(
+                "skipped: {}{}: {}\n",
+                skip.location,
+                skip.id
+                    .as_deref()
+                    .map(|i| format!(" ({i})"))
+                    .unwrap_or_default(),
+                skip.reason
+            ));
+        }
+        if self.skipped.len() > 20 {
+            s.push_str(&format!(
+                "skipped: … and {} more (see --summary)\n",
+                self.skipped.len() - 20
+            ));
+        }
+        for note in self.page_notes.iter().take(20) {
+            s.push_str(&format!("note: {}: {}\n", note.location, note.reason));
+        }
+        if self.page_notes.len() > 20 {
+            s.push_str(&format!(
+                "note: … and {} more (see --summary)\n",
+                self.page_notes.len() - 20
+            ));
+        }
+        if !self.boilerplate_blocks.is_empty() {
+            s.push_str(&format!(
+                "boilerplate blocks dropped: {}\n",
+                self.boilerplate_blocks.len()
+            ));
+            for b in self.boilerplate_blocks.iter().take(20) {
+                s.push_str(&format!(
+                    "  on {} pages (first {}): {}\n",
+                    b.pages, b.first_page, b.excerpt
+                ));
+            }
+        }
+        s
+    }
+}

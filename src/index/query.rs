@@ -1,0 +1,168 @@
+//! A query: the indexed documents that the index's method keeps against one query document.
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::OptionalExtension;
+
+use super::{Index, QueryOptions, distinct, fingerprint, keys_blob};
+use crate::document::Document;
+use crate::error::Result;
+use crate::method::{Comparison, Detector, MethodDetector};
+
+/// One indexed near-duplicate of a query document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit<S, E> {
+    /// The indexed document (its text as stored).
+    pub document: Document,
+    /// Its stored sketch.
+    pub sketch: S,
+    /// `compare(query, document)`: exactly what `slst compare QUERY DOCUMENT` computes.
+    pub comparison: Comparison<E>,
+}
+
+/// A query's answer: the query's sketch and its hits, best first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryResult<S, E> {
+    /// The query document's sketch.
+    pub sketch: S,
+    /// Hits by resemblance, then containment of the query, descending; ties by id.
+    pub hits: Vec<Hit<S, E>>,
+    /// Candidates found by shared keys.
+    pub candidates: usize,
+    /// Candidates compared exactly (the others were ruled out by the method's bound).
+    pub compared: usize,
+}
+
+impl Index {
+    /// The index's detector for a query: the stored settings, with `threshold` in place of the
+    /// stored threshold when given.
+    ///
+    /// # Errors
+    /// A threshold out of range, or one for a method without a threshold (megashingles).
+    pub fn query_detector(&self, threshold: Option<f64>) -> Result<MethodDetector> {
+        let Some(theta) = threshold else {
+            return Ok(self.detector.clone());
+        };
+        let mut settings = self.settings.clone();
+        settings.set_threshold(self.method, theta)?;
+        settings.detector(self.method)
+    }
+
+    /// Every indexed document that `detector` — the index's own ([`Index::query_detector`]) —
+    /// keeps against `query` (its decision, or either containment ≥ θc with something in
+    /// common), with the comparison, best first. The answer equals comparing the query with
+    /// every indexed document (module docs).
+    ///
+    /// # Errors
+    /// A detector of another method, a containment out of range, SQLite fails, or a
+    /// candidate's row is damaged.
+    pub fn query<D: Detector>(
+        &self,
+        detector: &D,
+        query: &Document,
+        options: &QueryOptions,
+    ) -> Result<QueryResult<D::Sketch, D::Evidence>> {
+        self.check_detector(detector)?;
+        if let Some(theta) = options.containment {
+            crate::error::check_fraction("containment", theta)?;
+        }
+        let rule = options.rule();
+        let sketch = detector.sketch(query);
+        let keys = detector.index_keys(&sketch).unwrap_or_default();
+        let mut result = QueryResult {
+            sketch,
+            hits: Vec::new(),
+            candidates: 0,
+            compared: 0,
+        };
+        if keys.is_empty() {
+            return Ok(result); // nothing to share with anything
+        }
+        let needed = detector.index_keys_needed(&result.sketch, rule).max(1);
+        let mut order: Vec<i64> = self.candidates(&keys, needed)?.into_iter().collect();
+        order.sort_unstable();
+        result.candidates = order.len();
+        for d in order {
+            let (document, stored): (Document, D::Sketch) = self.load(d)?;
+            if !detector.may_be_reported(&result.sketch, &stored, rule) {
+                continue;
+            }
+            result.compared += 1;
+            let comparison = detector.compare(&result.sketch, &stored);
+            if rule.keeps(&comparison.similarity, comparison.duplicate) {
+                result.hits.push(Hit {
+                    document,
+                    sketch: stored,
+                    comparison,
+                });
+            }
+        }
+        result.hits.sort_by(|x, y| {
+            let (sx, sy) = (&x.comparison.similarity, &y.comparison.similarity);
+            sy.resemblance
+                .total_cmp(&sx.resemblance)
+                .then(
+                    sy.containment_a
+                        .unwrap_or(0.0)
+                        .total_cmp(&sx.containment_a.unwrap_or(0.0)),
+                )
+                .then_with(|| x.document.id.cmp(&y.document.id))
+        });
+        if let Some(k) = options.top {
+            result.hits.truncate(k);
+        }
+        Ok(result)
+    }
+
+    /// The rows that share `needed` of the query's key occurrences — found through the
+    /// |q| − needed + 1 rarest of them (by the stored document frequencies) — and the rows with
+    /// the very same keys.
+    fn candidates(&self, keys: &[u64], needed: usize) -> Result<HashSet<i64>> {
+        let mut candidates: HashSet<i64> = HashSet::new();
+        if needed <= keys.len() {
+            let mut df_stmt = self
+                .conn
+                .prepare_cached("SELECT df FROM keys WHERE key = ?1")
+                .map_err(self.err())?;
+            let mut df: HashMap<u64, i64> = HashMap::new();
+            for &k in keys {
+                if let std::collections::hash_map::Entry::Vacant(slot) = df.entry(k) {
+                    let n: Option<i64> = df_stmt
+                        .query_row([k as i64], |r| r.get(0))
+                        .optional()
+                        .map_err(self.err())?;
+                    slot.insert(n.unwrap_or(0));
+                }
+            }
+            let mut occurrences: Vec<u64> = keys.to_vec();
+            occurrences.sort_by_key(|k| (df[k], *k));
+            let prefix = distinct(&occurrences[..keys.len() - needed + 1]);
+            let mut postings = self
+                .conn
+                .prepare_cached("SELECT doc FROM postings WHERE key = ?1")
+                .map_err(self.err())?;
+            for k in prefix {
+                if df[&k] == 0 {
+                    continue;
+                }
+                let docs = postings
+                    .query_map([k as i64], |r| r.get::<_, i64>(0))
+                    .map_err(self.err())?;
+                for d in docs {
+                    candidates.insert(d.map_err(self.err())?);
+                }
+            }
+        }
+        let mut same = self
+            .conn
+            .prepare_cached("SELECT doc FROM documents WHERE fingerprint = ?1")
+            .map_err(self.err())?;
+        let docs = same
+            .query_map([fingerprint(&keys_blob(keys))], |r| r.get::<_, i64>(0))
+            .map_err(self.err())?;
+        for d in docs {
+            candidates.insert(d.map_err(self.err())?);
+        }
+        Ok(candidates)
+    }
+}

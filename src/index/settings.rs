@@ -1,0 +1,183 @@
+//! The settings an index is created with, as its `meta` table stores them (JSON, one layout per
+//! method, unchanged since format version 1), and the detector they build.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::method::{
+    Detector, MatchKey, MegaShingleConfig, Method, MethodDetector, MethodSettings, ShingleConfig,
+    ShingleHash, ShingleMeasure, ShingleSketchKind, SlstConfig,
+};
+use crate::profile::ProfileConfig;
+use crate::text::StopWords;
+
+/// The settings of an SL+ST index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct StoredSettings {
+    method: String,
+    min_block: usize,
+    threshold: f64,
+    max_length: usize,
+    leading_terms: usize,
+    stopwords_id: String,
+    stopwords: Vec<String>,
+}
+
+/// The settings of a shingle index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct StoredShingleSettings {
+    method: String,
+    size: usize,
+    hash: ShingleHash,
+    sketch: ShingleSketchKind,
+    modulus: u64,
+    sketch_size: usize,
+    measure: ShingleMeasure,
+    threshold: f64,
+    stopwords_id: String,
+    stopwords: Vec<String>,
+}
+
+/// The settings of a megashingle index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct StoredMegaShingleSettings {
+    method: String,
+    shingle_size: usize,
+    minima: usize,
+    supershingle_size: usize,
+    seed: u64,
+    stopwords_id: String,
+    stopwords: Vec<String>,
+}
+
+/// A stop-word list as stored: its words (so that a list read from a file survives).
+fn word_list(stopwords: &StopWords) -> Vec<String> {
+    stopwords.words().into_iter().map(str::to_string).collect()
+}
+
+/// The stop-word list of stored settings.
+fn stop_list(id: &str, words: &[String]) -> StopWords {
+    StopWords::parse(id, &words.join("\n"))
+}
+
+/// The methods an index can hold.
+pub(super) const INDEXED: [Method; 3] = [Method::Slst, Method::Shingle, Method::MegaShingle];
+
+/// The method and settings of a detector as an index stores them.
+///
+/// # Errors
+/// [`Error::InvalidParameter`] for a method an index cannot hold (the others, and SL+ST's robust
+/// mode).
+pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
+    let json = match detector {
+        MethodDetector::Slst(d) if d.method() == Method::Slst => {
+            let c = d.config();
+            serde_json::to_string(&StoredSettings {
+                method: "slst".into(),
+                min_block: c.min_block,
+                threshold: c.threshold,
+                max_length: c.profile.max_length,
+                leading_terms: c.profile.leading_terms,
+                stopwords_id: c.profile.stopwords.id().to_string(),
+                stopwords: word_list(&c.profile.stopwords),
+            })
+        }
+        MethodDetector::Shingle(d) => {
+            let c = d.config();
+            serde_json::to_string(&StoredShingleSettings {
+                method: "shingle".into(),
+                size: c.size,
+                hash: c.hash,
+                sketch: c.sketch,
+                modulus: c.modulus,
+                sketch_size: c.sketch_size,
+                measure: c.measure,
+                threshold: c.threshold,
+                stopwords_id: c.stopwords.id().to_string(),
+                stopwords: word_list(&c.stopwords),
+            })
+        }
+        MethodDetector::MegaShingle(d) => {
+            let c = d.config();
+            serde_json::to_string(&StoredMegaShingleSettings {
+                method: "megashingle".into(),
+                shingle_size: c.shingle_size,
+                minima: c.minima,
+                supershingle_size: c.supershingle_size,
+                seed: c.seed,
+                stopwords_id: c.stopwords.id().to_string(),
+                stopwords: word_list(&c.stopwords),
+            })
+        }
+        other => {
+            return Err(Error::InvalidParameter {
+                name: "method",
+                value: match other.mode() {
+                    Some(mode) => format!("{} ({} mode)", other.method(), mode.name()),
+                    None => other.method().to_string(),
+                },
+                expected: "slst, shingle or megashingle (the other methods, and SL+ST's robust \
+                           mode, are not indexed)",
+            });
+        }
+    };
+    Ok(json.unwrap_or_default())
+}
+
+/// The method and settings stored under `method`; `Ok(None)` when they cannot be read.
+///
+/// # Errors
+/// A stored setting out of range.
+pub(super) fn from_json(method: &str, json: &str) -> Result<Option<(Method, MethodSettings)>> {
+    let mut settings = MethodSettings::default();
+    let method = match method {
+        "slst" => {
+            let Ok(s) = serde_json::from_str::<StoredSettings>(json) else {
+                return Ok(None);
+            };
+            settings.slst = SlstConfig {
+                profile: ProfileConfig {
+                    max_length: s.max_length,
+                    leading_terms: s.leading_terms,
+                    stopwords: stop_list(&s.stopwords_id, &s.stopwords),
+                },
+                min_block: s.min_block,
+                threshold: s.threshold,
+                match_key: MatchKey::LengthAndLeading,
+            };
+            Method::Slst
+        }
+        "shingle" => {
+            let Ok(s) = serde_json::from_str::<StoredShingleSettings>(json) else {
+                return Ok(None);
+            };
+            settings.shingle = ShingleConfig {
+                size: s.size,
+                hash: s.hash,
+                sketch: s.sketch,
+                modulus: s.modulus,
+                sketch_size: s.sketch_size,
+                measure: s.measure,
+                threshold: s.threshold,
+                stopwords: stop_list(&s.stopwords_id, &s.stopwords),
+            };
+            Method::Shingle
+        }
+        "megashingle" => {
+            let Ok(s) = serde_json::from_str::<StoredMegaShingleSettings>(json) else {
+                return Ok(None);
+            };
+            settings.megashingle = MegaShingleConfig {
+                shingle_size: s.shingle_size,
+                minima: s.minima,
+                supershingle_size: s.supershingle_size,
+                seed: s.seed,
+                stopwords: stop_list(&s.stopwords_id, &s.stopwords),
+            };
+            Method::MegaShingle
+        }
+        _ => return Ok(None),
+    };
+    settings.detector(method)?;
+    Ok(Some((method, settings)))
+}

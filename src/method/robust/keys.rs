@@ -1,0 +1,270 @@
+//! Corpus keys of robust SL+ST (module docs of [`super`]): pair keys and single keys, each a
+//! *slot* with the sentences it witnesses, under a corpus-wide term order; and the bound on the
+//! sentences in blocks that rules pairs out before they are compared.
+
+use std::collections::HashMap;
+
+use super::matching::prefix_len;
+use super::{RobustProfile, RobustSlst};
+
+/// Marks the second sentence's term in a pair key, so that pair keys and single keys differ.
+pub(super) const PAIR_SEED: u64 = 0x5ee1_7e55_0b0c_0001;
+/// Marks single keys.
+pub(super) const SINGLE_SEED: u64 = 0x5ee1_7e55_0b0c_0002;
+
+/// A 64-bit key for an ordered pair of term ids and a seed: two rounds of the SplitMix64
+/// finaliser. Keys only need to be equal for equal inputs: a collision can only add a candidate
+/// pair, never lose one.
+pub(super) fn pair_key(p: u64, q: u64, seed: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    // The seed is mixed first: seeds that differ in a few bits must not pair up ids that
+    // differ in the same bits.
+    mix(mix(p ^ mix(seed)).wrapping_add(q))
+}
+
+/// The single keys of one long sentence, its term ids in the global order: two sentences with
+/// term Jaccard ≥ τ1 share one.
+///
+/// J(x, y) ≥ τ1 means an overlap o ≥ α_x = ⌈τ1·|x|⌉ (and ≥ α_y). When o ≥ 2, the two smallest
+/// common terms (in the global order) both lie among the first |x| − α_x + 2 terms of x, and
+/// likewise of y: every *pair* of terms in that prefix is a key — far more selective than one
+/// term. o can be 1 only when α_x = α_y = 1; such sentences also key on each term of their
+/// ordinary prefix.
+pub(super) fn single_keys(ordered: &[u64], tau1: f64, mut key: impl FnMut(u64)) {
+    let alpha = (ordered.len() + 1).saturating_sub(prefix_len(ordered.len(), tau1));
+    if alpha <= 1 {
+        for &t in ordered.iter().take(prefix_len(ordered.len(), tau1)) {
+            key(pair_key(t, t, SINGLE_SEED));
+        }
+    }
+    let n = (ordered.len() + 2).saturating_sub(alpha).min(ordered.len());
+    for x in 0..n {
+        for y in x + 1..n {
+            key(pair_key(ordered[x], ordered[y], SINGLE_SEED));
+        }
+    }
+}
+
+/// A profile under a corpus-wide term order: terms are *ranks* (0 = the rarest term of the
+/// corpus, ties by id; with the anchor rule, 0 = the smallest id, i.e. the longest term), so
+/// that a sentence's key terms (prefix or anchors) are its smallest ranks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct CorpusView {
+    /// The join keys (see the module docs) with the sentences each witnesses, in the order of
+    /// [`Slot`] codes.
+    pub(super) slots: Vec<Slot>,
+    /// Each sentence's key-term ranks (prefix or anchors) as (rank, sentence) postings sorted by
+    /// rank, then sentence; the two columns apart, so that merging two documents' lists reads
+    /// only the ranks.
+    pub(super) posting_ranks: Box<[u32]>,
+    pub(super) posting_sentences: Box<[u32]>,
+}
+
+/// One join key of a document and the sentences it witnesses: a sentence that lies in a block
+/// of a comparison has a witness key the other document shares (module docs). `code` is
+/// `2·i` for a key of sentence `i` alone (a single key) and `2·i + 1` for a key of the pair of
+/// sentences `i` and `i + 1` (a pair key): in code order, sentences are witnessed in text order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Slot {
+    pub(super) key: u64,
+    pub(super) code: u32,
+}
+
+impl RobustSlst {
+    /// How many of a sentence's terms, in the global order, any matching sentence shares one
+    /// of: its anchors when the anchor rule is on, else its prefix.
+    pub(super) fn key_terms(&self, size: usize) -> usize {
+        match self.config.anchor_terms {
+            0 => prefix_len(size, self.config.term_similarity),
+            k => k.min(size),
+        }
+    }
+
+    /// The join keys of a profile whose sentences' term ids, each list sorted in the global
+    /// order, are `ordered(i)`, as [`Slot`]s in code order.
+    pub(super) fn slots_of<'a>(
+        &self,
+        p: &RobustProfile,
+        ordered: impl Fn(usize) -> &'a [u64],
+    ) -> Vec<Slot> {
+        let prefix = |i: usize| {
+            let o = ordered(i);
+            &o[..self.key_terms(o.len())]
+        };
+        let mut slots = Vec::new();
+        for i in 0..p.len() {
+            let (single, pair) = (2 * i as u32, 2 * i as u32 + 1);
+            if self.config.min_block <= 1 {
+                // Every matching pair is a block: one prefix term suffices.
+                for &t in prefix(i) {
+                    let key = pair_key(t, t, SINGLE_SEED);
+                    slots.push(Slot { key, code: single });
+                }
+                continue;
+            }
+            let s = self.config.single_min_terms;
+            if s > 0 && p.sentences[i].length as usize >= s {
+                let mut push = |key| slots.push(Slot { key, code: single });
+                if self.config.anchor_terms > 0 {
+                    // A single-pair block shares two anchors: every pair of them is a key.
+                    let anchors = prefix(i);
+                    for (x, &p) in anchors.iter().enumerate() {
+                        for &q in &anchors[x + 1..] {
+                            push(pair_key(p, q, SINGLE_SEED));
+                        }
+                    }
+                } else {
+                    single_keys(ordered(i), self.config.single_similarity, push);
+                }
+            }
+            if i + 1 < p.len() {
+                for &x in prefix(i) {
+                    for &y in prefix(i + 1) {
+                        let key = pair_key(x, y, PAIR_SEED);
+                        slots.push(Slot { key, code: pair });
+                    }
+                }
+            }
+        }
+        slots
+    }
+
+    /// Join keys from slots: sorted, without repeats.
+    pub(super) fn keys_from(slots: &[Slot]) -> Vec<u64> {
+        let mut keys: Vec<u64> = slots.iter().map(|s| s.key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+
+    /// A profile under a corpus order given as each term's rank.
+    pub(super) fn corpus_view(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> CorpusView {
+        // Each sentence's ranks, ascending (as u64 for the keys).
+        let mut ordered: Vec<u64> =
+            Vec::with_capacity(p.sentences.iter().map(|s| s.terms.len()).sum());
+        let mut starts: Vec<usize> = Vec::with_capacity(p.len() + 1);
+        starts.push(0);
+        for s in &p.sentences {
+            let from = ordered.len();
+            ordered.extend(s.terms.iter().map(|&t| u64::from(rank(t))));
+            ordered[from..].sort_unstable();
+            starts.push(ordered.len());
+        }
+        let slots = self.slots_of(p, |i| &ordered[starts[i]..starts[i + 1]]);
+        let mut postings: Vec<(u32, u32)> = Vec::new();
+        for i in 0..p.len() {
+            let o = &ordered[starts[i]..starts[i + 1]];
+            postings.extend(
+                o[..self.key_terms(o.len())]
+                    .iter()
+                    .map(|&r| (r as u32, i as u32)),
+            );
+        }
+        postings.sort_unstable();
+        CorpusView {
+            slots,
+            posting_ranks: postings.iter().map(|x| x.0).collect(),
+            posting_sentences: postings.iter().map(|x| x.1).collect(),
+        }
+    }
+
+    /// An upper bound on the sentences in blocks (per side) of `a` against `b`, or `None` when
+    /// the corpus prefixes are not set ([`Detector::prepare_corpus`] has not run).
+    ///
+    /// A sentence lies in a block only if it matches some sentence of the other side, and two
+    /// matching sentences differ in length by at most δ and share a key term: a prefix term
+    /// under the corpus order (J ≥ τ, see the module docs), or with the anchor rule an anchor.
+    /// So the number of sentences of A with such a partner in B bounds the matched sentences,
+    /// and so does the number of B's; the bound is the smaller of the two. Cost: one merge of
+    /// the two sorted key-term lists.
+    pub(super) fn max_matched(&self, a: &RobustProfile, b: &RobustProfile) -> Option<usize> {
+        let (x, y) = (a.corpus.as_deref()?, b.corpus.as_deref()?);
+        let delta = self.config.length_tolerance;
+        // Sentences with a possible partner, as bit sets (on the stack for short documents).
+        const WORDS: usize = 8;
+        let (mut small_a, mut small_b) = ([0u64; WORDS], [0u64; WORDS]);
+        let (mut large_a, mut large_b) = (Vec::new(), Vec::new());
+        let in_a: &mut [u64] = if a.len() <= 64 * WORDS {
+            &mut small_a
+        } else {
+            large_a.resize(a.len().div_ceil(64), 0);
+            &mut large_a
+        };
+        let in_b: &mut [u64] = if b.len() <= 64 * WORDS {
+            &mut small_b
+        } else {
+            large_b.resize(b.len().div_ceil(64), 0);
+            &mut large_b
+        };
+        let (xt, yt) = (&*x.posting_ranks, &*y.posting_ranks);
+        let (mut i, mut j) = (0, 0);
+        while i < xt.len() && j < yt.len() {
+            let (p, q) = (xt[i], yt[j]);
+            if p != q {
+                i += usize::from(p < q);
+                j += usize::from(q < p);
+                continue;
+            }
+            let ie = i + xt[i..].iter().take_while(|&&t| t == p).count();
+            let je = j + yt[j..].iter().take_while(|&&t| t == p).count();
+            for &u in &x.posting_sentences[i..ie] {
+                let lu = a.sentences[u as usize].length;
+                for &v in &y.posting_sentences[j..je] {
+                    if lu.abs_diff(b.sentences[v as usize].length) as usize <= delta {
+                        in_a[u as usize / 64] |= 1 << (u % 64);
+                        in_b[v as usize / 64] |= 1 << (v % 64);
+                    }
+                }
+            }
+            i = ie;
+            j = je;
+        }
+        let count = |v: &[u64]| v.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+        Some(count(in_a).min(count(in_b)))
+    }
+
+    /// Ranks the corpus's terms — by document frequency (rarest first) for the prefixes, or in
+    /// id order (longest first) for the anchors — and keeps each document's keys under that
+    /// order.
+    pub(super) fn rank_corpus(&self, sketches: &mut [RobustProfile]) {
+        use rayon::prelude::*;
+        // Every (term, document) once, sorted by term: runs give document frequencies.
+        let mut occurrences: Vec<u64> = sketches
+            .par_iter()
+            .flat_map_iter(|p| {
+                let mut terms: Vec<u64> = p
+                    .sentences
+                    .iter()
+                    .flat_map(|s| s.terms.iter().copied())
+                    .collect();
+                terms.sort_unstable();
+                terms.dedup();
+                terms
+            })
+            .collect();
+        occurrences.par_sort_unstable();
+        let mut by_df: Vec<(u32, u64)> = occurrences
+            .chunk_by(|x, y| x == y)
+            .map(|run| (run.len() as u32, run[0]))
+            .collect();
+        drop(occurrences);
+        // Rank = position in (document frequency, id) order: rarest first, a total order; with
+        // anchors, the order their rule is stated in (ids were sorted by the run above).
+        if self.config.anchor_terms == 0 {
+            by_df.par_sort_unstable();
+        }
+        let rank_of: HashMap<u64, u32, foldhash::fast::RandomState> = by_df
+            .iter()
+            .enumerate()
+            .map(|(r, &(_, t))| (t, r as u32))
+            .collect();
+        let rank = |t: u64| rank_of.get(&t).copied().unwrap_or(u32::MAX);
+        sketches.par_iter_mut().for_each(|p| {
+            p.corpus = Some(Box::new(self.corpus_view(p, &rank)));
+        });
+    }
+}

@@ -1,0 +1,260 @@
+//! Matching sentences and tiling blocks inside one comparison: the sentence predicate (lengths
+//! within δ, term sets within τ, a shared anchor), prefix filtering to find matching pairs
+//! without checking all of them, diagonal runs and greedy tiling.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, HashMap};
+
+use super::{RobustBlock, RobustProfile, RobustSentence, RobustSlst};
+
+/// Below this many sentence pairs, a comparison checks every pair instead of indexing B.
+pub(super) const SMALL_PAIR: usize = 1024;
+
+/// How many of two sentences' anchors (the first `k` of each sorted id list) they share.
+pub(super) fn shared_anchors(x: &[u64], y: &[u64], k: usize) -> usize {
+    let (x, y) = (&x[..k.min(x.len())], &y[..k.min(y.len())]);
+    x.iter().filter(|t| y.contains(t)).count()
+}
+
+/// The Jaccard coefficient of two sorted sets of hashes, and the size of their intersection.
+pub(super) fn jaccard(x: &[u64], y: &[u64]) -> f64 {
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = x.len() + y.len() - common;
+    if union == 0 {
+        0.0
+    } else {
+        common as f64 / union as f64
+    }
+}
+
+/// How many of a set's terms (in the global order) must be indexed so that any set with Jaccard
+/// ≥ τ shares one of them: |x| − ⌈τ·|x|⌉ + 1, computed with a small slack so that rounding can
+/// only make the prefix longer (never lose a candidate).
+pub fn prefix_len(size: usize, tau: f64) -> usize {
+    if size == 0 {
+        return 0;
+    }
+    let needed = ((tau * size as f64) - 1e-9).ceil().max(1.0) as usize;
+    (size + 1).saturating_sub(needed).clamp(1, size)
+}
+
+/// The prefix of a term set under an order given by `rank` (smaller first; ties by hash).
+pub(super) fn prefix(terms: &[u64], tau: f64, rank: &impl Fn(u64) -> u32) -> Vec<u64> {
+    let mut ordered: Vec<u64> = terms.to_vec();
+    ordered.sort_unstable_by_key(|&t| (rank(t), t));
+    ordered.truncate(prefix_len(terms.len(), tau));
+    ordered
+}
+
+/// The canonical order of two robust profiles (their sentences' lengths and term sets,
+/// lexicographically): tiling always runs with the smaller first, so that greedy ties cannot
+/// make `compare(a, b)` and `compare(b, a)` differ.
+pub(super) fn canonical(a: &RobustProfile, b: &RobustProfile) -> Ordering {
+    fn key(p: &RobustProfile) -> impl Iterator<Item = (u16, &[u64])> {
+        p.sentences.iter().map(|s| (s.length, &*s.terms))
+    }
+    key(a).cmp(key(b))
+}
+
+impl RobustSlst {
+    /// Two sentences match: lengths within δ, term sets within τ and, with the anchor rule, one
+    /// shared anchor. Returns their term Jaccard.
+    pub(super) fn matches(&self, x: &RobustSentence, y: &RobustSentence) -> Option<f64> {
+        if x.length.abs_diff(y.length) as usize > self.config.length_tolerance {
+            return None;
+        }
+        // Size filter: J ≤ min(|x|, |y|) / max(|x|, |y|).
+        let (nx, ny) = (x.terms.len() as f64, y.terms.len() as f64);
+        if nx.min(ny) < self.config.term_similarity * nx.max(ny) - 1e-9 {
+            return None;
+        }
+        let j = jaccard(&x.terms, &y.terms);
+        let k = self.config.anchor_terms;
+        (j >= self.config.term_similarity && (k == 0 || shared_anchors(&x.terms, &y.terms, k) >= 1))
+            .then_some(j)
+    }
+
+    /// A matching pair that forms a block on its own.
+    pub(super) fn single(&self, x: &RobustSentence, y: &RobustSentence, j: f64) -> bool {
+        let s = self.config.single_min_terms;
+        s > 0
+            && x.length as usize >= s
+            && y.length as usize >= s
+            && j >= self.config.single_similarity
+            && (self.config.anchor_terms == 0
+                || shared_anchors(&x.terms, &y.terms, self.config.anchor_terms) >= 2)
+    }
+
+    /// Matching sentence pairs (i, j, Jaccard), by prefix filtering under the two documents'
+    /// own term frequencies.
+    pub(super) fn sentence_pairs(
+        &self,
+        a: &RobustProfile,
+        b: &RobustProfile,
+    ) -> Vec<(usize, usize, f64)> {
+        if a.len() * b.len() <= SMALL_PAIR {
+            // Short documents (news items, answers): every pair, without building an index.
+            self.all_sentence_pairs(a, b)
+        } else {
+            self.indexed_sentence_pairs(a, b)
+        }
+    }
+
+    /// Matching sentence pairs by checking every pair (the oracle of the indexed search).
+    pub(super) fn all_sentence_pairs(
+        &self,
+        a: &RobustProfile,
+        b: &RobustProfile,
+    ) -> Vec<(usize, usize, f64)> {
+        let mut out = Vec::new();
+        for (i, x) in a.sentences.iter().enumerate() {
+            for (j, y) in b.sentences.iter().enumerate() {
+                if let Some(sim) = self.matches(x, y) {
+                    out.push((i, j, sim));
+                }
+            }
+        }
+        out
+    }
+
+    /// Matching sentence pairs through an index over B's prefix terms. Matching sentences
+    /// have J ≥ τ and so share a prefix term, anchors or not; under the local order below the
+    /// prefixes are more selective than the anchors (measured on the Bible pair: 0.16 s against
+    /// 0.38 s for the whole `compare`).
+    pub(super) fn indexed_sentence_pairs(
+        &self,
+        a: &RobustProfile,
+        b: &RobustProfile,
+    ) -> Vec<(usize, usize, f64)> {
+        let tau = self.config.term_similarity;
+        // Any global order is exact. Long documents: rarest first (by the number of sentences
+        // holding a term in the two documents), so that common terms rarely enter a prefix.
+        let mut freq: HashMap<u64, u32, foldhash::fast::RandomState> = HashMap::default();
+        for s in a.sentences.iter().chain(&b.sentences) {
+            for &t in s.terms.iter() {
+                *freq.entry(t).or_insert(0) += 1;
+            }
+        }
+        let rank = |t: u64| freq.get(&t).copied().unwrap_or(0);
+        let mut index: HashMap<u64, Vec<u32>, foldhash::fast::RandomState> = HashMap::default();
+        for (j, s) in b.sentences.iter().enumerate() {
+            for t in prefix(&s.terms, tau, &rank) {
+                index.entry(t).or_default().push(j as u32);
+            }
+        }
+        let mut seen = vec![usize::MAX; b.len()];
+        let mut out = Vec::new();
+        for (i, s) in a.sentences.iter().enumerate() {
+            for t in prefix(&s.terms, tau, &rank) {
+                for &j in index.get(&t).map(Vec::as_slice).unwrap_or_default() {
+                    let j = j as usize;
+                    if seen[j] == i {
+                        continue;
+                    }
+                    seen[j] = i;
+                    if let Some(sim) = self.matches(s, &b.sentences[j]) {
+                        out.push((i, j, sim));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Blocks of `a` against `b`, tiled with `a` first.
+    pub(super) fn tiled(&self, a: &RobustProfile, b: &RobustProfile) -> (Vec<RobustBlock>, usize) {
+        let mut pairs = self.sentence_pairs(a, b);
+        let found = pairs.len();
+        // Diagonal runs.
+        pairs.sort_unstable_by_key(|&(i, j, _)| (i as isize - j as isize, i));
+        if pairs.is_empty() {
+            return (Vec::new(), 0);
+        }
+        let mut by_pair: Vec<(usize, usize, f64)> = pairs.clone();
+        by_pair.sort_unstable_by_key(|&(i, j, _)| (i, j));
+        let lookup = |i: usize, j: usize| -> Option<f64> {
+            by_pair
+                .binary_search_by_key(&(i, j), |&(x, y, _)| (x, y))
+                .ok()
+                .map(|k| by_pair[k].2)
+        };
+        let single_at = |i: usize, j: usize| {
+            lookup(i, j).is_some_and(|sim| self.single(&a.sentences[i], &b.sentences[j], sim))
+        };
+        let valid = |i: usize, j: usize, len: usize| {
+            len >= self.config.min_block || (0..len).all(|k| single_at(i + k, j + k))
+        };
+        let mut candidates: Vec<(usize, usize, usize)> = Vec::new();
+        for run in pairs.chunk_by(|x, y| {
+            x.0 as isize - x.1 as isize == y.0 as isize - y.1 as isize && y.0 == x.0 + 1
+        }) {
+            let (i, j, len) = (run[0].0, run[0].1, run.len());
+            if valid(i, j, len) {
+                candidates.push((i, j, len));
+            } else {
+                candidates.extend(
+                    run.iter()
+                        .filter(|x| single_at(x.0, x.1))
+                        .map(|x| (x.0, x.1, 1)),
+                );
+            }
+        }
+        // Greedy tiling, longest first (ties: start in A, then in B); a block cut around used
+        // sentences goes back as its valid pieces.
+        let mut used_a = vec![false; a.len()];
+        let mut used_b = vec![false; b.len()];
+        let key = |&(i, j, len): &(usize, usize, usize)| (len, Reverse(i), Reverse(j));
+        let mut heap: BinaryHeap<_> = candidates.iter().map(|c| (key(c), *c)).collect();
+        let mut kept: Vec<(usize, usize, usize)> = Vec::new();
+        while let Some((_, (i, j, len))) = heap.pop() {
+            let free = |k: usize| !used_a[i + k] && !used_b[j + k];
+            if (0..len).all(free) {
+                used_a[i..i + len].fill(true);
+                used_b[j..j + len].fill(true);
+                kept.push((i, j, len));
+                continue;
+            }
+            let mut k = 0;
+            while k < len {
+                if !free(k) {
+                    k += 1;
+                    continue;
+                }
+                let start = k;
+                while k < len && free(k) {
+                    k += 1;
+                }
+                if valid(i + start, j + start, k - start) {
+                    let piece = (i + start, j + start, k - start);
+                    heap.push((key(&piece), piece));
+                }
+            }
+        }
+        kept.sort_unstable();
+        let blocks = kept
+            .into_iter()
+            .map(|(i, j, len)| RobustBlock {
+                a_start: i,
+                b_start: j,
+                len,
+                a_span: [a.sentences[i].start, a.sentences[i + len - 1].end],
+                b_span: [b.sentences[j].start, b.sentences[j + len - 1].end],
+                min_term_similarity: (0..len)
+                    .map(|k| lookup(i + k, j + k).unwrap_or(0.0))
+                    .fold(1.0, f64::min),
+            })
+            .collect();
+        (blocks, found)
+    }
+}

@@ -1,0 +1,173 @@
+//! The human-readable text of the records: what `slst compare`, `slst query` and
+//! `slst compare --method all` print without `--json`.
+
+use serde::Serialize;
+
+use super::{CompareRecord, DocumentSummary};
+
+/// "yes" or "no".
+pub(crate) fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// A JSON value as plain text: numbers with 4 decimals where fractional, strings bare, `—` for
+/// null.
+fn plain(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "—".to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) if n.is_f64() => format!("{:.4}", n.as_f64().unwrap_or(0.0)),
+        serde_json::Value::Array(items) => items.iter().map(plain).collect::<Vec<_>>().join(","),
+        other => other.to_string(),
+    }
+}
+
+/// The fields of a record as `(name, plain text)`, in order (for the evidence and settings
+/// lines: each method's own fields, whatever they are).
+fn fields(record: &impl Serialize) -> Vec<(String, String)> {
+    match serde_json::to_value(record) {
+        Ok(serde_json::Value::Object(map)) => {
+            map.into_iter().map(|(k, v)| (k, plain(&v))).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+impl<E: Serialize> CompareRecord<'_, E> {
+    /// The human-readable report: for SL+ST the documents' sentence counts, the scores, the
+    /// decision and every block with its sentences, bytes and opening words; for the other
+    /// methods the scores, the decision, the evidence and the settings.
+    pub fn to_text(&self) -> String {
+        match &self.blocks {
+            Some(_) => self.sentence_text(),
+            None => self.method_text(),
+        }
+    }
+
+    fn sentence_text(&self) -> String {
+        let mut out = String::new();
+        let max_length = self.params.max_length().unwrap_or_default();
+        let doc_line = |tag: &str, d: &DocumentSummary| {
+            let c = d.counts.unwrap_or_default();
+            format!(
+                "{tag}  {}\n   {} sentences kept, {} skipped as empty, {} dropped as longer than {} terms{}\n",
+                d.id,
+                c.sentences,
+                c.skipped_empty,
+                c.dropped_long,
+                max_length,
+                if d.encoding.is_fallback() {
+                    format!(" (decoded as {})", d.encoding.name())
+                } else {
+                    String::new()
+                }
+            )
+        };
+        out.push_str(&doc_line("A", &self.a));
+        out.push_str(&doc_line("B", &self.b));
+        out.push('\n');
+        if let Some(note) = &self.note {
+            out.push_str(&format!("note: {note}\n"));
+        }
+        let score = |x: Option<f64>| x.unwrap_or_default();
+        out.push_str(&format!("resemblance J        {:.4}\n", self.resemblance));
+        out.push_str(&format!(
+            "containment A in B   {:.4}\n",
+            score(self.containment_a)
+        ));
+        out.push_str(&format!(
+            "containment B in A   {:.4}\n",
+            score(self.containment_b)
+        ));
+        out.push_str(&format!(
+            "duplicate at θ = {}: {}\n",
+            self.params.threshold().unwrap_or_default(),
+            yes_no(self.duplicate)
+        ));
+        if let Some(c) = self.contained {
+            out.push_str(&c.to_text());
+        }
+        out.push('\n');
+        let blocks = self.blocks.as_deref().unwrap_or_default();
+        let matched = self.matched_sentences.unwrap_or_default();
+        let n = blocks.len();
+        out.push_str(&format!(
+            "{n} block{} covering {} sentence{} of each document{}\n",
+            if n == 1 { "" } else { "s" },
+            matched,
+            if matched == 1 { "" } else { "s" },
+            if n == 0 {
+                "."
+            } else {
+                " (sentences counted from 0, ranges half-open):"
+            }
+        ));
+        for (k, b) in blocks.iter().enumerate() {
+            let similarity = b
+                .min_term_similarity
+                .map(|j| format!(", term similarity ≥ {j:.3}"))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "  #{:<3} A sentences {}..{} bytes {}..{}   B sentences {}..{} bytes {}..{}   ({} sentences{similarity})\n",
+                k + 1,
+                b.a_start,
+                b.a_start + b.len,
+                b.a_span[0],
+                b.a_span[1],
+                b.b_start,
+                b.b_start + b.len,
+                b.b_span[0],
+                b.b_span[1],
+                b.len
+            ));
+            out.push_str(&format!(
+                "       A: {}\n       B: {}\n",
+                b.a_opening, b.b_opening
+            ));
+        }
+        out
+    }
+
+    fn method_text(&self) -> String {
+        let score = |x: Option<f64>| match x {
+            Some(x) => format!("{x:.4}"),
+            None => "undefined".to_string(),
+        };
+        let mut out = format!("A  {}\nB  {}\n\n", self.a.id, self.b.id);
+        out.push_str(&format!("method               {}\n", self.method));
+        if let Some(note) = &self.note {
+            out.push_str(&format!("note: {note}\n"));
+        }
+        out.push_str(&format!("resemblance J        {:.4}\n", self.resemblance));
+        out.push_str(&format!(
+            "containment A in B   {}\n",
+            score(self.containment_a)
+        ));
+        out.push_str(&format!(
+            "containment B in A   {}\n",
+            score(self.containment_b)
+        ));
+        out.push_str(&format!(
+            "duplicate ({}): {}\n",
+            self.rule,
+            yes_no(self.duplicate)
+        ));
+        if let Some(c) = self.contained {
+            out.push_str(&c.to_text());
+        }
+        out.push_str("\nevidence\n");
+        if let Some(evidence) = self.evidence {
+            for (key, value) in fields(evidence) {
+                out.push_str(&format!("  {key:<24} {value}\n"));
+            }
+        }
+        let params: Vec<String> = fields(&self.params)
+            .into_iter()
+            .map(|(key, value)| format!("{key} {value}"))
+            .collect();
+        if !params.is_empty() {
+            out.push_str(&format!("\nsettings: {}\n", params.join(", ")));
+        }
+        out
+    }
+}
