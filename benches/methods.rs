@@ -54,12 +54,13 @@ impl WithDetector for Bench<'_, '_> {
             })
         });
         let (sa, sb) = (d.sketch(a), d.sketch(b));
-        self.group.bench_function(format!("{name}/compare"), |bench| {
-            bench.iter(|| {
-                let c = d.compare(black_box(&sa), black_box(&sb));
-                assert_eq!(c.similarity.resemblance, expected, "{name}");
-            })
-        });
+        self.group
+            .bench_function(format!("{name}/compare"), |bench| {
+                bench.iter(|| {
+                    let c = d.compare(black_box(&sa), black_box(&sb));
+                    assert_eq!(c.similarity.resemblance, expected, "{name}");
+                })
+            });
     }
 }
 

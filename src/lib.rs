@@ -91,9 +91,11 @@ pub mod block; // matches → verified, tiled blocks
 pub mod similarity; // blocks → resemblance, containments
 pub mod method; // the Detector interface; SL+ST and the baseline methods
 pub mod batch; // corpus mode: candidates, verification, clusters, outputs
+#[cfg(feature = "index")]
 pub mod index; // search mode: a persistent, incremental near-duplicate index (SQLite)
 pub mod eval; // labelled sets: precision, recall, F1 sweeps, χ², plots
 pub mod synth; // planted near-duplicates of real documents: corpus, truth, edit log
+#[cfg(feature = "sample")]
 pub mod sample; // AP90-S-like subsets: BM25 top k of query documents, with a manifest
 pub mod report; // JSON records and human text of compare/profile
 

@@ -1,5 +1,7 @@
 //! End-to-end tests of the `slst` binary: outputs, exit codes and error messages.
 
+#![cfg(feature = "cli")]
+
 mod common;
 use common::{slst, stderr, stdout};
 

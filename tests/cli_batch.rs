@@ -1,5 +1,7 @@
 //! End-to-end tests of `slst batch`.
 
+#![cfg(feature = "cli")]
+
 mod common;
 use common::{repo, slst_in, stderr};
 

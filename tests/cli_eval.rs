@@ -1,11 +1,14 @@
 //! End-to-end tests of `slst eval`.
 
+#![cfg(feature = "cli")]
+
 mod common;
 use common::{repo, slst_in};
 
 /// The Bible sample holds Genesis 1–3 in KJV and Webster: 3 light pairs (same chapter). HAND-
 /// CHECKED against `slst compare` of each pair: the scores below come from there.
 #[test]
+#[cfg(feature = "plots")]
 fn eval_on_the_bible_sample_with_plots_and_json() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

@@ -1,6 +1,8 @@
 //! End-to-end tests of `slst index` and `slst query`: agreement with `slst compare`, format
 //! versions, `check`, crash safety under SIGKILL, and queries during an add.
 
+#![cfg(all(feature = "cli", feature = "index"))]
+
 mod common;
 use common::slst_in;
 

@@ -1,6 +1,8 @@
 //! End-to-end tests of `slst compare --method NAME|all` and `slst sketch`: the shared JSON
 //! schema, the side-by-side table, the published examples from the command line, and errors.
 
+#![cfg(feature = "cli")]
+
 mod common;
 use common::{slst, stderr, stdout};
 

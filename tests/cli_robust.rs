@@ -1,5 +1,7 @@
 //! End-to-end tests of `--mode robust`: compare, batch (index = all pairs) and eval.
 
+#![cfg(feature = "cli")]
+
 mod common;
 use common::{repo, slst, slst_in, stdout};
 

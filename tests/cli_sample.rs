@@ -1,5 +1,7 @@
 //! End-to-end tests of `slst sample`.
 
+#![cfg(all(feature = "cli", feature = "sample"))]
+
 mod common;
 use common::slst_in;
 

@@ -1,5 +1,7 @@
 //! End-to-end tests of `slst synth`.
 
+#![cfg(feature = "cli")]
+
 mod common;
 use common::slst_in;
 

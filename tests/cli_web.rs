@@ -1,6 +1,8 @@
 //! CLI tests of web input: `slst blocks`, `compare` on HTML, `batch` and `eval` on WARC files
 //! (built here from the real fixture pages, gzip'd and not), and damaged WARC records.
 
+#![cfg(feature = "cli")]
+
 mod common;
 
 use std::io::Write;

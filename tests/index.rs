@@ -1,6 +1,8 @@
 //! The index's contract: a query answers exactly what comparing the query with every indexed
 //! document answers, and what a batch run over the union reports for the query's pairs.
 
+#![cfg(feature = "index")]
+
 use std::sync::OnceLock;
 
 use proptest::prelude::*;

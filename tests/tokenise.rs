@@ -8,7 +8,11 @@
 //! The mini newsgroups (`../shared/corpora/mini-newsgroups`) run on request:
 //! `cargo test --release --test tokenise -- --ignored`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::shared_corpus as shared;
 
 use rayon::prelude::*;
 use slst::Document;
@@ -68,17 +72,6 @@ fn check_sources(sources: &[PathBuf], options: &SourceOptions) -> (usize, usize)
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// A corpus under `../shared/corpora`, or `None` (with a note) when it is not there.
-fn shared(name: &str) -> Option<PathBuf> {
-    let path = repo("../shared/corpora").join(name);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!("{} not present: skipped", path.display());
-        None
-    }
 }
 
 #[test]

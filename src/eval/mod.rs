@@ -9,6 +9,7 @@
 //! Universe `Listed`: only the pairs of the truth file.
 
 pub mod metrics;
+#[cfg(feature = "plots")]
 pub mod plot;
 mod report;
 pub mod truth;

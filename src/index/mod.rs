@@ -379,15 +379,22 @@ impl Index {
                 supported: FORMAT_VERSION,
             });
         }
-        let name = meta("method")?.unwrap_or_else(|| "slst".into());
-        if !settings::INDEXED.iter().any(|m| m.name() == name) {
+        let name = meta("method")?;
+        let stored = match name.as_deref() {
+            None => Some(Method::Slst), // the first indexes named no method
+            Some(name) => Method::from_name(name).filter(|m| settings::INDEXED.contains(m)),
+        };
+        let Some(stored) = stored else {
             return Err(Error::Database {
                 path: path.to_path_buf(),
-                detail: format!("method {name} is not supported by this build"),
+                detail: format!(
+                    "method {} is not supported by this build",
+                    name.unwrap_or_default()
+                ),
             });
-        }
+        };
         let (method, settings) = match meta("settings")? {
-            Some(json) => settings::from_json(&name, &json)?,
+            Some(json) => settings::from_json(stored, &json)?,
             None => None,
         }
         .ok_or_else(|| Error::Database {

@@ -73,7 +73,7 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
         MethodDetector::Slst(d) if d.method() == Method::Slst => {
             let c = d.config();
             serde_json::to_string(&StoredSettings {
-                method: "slst".into(),
+                method: Method::Slst.name().into(),
                 min_block: c.min_block,
                 threshold: c.threshold,
                 max_length: c.profile.max_length,
@@ -85,7 +85,7 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
         MethodDetector::Shingle(d) => {
             let c = d.config();
             serde_json::to_string(&StoredShingleSettings {
-                method: "shingle".into(),
+                method: Method::Shingle.name().into(),
                 size: c.size,
                 hash: c.hash,
                 sketch: c.sketch,
@@ -100,7 +100,7 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
         MethodDetector::MegaShingle(d) => {
             let c = d.config();
             serde_json::to_string(&StoredMegaShingleSettings {
-                method: "megashingle".into(),
+                method: Method::MegaShingle.name().into(),
                 shingle_size: c.shingle_size,
                 minima: c.minima,
                 supershingle_size: c.supershingle_size,
@@ -128,10 +128,10 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
 ///
 /// # Errors
 /// A stored setting out of range.
-pub(super) fn from_json(method: &str, json: &str) -> Result<Option<(Method, MethodSettings)>> {
+pub(super) fn from_json(method: Method, json: &str) -> Result<Option<(Method, MethodSettings)>> {
     let mut settings = MethodSettings::default();
     let method = match method {
-        "slst" => {
+        Method::Slst => {
             let Ok(s) = serde_json::from_str::<StoredSettings>(json) else {
                 return Ok(None);
             };
@@ -147,7 +147,7 @@ pub(super) fn from_json(method: &str, json: &str) -> Result<Option<(Method, Meth
             };
             Method::Slst
         }
-        "shingle" => {
+        Method::Shingle => {
             let Ok(s) = serde_json::from_str::<StoredShingleSettings>(json) else {
                 return Ok(None);
             };
@@ -163,7 +163,7 @@ pub(super) fn from_json(method: &str, json: &str) -> Result<Option<(Method, Meth
             };
             Method::Shingle
         }
-        "megashingle" => {
+        Method::MegaShingle => {
             let Ok(s) = serde_json::from_str::<StoredMegaShingleSettings>(json) else {
                 return Ok(None);
             };

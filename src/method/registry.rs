@@ -29,43 +29,31 @@ use super::{
 /// assert_eq!("slst-blocks".parse::<Method>(), Ok(Method::Slst)); // an older name
 /// assert!("simhash".parse::<Method>().is_err());
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Method {
     /// SL+ST (Feng 2015), paper or robust mode.
-    #[serde(rename = "slst")]
     Slst,
     /// Broder's w-shingles.
-    #[serde(rename = "shingle")]
     Shingle,
     /// Fetterly et al.'s megashingles.
-    #[serde(rename = "megashingle")]
     MegaShingle,
     /// Polynomial-hash character n-grams (seed 003).
-    #[serde(rename = "polyhash")]
     PolyHash,
     /// Spot signatures (Theobald et al. 2008).
-    #[serde(rename = "spotsigs")]
     SpotSigs,
     /// Runs of sentence lengths (Wang and Chang 2009).
-    #[serde(rename = "sentlen")]
     SentLen,
     /// The MD5 of the canonical text (the exact-duplicate control).
-    #[serde(rename = "md5")]
     Md5,
     /// SL+ST on a web page read as one flow of text (block boundaries as spaces).
-    #[serde(rename = "slst-flat")]
     SlstFlat,
     /// The MD5 of each structural-semantic block of a web page (seed 004).
-    #[serde(rename = "blocks-md5")]
     BlocksMd5,
     /// Shingles spread over a web page's blocks (seed 004).
-    #[serde(rename = "blocks-shingle")]
     BlocksShingle,
     /// Counts of special characters over a page (seed 004).
-    #[serde(rename = "specialchars")]
     SpecialChars,
     /// Counts of special characters per block (seed 004).
-    #[serde(rename = "blocks-specialchars")]
     BlocksSpecialChars,
 }
 
@@ -124,6 +112,24 @@ impl Method {
                 | Method::SpecialChars
                 | Method::BlocksSpecialChars
         )
+    }
+}
+
+impl Serialize for Method {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Method {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Method::from_name(&name).ok_or_else(|| serde::de::Error::custom(UnknownMethod(name)))
     }
 }
 

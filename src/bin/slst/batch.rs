@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slst::batch::output::{self, BatchSummary, PairFormat};
 use slst::batch::{self, BatchConfig, CandidateSource, Candidates, Progress};
 use slst::corpus::read_sources;
-use slst::method::{PairRule, WithDetector};
+use slst::method::{Method, PairRule, WithDetector};
 use slst::{Detector, MatchKey, Result, SlstConfig};
 
 use crate::args::{InputArgs, MethodArg, ProfileFlags};
@@ -38,7 +38,7 @@ pub struct BatchArgs {
     /// The method: slst (suffix-array candidates), or shingle, megashingle, polyhash, spotsigs,
     /// sentlen, md5 and the web-page methods (candidates from an inverted index over the
     /// method's keys).
-    #[arg(long, value_enum, default_value = "slst", value_name = "NAME")]
+    #[arg(long, value_enum, default_value_t = MethodArg(Method::Slst), value_name = "NAME")]
     pub method: MethodArg,
     /// Report pairs whose resemblance J is at least this [default: the method's own, 0.5 for
     /// slst].

@@ -26,7 +26,7 @@ pub struct CompareArgs {
     /// The method: slst (SL+ST), shingle, megashingle, polyhash, spotsigs, sentlen, md5,
     /// slst-flat, blocks-md5, blocks-shingle, specialchars, blocks-specialchars, or `all` (every
     /// method side by side in one table; with --json, an array of their records).
-    #[arg(long, default_value = "slst", value_name = "NAME|all", value_parser = MethodList::parse)]
+    #[arg(long, default_value = Method::Slst.name(), value_name = "NAME|all", value_parser = MethodList::parse)]
     pub method: MethodList,
     /// Duplicate when the resemblance J (or the method's own score) is at least this
     /// [default: the method's own: 0.5; 0.85 for spotsigs].

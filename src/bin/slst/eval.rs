@@ -39,7 +39,7 @@ pub struct EvalArgs {
     /// the web-page methods, a comma-separated list of them, or `all`. SL+ST is evaluated once
     /// per --mode (`--mode paper,robust`: both side by side). Every method is scored by its own
     /// resemblance (or containment with --score), so its own threshold does not matter here.
-    #[arg(long, default_value = "slst", value_name = "NAME,…|all", value_parser = MethodList::parse)]
+    #[arg(long, default_value = Method::Slst.name(), value_name = "NAME,…|all", value_parser = MethodList::parse)]
     pub method: MethodList,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
@@ -214,11 +214,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         })
         .collect();
     if let Some(dir) = &args.plots {
-        let font = std::env::var_os("SLST_FONT").map(std::path::PathBuf::from);
-        let files = eval::plot::write_plots(dir, &args.title, &results, font.as_deref())?;
-        if !args.json {
-            eprintln!("slst: wrote {} plots to {}", files.len(), dir.display());
-        }
+        plots(dir, &args, &results)?;
     }
     let report = EvalReport::new(
         prepared.set().clone(),
@@ -233,4 +229,25 @@ pub fn run(args: EvalArgs) -> Result<()> {
     } else {
         crate::emit(&report.to_text(args.sweep))
     }
+}
+
+/// Write the plots (`SLST_FONT` names the TrueType font for their labels).
+#[cfg(feature = "plots")]
+fn plots(dir: &std::path::Path, args: &EvalArgs, results: &[MethodEval]) -> Result<()> {
+    let font = std::env::var_os("SLST_FONT").map(std::path::PathBuf::from);
+    let files = eval::plot::write_plots(dir, &args.title, results, font.as_deref())?;
+    if !args.json {
+        eprintln!("slst: wrote {} plots to {}", files.len(), dir.display());
+    }
+    Ok(())
+}
+
+/// Plots need the `plots` feature.
+#[cfg(not(feature = "plots"))]
+fn plots(dir: &std::path::Path, _args: &EvalArgs, _results: &[MethodEval]) -> Result<()> {
+    Err(Error::InvalidParameter {
+        name: "plots",
+        value: dir.display().to_string(),
+        expected: "a build with the `plots` feature",
+    })
 }

@@ -40,7 +40,7 @@ pub struct CreateArgs {
     /// The index file to create.
     pub index: PathBuf,
     /// The method: slst, shingle or megashingle.
-    #[arg(long, value_enum, default_value = "slst", value_name = "NAME")]
+    #[arg(long, value_enum, default_value_t = MethodArg(Method::Slst), value_name = "NAME")]
     pub method: MethodArg,
     /// The default resemblance threshold θ of queries (slst; shingle unless
     /// --shingle-threshold) [default: 0.5].
@@ -370,10 +370,7 @@ fn query_text<D: Detector>(
                 }
             }
             None => {
-                let evidence = r
-                    .evidence
-                    .map(crate::profile::to_json)
-                    .unwrap_or_default();
+                let evidence = r.evidence.map(crate::profile::to_json).unwrap_or_default();
                 let _ = writeln!(
                     text,
                     "  {}  J = {:.3}  containment {} / {}  {}",

@@ -7,9 +7,11 @@ mod batch;
 mod blocks;
 mod compare;
 mod eval;
+#[cfg(feature = "index")]
 mod index;
 mod methods;
 mod profile;
+#[cfg(feature = "sample")]
 mod sample;
 mod sketch;
 mod synth;
@@ -40,12 +42,15 @@ enum Command {
     /// Plant near-duplicates of real documents: a corpus, its ground truth and an edit log.
     Synth(synth::SynthArgs),
     /// Build an AP90-S-like subset: the BM25 top k of q query documents, with a manifest.
+    #[cfg(feature = "sample")]
     Sample(sample::SampleArgs),
     /// A persistent, incremental near-duplicate index: create, add, remove, stats, check.
+    #[cfg(feature = "index")]
     #[command(subcommand)]
     Index(index::IndexCommand),
     /// Ask an index for the near-duplicates of each query document: scores and verified blocks
     /// with spans in both documents, as `slst compare` gives against each indexed document.
+    #[cfg(feature = "index")]
     Query(index::QueryArgs),
     /// Show a document's sentence profile: each kept sentence's span, length, symbol and
     /// leading terms, and the length string.
@@ -64,10 +69,13 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(args),
         Command::Batch(args) => batch::run(args),
         Command::Eval(args) => eval::run(args),
+        #[cfg(feature = "index")]
         Command::Index(command) => index::run(command),
+        #[cfg(feature = "index")]
         Command::Query(args) => index::query(args),
         Command::Profile(args) => profile::run(args),
         Command::Synth(args) => synth::run(args),
+        #[cfg(feature = "sample")]
         Command::Sample(args) => sample::run(args),
         Command::Sketch(args) => sketch::run(args),
         Command::Blocks(args) => blocks::run(args),

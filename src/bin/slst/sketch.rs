@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::Value;
-use slst::method::WithDetector;
+use slst::method::{Method, WithDetector};
 use slst::report::{SketchRecord, Versioned};
 use slst::{Detector, Document, Result, SlstConfig};
 
@@ -18,7 +18,7 @@ pub struct SketchArgs {
     pub file: PathBuf,
     /// The method: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5 or a web-page
     /// method.
-    #[arg(long, value_enum, default_value = "slst", value_name = "NAME")]
+    #[arg(long, value_enum, default_value_t = MethodArg(Method::Slst), value_name = "NAME")]
     pub method: MethodArg,
     /// The DOCNO to take from a TREC file holding several documents.
     #[arg(long, value_name = "DOCNO")]
