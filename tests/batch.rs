@@ -254,9 +254,9 @@ fn output_is_the_same_at_one_and_two_threads() {
 /// Indexed against all pairs on real text: `texts` at two thresholds.
 fn indexed_equals_all_pairs_on(texts: &[String]) {
     for threshold in [0.2, 0.5] {
-        let index = run(&texts, &BatchConfig::default(), threshold);
+        let index = run(texts, &BatchConfig::default(), threshold);
         let all = run(
-            &texts,
+            texts,
             &BatchConfig {
                 candidates: Candidates::All,
                 ..BatchConfig::default()
