@@ -9,7 +9,7 @@
 # data that the project does not redistribute: they are read from the shared corpora folder when
 # it is there, and their sets are skipped, with a note, when it is not. The truth files in
 # corpora/truth/ are derived by scripts/make_truth.py (rerun here when the shared corpora are
-# present). METHODS=slst,shingle restricts the methods (default: all, plus slst-robust: SL+ST's
+# present). METHODS=slst,shingle restricts the methods (default: all, SL+ST in both modes: its
 # robust mode with its default parameters, which scripts/tune_robust.py chose on half A of the
 # Bible and Clough sets). The robust mode's held-out figures and ablation come from
 # results/tuning/ (scripts/tune_robust.py, scripts/ablation_robust.py; not rerun here).
@@ -18,7 +18,9 @@ cd "$(dirname "$0")/.."
 shared="${1:-../shared/corpora}"
 # The text methods and SL+ST's robust mode; the web methods (blocks-*, specialchars, slst-flat)
 # read page structure that plain text has not, and are evaluated on the web sets below.
-methods="${METHODS:-slst,shingle,megashingle,polyhash,spotsigs,sentlen,md5,slst-robust}"
+methods="${METHODS:-slst,shingle,megashingle,polyhash,spotsigs,sentlen,md5}"
+# SL+ST is evaluated in each of these modes (MODES=paper for the paper's method alone).
+modes="${MODES:-paper,robust}"
 cargo build --release --quiet
 bin=target/release/slst
 if [ -d "$shared/mini-newsgroups" ] && [ -d "$shared/reuters21578" ]; then
@@ -40,7 +42,7 @@ only=""
 run() {
   local name="$1"; shift
   echo "== $name" >&2
-  "$bin" eval "$@" --method "${only:-$methods}" --json --plots "$out/plots/$name" --title "$name" > "$out/json/$name.json"
+  "$bin" eval "$@" --method "${only:-$methods}" --mode "$modes" --json --plots "$out/plots/$name" --title "$name" > "$out/json/$name.json"
   only=""
 }
 
@@ -70,7 +72,7 @@ if [ "$have_shared" = 1 ]; then
   # Reuters-21578: exact-duplicate bodies. All pairs of 21,578 documents are 232 million: the
   # methods whose keys are shared by most pairs (character n-grams, spot signatures,
   # sentence-length runs) would compare nearly all of them, so they are left out of this set.
-  only="${REUTERS_METHODS:-slst,slst-robust,shingle,megashingle,md5}"
+  only="${REUTERS_METHODS:-slst,shingle,megashingle,md5}"
   run reuters-exact "${reuters[@]}" "${sgml[@]}" --text-tags BODY \
     --truth corpora/truth/reuters-exact.tsv --truth-format clusters
   # An AP90-S-like subset (SL+ST paper, section 3.1): the BM25 top 150 of 6 query documents,

@@ -18,11 +18,17 @@ loaded = {}
 for name in sets:
     with open(os.path.join(folder, name + ".json")) as f:
         loaded[name] = json.load(f)
+def key(m):
+    """A method record's column: SL+ST's robust mode is `slst-robust` (method "slst" with
+    mode "robust" in `slst eval --json`; older results named it so)."""
+    return "slst-robust" if m.get("mode") == "robust" else m["method"]
+
+
 methods = []
 for data in loaded.values():
     for m in data["methods"]:
-        if m["method"] not in methods:
-            methods.append(m["method"])
+        if key(m) not in methods:
+            methods.append(key(m))
 if "slst-robust" in methods:
     # The robust mode beside the paper's.
     methods.remove("slst-robust")
@@ -31,7 +37,7 @@ print("## Best F1, set by method\n")
 print("| set | " + " | ".join(methods) + " |")
 print("|---|" + "---|" * len(methods))
 for name in sets:
-    best = {m["method"]: m["best"]["f1"] for m in loaded[name]["methods"]}
+    best = {key(m): m["best"]["f1"] for m in loaded[name]["methods"]}
     top = max(best.values())
     cells = []
     for method in methods:
@@ -53,7 +59,7 @@ for name in sets:
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for m in data["methods"]:
         b = m["best"]
-        print(f"| {m['method']} | {b['f1']:.3f} | {b['threshold']:.2f} | {b['precision']:.3f} | "
+        print(f"| {key(m)} | {b['f1']:.3f} | {b['threshold']:.2f} | {b['precision']:.3f} | "
               f"{b['recall']:.3f} | {b['tp']} | {b['fp']} | {b['fn_']} | {m['chi_square']:.0f} | "
               f"{m['pairs_compared']:,} | {m['seconds']:.2f} |")
     print()

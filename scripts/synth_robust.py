@@ -15,8 +15,8 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-BIN = os.path.join(ROOT, "target", "release", "slst")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tune_robust import BIN, ROOT, evaluate  # noqa: E402
 KINDS = ["last-paragraph", "every-nth", "delete", "insert", "reorder", "substitute", "paste",
          "boilerplate"]
 
@@ -37,11 +37,9 @@ def main():
             subprocess.run([BIN, "synth", *reuters, *sgml, "--docs", "150", "--seed", "7",
                             "--kinds", kind, "--out", corpus, "--truth", truth],
                            check=True, capture_output=True)
-            r = subprocess.run([BIN, "eval", corpus, "--truth", truth, "--positive", kind,
-                                "--method", "slst,slst-robust,shingle", "--json"],
-                               check=True, capture_output=True, text=True).stdout
-            result[kind] = {m["method"]: {k: m["best"][k] for k in ("f1", "precision", "recall", "threshold")}
-                            for m in json.loads(r)["methods"]}
+            r = evaluate([corpus, "--truth", truth, "--positive", kind], "slst,slst-robust,shingle")
+            result[kind] = {name: {k: m["best"][k] for k in ("f1", "precision", "recall", "threshold")}
+                            for name, m in r.items()}
             print(kind, {m: round(v["f1"], 3) for m, v in result[kind].items()}, file=sys.stderr)
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "synth.json"), "w") as f:

@@ -4,7 +4,7 @@
     scripts/tune_robust.py [--grid small|full] [--out results/tuning]
 
 Runs scripts/split_halves.py (halves by Bible chapter and by Clough task), then for every
-parameter combination of the grid `slst eval --method slst-robust` on half A of the four sets
+parameter combination of the grid `slst eval --method slst --mode robust` on half A of the four sets
 (Bible light; Bible light+heavy; Clough cut+light; Clough cut+light+heavy). The combination with
 the highest mean best-F1 over the four half-A sets wins (ties: the earlier in the grid, which
 lists stricter settings first). Only then are half B and the full sets evaluated, with the winner
@@ -83,10 +83,30 @@ def robust_flags(p):
             "--anchor-terms", str(anchors)]
 
 
+# The key these scripts and their results give SL+ST's robust mode (slst eval runs it as
+# `--method slst --mode robust` and reports it as method "slst" with mode "robust").
+ROBUST = "slst-robust"
+
+
+def result_key(m):
+    """A method record of `slst eval --json` → its key in these scripts' results."""
+    return ROBUST if m.get("mode") == "robust" else m["method"]
+
+
+def eval_flags(methods):
+    """A method list that may name ROBUST → the `--method` and `--mode` flags of slst eval."""
+    names = methods.split(",")
+    modes = [mode for name, mode in (("slst", "paper"), (ROBUST, "robust")) if name in names]
+    if ROBUST in names:
+        names[names.index(ROBUST)] = "slst"
+    names = [n for i, n in enumerate(names) if n not in names[:i]]
+    return ["--method", ",".join(names)] + (["--mode", ",".join(modes)] if modes else [])
+
+
 def evaluate(args, methods, flags=()):
-    out = subprocess.run([BIN, "eval", *args, "--method", methods, "--json", *flags],
+    out = subprocess.run([BIN, "eval", *args, *eval_flags(methods), "--json", *flags],
                          check=True, capture_output=True, text=True).stdout
-    return {m["method"]: m for m in json.loads(out)["methods"]}
+    return {result_key(m): m for m in json.loads(out)["methods"]}
 
 
 def main():

@@ -5,11 +5,13 @@
 //! fills the same [`CompareRecord`]; a method that finds sentence blocks (SL+ST, in either mode)
 //! reports them as `blocks` with their spans, the others their own `evidence`.
 
+mod page;
 mod profile;
 mod text;
 
 use serde::Serialize;
 
+pub use self::page::{PageBlockRecord, PageRecord};
 pub use self::profile::{ProfileRecord, SentenceRecord};
 use self::text::yes_no;
 use crate::document::{Document, Encoding};

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use serde_json::json;
+use slst::report::{PageRecord, Versioned};
 use slst::{Error, Result};
 
 use crate::args::InputArgs;
@@ -27,16 +27,6 @@ pub struct BlocksArgs {
     pub input: InputArgs,
 }
 
-/// The first `n` characters of `text` on one line, with an ellipsis when cut.
-fn excerpt(text: &str, n: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= n {
-        flat
-    } else {
-        flat.chars().take(n).collect::<String>() + "…"
-    }
-}
-
 pub fn run(args: BlocksArgs) -> Result<()> {
     let mut input = args.input.clone();
     if matches!(input.format, crate::args::FormatArg::Auto)
@@ -56,68 +46,10 @@ pub fn run(args: BlocksArgs) -> Result<()> {
             path: args.file.clone(),
         });
     };
+    let record = PageRecord::new(&doc, seg, args.excerpt);
     if args.json {
-        let blocks: Vec<_> = seg
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(i, b)| {
-                json!({
-                    "block": i + 1,
-                    "weight": b.weight,
-                    "depth": b.depth,
-                    "path": b.path,
-                    "chars": b.chars,
-                    "ranges": b.ranges.iter().map(|r| [r.start, r.end]).collect::<Vec<_>>(),
-                    "excerpt": excerpt(&b.text(&doc.text), args.excerpt),
-                })
-            })
-            .collect();
-        let v = json!({
-            "id": doc.id,
-            "preset": seg.preset.name(),
-            "text_bytes": doc.text.len(),
-            "chars": seg.blocks.iter().map(|b| b.chars).sum::<usize>(),
-            "notes": seg.notes,
-            "blocks": blocks,
-        });
-        return crate::emit(&(crate::profile::to_json(&v) + "\n"));
+        crate::emit(&(crate::profile::to_json(&Versioned::new(&record)) + "\n"))
+    } else {
+        crate::emit(&record.to_text())
     }
-    let total: usize = seg.blocks.iter().map(|b| b.chars).sum();
-    let mut out = format!(
-        "{}\n  {} characters of visible text in {} blocks (preset {}); spans are byte offsets into the visible text\n\n",
-        doc.id,
-        total,
-        seg.blocks.len(),
-        seg.preset.name()
-    );
-    for note in &seg.notes {
-        out.push_str(&format!("  note: {note}\n"));
-    }
-    if !seg.notes.is_empty() {
-        out.push('\n');
-    }
-    out.push_str("    #    weight  depth   chars  share  path\n");
-    for (i, b) in seg.blocks.iter().enumerate() {
-        out.push_str(&format!(
-            "  {:>3}  {:>8.3}  {:>5}  {:>6}  {:>4.0}%  {}\n",
-            i + 1,
-            b.weight,
-            b.depth,
-            b.chars,
-            100.0 * b.chars as f64 / total.max(1) as f64,
-            b.path
-        ));
-        let spans: Vec<String> = b
-            .ranges
-            .iter()
-            .map(|r| format!("{}..{}", r.start, r.end))
-            .collect();
-        out.push_str(&format!("       bytes {}\n", spans.join(", ")));
-        out.push_str(&format!(
-            "       {}\n",
-            excerpt(&b.text(&doc.text), args.excerpt)
-        ));
-    }
-    crate::emit(&out)
 }

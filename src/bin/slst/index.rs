@@ -10,7 +10,7 @@ use serde::Serialize;
 use slst::corpus::read_sources;
 use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, QueryOptions};
 use slst::method::{Method, MethodSettings, WithDetector};
-use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION};
+use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION, Versioned};
 use slst::{Detector, Document, MatchKey, Result, SlstConfig};
 
 use crate::args::{InputArgs, MethodArg, ProfileFlags};
@@ -204,7 +204,7 @@ fn stats(args: PathArgs) -> Result<()> {
     let index = Index::open(&args.index)?;
     let s = index.stats()?;
     if args.json {
-        return crate::emit(&(crate::profile::to_json(&s) + "\n"));
+        return crate::emit(&(crate::profile::to_json(&Versioned::new(&s)) + "\n"));
     }
     // SL+ST stores one key per kept sentence; the other methods store their sketch keys.
     let per_document = if index.method() == Method::Slst {

@@ -31,7 +31,7 @@ pub fn run(args: ProfileArgs) -> Result<()> {
     let profile = SentenceProfile::new(&doc, &config);
     let record = ProfileRecord::new(&doc, &profile, config.stopwords.id());
     if args.json {
-        crate::emit(&(to_json(&record) + "\n"))
+        crate::emit(&(to_json(&slst::report::Versioned::new(&record)) + "\n"))
     } else {
         crate::emit(&record.to_text(&doc))
     }
