@@ -245,158 +245,182 @@ pub(super) fn stream_items(
     let options = options.clone();
     match format {
         Format::Warc => web::warc_items(Box::new(reader), location, options.web, options.max_bytes),
-        Format::Auto | Format::Text | Format::Html => {
-            let mut bytes = Vec::new();
-            let read = reader
-                .take(options.max_bytes.saturating_add(1))
-                .read_to_end(&mut bytes);
-            let item = match read {
-                Err(e) => skipped(None, location, read_failure(&e)),
-                Ok(_) if bytes.len() as u64 > options.max_bytes => skipped(
-                    Some(id),
-                    location,
-                    format!("more than the limit of {} bytes", options.max_bytes),
-                ),
-                Ok(_) if format == Format::Html => {
-                    match web::html_document(id.clone(), &bytes, &options.web, None) {
-                        Ok(doc) => Item::Document(doc),
-                        Err(reason) => skipped(Some(id), location, reason),
-                    }
-                }
-                Ok(_) => match decode_text(&bytes) {
-                    Ok((text, encoding)) => {
-                        let text = if options.mail_body {
-                            mail_body(text)
-                        } else {
-                            text
-                        };
-                        Item::Document(Document::decoded(id, text, encoding))
-                    }
-                    Err(NotText(reason)) => skipped(
-                        Some(id),
-                        location,
-                        format!("looks like a binary file ({reason})"),
-                    ),
-                },
-            };
-            Box::new(std::iter::once(item))
+        Format::Auto | Format::Text | Format::Html => Box::new(std::iter::once(whole_item(
+            reader, id, location, format, &options,
+        ))),
+        Format::Trec | Format::Sgml => sgml_items(reader, location, format, options),
+        Format::Jsonl => jsonl_items(reader, location, options),
+    }
+}
+
+/// A plain-text file or an HTML page: one document, or why it is not one.
+fn whole_item(
+    reader: BufReader<Box<dyn Read>>,
+    id: String,
+    location: String,
+    format: Format,
+    options: &SourceOptions,
+) -> Item {
+    let mut bytes = Vec::new();
+    let read = reader
+        .take(options.max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes);
+    match read {
+        Err(e) => skipped(None, location, read_failure(&e)),
+        Ok(_) if bytes.len() as u64 > options.max_bytes => skipped(
+            Some(id),
+            location,
+            format!("more than the limit of {} bytes", options.max_bytes),
+        ),
+        Ok(_) if format == Format::Html => {
+            match web::html_document(id.clone(), &bytes, &options.web, None) {
+                Ok(doc) => Item::Document(doc),
+                Err(reason) => skipped(Some(id), location, reason),
+            }
         }
-        Format::Trec | Format::Sgml => {
-            let sgml_options = if format == Format::Trec && options.format == Format::Auto {
-                SgmlOptions {
-                    include_headlines: options.sgml.include_headlines,
-                    ..SgmlOptions::trec()
+        Ok(_) => match decode_text(&bytes) {
+            Ok((text, encoding)) => {
+                let text = if options.mail_body {
+                    mail_body(text)
+                } else {
+                    text
+                };
+                Item::Document(Document::decoded(id, text, encoding))
+            }
+            Err(NotText(reason)) => skipped(
+                Some(id),
+                location,
+                format!("looks like a binary file ({reason})"),
+            ),
+        },
+    }
+}
+
+/// The documents of an SGML stream (TREC, or the elements `options.sgml` names), each
+/// element read and parsed on its own, so that a bad one is skipped with its line.
+fn sgml_items(
+    reader: BufReader<Box<dyn Read>>,
+    location: String,
+    format: Format,
+    options: SourceOptions,
+) -> Box<dyn Iterator<Item = Item>> {
+    let sgml_options = if format == Format::Trec && options.format == Format::Auto {
+        SgmlOptions {
+            include_headlines: options.sgml.include_headlines,
+            ..SgmlOptions::trec()
+        }
+    } else {
+        options.sgml.clone()
+    };
+    let mut splitter = SgmlSplitter::new(reader, &sgml_options.doc_tag);
+    let mut failed = false;
+    let mut found_any = false;
+    Box::new(std::iter::from_fn(move || {
+        if failed {
+            return None;
+        }
+        match splitter.next_document() {
+            Err(e) => {
+                failed = true;
+                Some(skipped(None, location.clone(), read_failure(&e)))
+            }
+            Ok(None) if !found_any => {
+                failed = true;
+                Some(skipped(
+                    None,
+                    location.clone(),
+                    format!("no <{}> element found", sgml_options.doc_tag),
+                ))
+            }
+            Ok(None) => None,
+            Ok(Some(raw)) => {
+                found_any = true;
+                let at = format!("{}:{}", location, raw.line);
+                if raw.bytes.len() as u64 > options.max_bytes {
+                    return Some(skipped(
+                        None,
+                        at,
+                        format!(
+                            "document of {} bytes is over the limit of {}",
+                            raw.bytes.len(),
+                            options.max_bytes
+                        ),
+                    ));
                 }
-            } else {
-                options.sgml.clone()
-            };
-            let mut splitter = SgmlSplitter::new(reader, &sgml_options.doc_tag);
-            let mut failed = false;
-            let mut found_any = false;
-            Box::new(std::iter::from_fn(move || {
-                if failed {
-                    return None;
-                }
-                match splitter.next_document() {
-                    Err(e) => {
-                        failed = true;
-                        Some(skipped(None, location.clone(), read_failure(&e)))
+                Some(match decode_text(&raw.bytes) {
+                    Err(NotText(reason)) => skipped(None, at, format!("not text ({reason})")),
+                    Ok((element, encoding)) => {
+                        match sgml::parse_document(&element, raw.line, &sgml_options) {
+                            Ok(doc) => {
+                                Item::Document(Document::decoded(doc.id, doc.text, encoding))
+                            }
+                            Err(e) => skipped(None, at, e.detail),
+                        }
                     }
-                    Ok(None) if !found_any => {
-                        failed = true;
-                        Some(skipped(
+                })
+            }
+        }
+    }))
+}
+
+/// The documents of a JSON-lines stream, a bad line skipped with its number.
+fn jsonl_items(
+    mut reader: BufReader<Box<dyn Read>>,
+    location: String,
+    options: SourceOptions,
+) -> Box<dyn Iterator<Item = Item>> {
+    let mut line_no = 0usize;
+    let mut buf = Vec::new();
+    let mut done = false;
+    Box::new(std::iter::from_fn(move || {
+        while !done {
+            buf.clear();
+            line_no += 1;
+            match reader.read_until(b'\n', &mut buf) {
+                Err(e) => {
+                    done = true;
+                    return Some(skipped(
+                        None,
+                        format!("{location}:{line_no}"),
+                        read_failure(&e),
+                    ));
+                }
+                Ok(0) => done = true,
+                Ok(_) => {
+                    let at = format!("{location}:{line_no}");
+                    if buf.len() as u64 > options.max_bytes {
+                        return Some(skipped(
                             None,
-                            location.clone(),
-                            format!("no <{}> element found", sgml_options.doc_tag),
-                        ))
+                            at,
+                            format!(
+                                "line of {} bytes is over the limit of {}",
+                                buf.len(),
+                                options.max_bytes
+                            ),
+                        ));
                     }
-                    Ok(None) => None,
-                    Ok(Some(raw)) => {
-                        found_any = true;
-                        let at = format!("{}:{}", location, raw.line);
-                        if raw.bytes.len() as u64 > options.max_bytes {
+                    let line = match std::str::from_utf8(&buf) {
+                        Ok(l) => l.trim(),
+                        Err(_) => {
                             return Some(skipped(
                                 None,
                                 at,
-                                format!(
-                                    "document of {} bytes is over the limit of {}",
-                                    raw.bytes.len(),
-                                    options.max_bytes
-                                ),
+                                "not valid UTF-8 (JSON must be)".into(),
                             ));
                         }
-                        Some(match decode_text(&raw.bytes) {
-                            Err(NotText(reason)) => {
-                                skipped(None, at, format!("not text ({reason})"))
-                            }
-                            Ok((element, encoding)) => {
-                                match sgml::parse_document(&element, raw.line, &sgml_options) {
-                                    Ok(doc) => Item::Document(Document::decoded(
-                                        doc.id, doc.text, encoding,
-                                    )),
-                                    Err(e) => skipped(None, at, e.detail),
-                                }
-                            }
-                        })
+                    };
+                    if line.is_empty() {
+                        continue;
                     }
+                    return Some(match jsonl::parse_line(line, &options.jsonl) {
+                        Ok((id, text)) => Item::Document(Document::new(id, text)),
+                        Err(reason) => skipped(None, at, reason),
+                    });
                 }
-            }))
+            }
         }
-        Format::Jsonl => {
-            let mut line_no = 0usize;
-            let mut buf = Vec::new();
-            let mut done = false;
-            Box::new(std::iter::from_fn(move || {
-                while !done {
-                    buf.clear();
-                    line_no += 1;
-                    match reader.read_until(b'\n', &mut buf) {
-                        Err(e) => {
-                            done = true;
-                            return Some(skipped(
-                                None,
-                                format!("{location}:{line_no}"),
-                                read_failure(&e),
-                            ));
-                        }
-                        Ok(0) => done = true,
-                        Ok(_) => {
-                            let at = format!("{location}:{line_no}");
-                            if buf.len() as u64 > options.max_bytes {
-                                return Some(skipped(
-                                    None,
-                                    at,
-                                    format!(
-                                        "line of {} bytes is over the limit of {}",
-                                        buf.len(),
-                                        options.max_bytes
-                                    ),
-                                ));
-                            }
-                            let line = match std::str::from_utf8(&buf) {
-                                Ok(l) => l.trim(),
-                                Err(_) => {
-                                    return Some(skipped(
-                                        None,
-                                        at,
-                                        "not valid UTF-8 (JSON must be)".into(),
-                                    ));
-                                }
-                            };
-                            if line.is_empty() {
-                                continue;
-                            }
-                            return Some(match jsonl::parse_line(line, &options.jsonl) {
-                                Ok((id, text)) => Item::Document(Document::new(id, text)),
-                                Err(reason) => skipped(None, at, reason),
-                            });
-                        }
-                    }
-                }
-                None
-            }))
-        }
-    }
+        None
+    }))
 }
 
 fn read_failure(e: &std::io::Error) -> String {
