@@ -155,7 +155,7 @@ fn record_outcome(record: WarcRecord, options: &WebOptions, max_bytes: u64) -> R
         return RecordOutcome::Bad(
             Some(id),
             format!(
-                "page of {} bytes is over the limit of {} (raise it with --max-bytes)",
+                "page of {} bytes is over the size limit of {}",
                 payload.body.len(),
                 max_bytes
             ),

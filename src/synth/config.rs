@@ -121,7 +121,7 @@ impl FromStr for EditKind {
             .into_iter()
             .find(|k| k.name() == s)
             .ok_or_else(|| Error::InvalidParameter {
-                name: "--kinds",
+                name: "synth.kinds",
                 value: s.to_string(),
                 expected: "last-paragraph, every-nth, delete, insert, reorder, substitute, paste or boilerplate",
             })
@@ -175,14 +175,14 @@ impl FromStr for KindSpec {
                 .trim()
                 .parse::<f64>()
                 .map_err(|_| Error::InvalidParameter {
-                    name: "--kinds",
+                    name: "synth.kinds",
                     value: s.to_string(),
                     expected: "KIND or KIND:NUMBER",
                 })?,
         };
         kind.check(setting)
             .map_err(|expected| Error::InvalidParameter {
-                name: "--kinds",
+                name: "synth.kinds",
                 value: s.to_string(),
                 expected,
             })?;
@@ -224,7 +224,7 @@ impl Default for SynthConfig {
 pub(super) fn check_config(config: &SynthConfig) -> Result<()> {
     if config.kinds.is_empty() {
         return Err(Error::InvalidParameter {
-            name: "--kinds",
+            name: "synth.kinds",
             value: String::new(),
             expected: "at least one kind",
         });
@@ -233,14 +233,14 @@ pub(super) fn check_config(config: &SynthConfig) -> Result<()> {
         k.kind
             .check(k.setting)
             .map_err(|expected| Error::InvalidParameter {
-                name: "--kinds",
+                name: "synth.kinds",
                 value: format!("{}:{}", k.kind, k.setting),
                 expected,
             })?;
     }
     if !(config.word_rate > 0.0 && config.word_rate <= 1.0) {
         return Err(Error::InvalidParameter {
-            name: "--word-rate",
+            name: "synth.word_rate",
             value: config.word_rate.to_string(),
             expected: "a share above 0 and at most 1",
         });

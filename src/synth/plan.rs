@@ -43,14 +43,14 @@ impl Plan {
             .collect();
         if eligible.len() < config.docs {
             return Err(Error::InvalidParameter {
-                name: "--docs",
+                name: "synth.docs",
                 value: format!(
                     "{} (only {} documents have at least {} sentences)",
                     config.docs,
                     eligible.len(),
                     config.min_sentences
                 ),
-                expected: "at most the number of documents with --min-sentences sentences",
+                expected: "at most the number of documents with min_sentences sentences",
             });
         }
         let mut select = SeededRng::new(config.seed, 0);
@@ -70,7 +70,7 @@ impl Plan {
         let needs_donors = slots.iter().any(|&s| config.kinds[s].kind.needs_donors());
         if needs_donors && pool.is_empty() {
             return Err(Error::InvalidParameter {
-                name: "--docs",
+                name: "synth.docs",
                 value: config.docs.to_string(),
                 expected: "fewer than the documents read: insert and paste take text from documents that are not originals",
             });

@@ -227,7 +227,7 @@ impl Context<'_> {
                     Some(&h) => h,
                     None => {
                         return Err(Error::InvalidParameter {
-                            name: "--kinds",
+                            name: "synth.kinds",
                             value: "paste".into(),
                             expected: "documents besides the originals with a sentence of two words or more",
                         });

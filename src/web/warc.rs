@@ -358,7 +358,7 @@ impl<R: Read> WarcReader<R> {
             start,
             record_id,
             format!(
-                "record block of {length} bytes is over the limit of {} (raise it with --max-bytes)",
+                "record block of {length} bytes is over the size limit of {}",
                 self.max_block
             ),
         )))

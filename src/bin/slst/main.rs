@@ -128,6 +128,8 @@ fn flag(setting: &str) -> String {
         "polyhash.moduli" => "--poly-moduli".into(),
         "sentlen.k" => "--sentlen-k".into(),
         "spotsigs.idf_band" => "the IDF band".into(),
+        // A flag already (a setting the CLI itself checks) or a setting's field.
+        _ if setting.starts_with("--") => setting.into(),
         _ => {
             let field = setting.rsplit('.').next().unwrap_or(setting);
             format!("--{}", field.replace('_', "-"))
@@ -144,5 +146,21 @@ fn emit(text: &str) -> Result<(), slst::Error> {
             source: e,
         }),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flag;
+
+    #[test]
+    fn settings_are_named_by_their_flags() {
+        assert_eq!(flag("shingle.size"), "--shingle-size");
+        assert_eq!(flag("megashingle.shingle_size"), "--mega-shingle-size");
+        assert_eq!(flag("robust.term_similarity"), "--term-similarity");
+        assert_eq!(flag("profile.max_length"), "--max-length");
+        assert_eq!(flag("synth.word_rate"), "--word-rate");
+        assert_eq!(flag("containment"), "--containment");
+        assert_eq!(flag("--threshold"), "--threshold");
     }
 }
