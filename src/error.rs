@@ -95,12 +95,6 @@ pub enum Error {
         /// How many documents the file holds.
         count: usize,
     },
-    /// The search index (tantivy, for `slst sample`) failed.
-    #[error("search index: {detail}")]
-    Index {
-        /// What tantivy said.
-        detail: String,
-    },
     /// A rebuild from a manifest did not give what the manifest records.
     #[error("{}: the rebuilt subset differs from the manifest: {detail}", path.display())]
     Rebuild {

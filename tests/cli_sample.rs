@@ -3,7 +3,7 @@
 #![cfg(all(feature = "cli", feature = "sample"))]
 
 mod common;
-use common::slst_in;
+use common::{repo, reuters_dir, slst_in};
 
 use std::path::Path;
 
@@ -219,4 +219,32 @@ fn errors_exit_with_code_2() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("6 documents have at least 3 sentences"));
+}
+
+/// The shipped Reuters-21578 sample was made when slst scored with tantivy 0.27; the in-house
+/// BM25 rebuilds it bit for bit (every score of the six lists) and writes the same manifest.
+#[test]
+fn shipped_reuters_manifest_rebuilds_bit_for_bit() {
+    assert!(reuters_dir().is_dir());
+    let out = tempfile::tempdir().unwrap();
+    let again = out.path().join("again.json");
+    let o = slst_in(
+        repo(),
+        &[
+            "sample",
+            "--rebuild",
+            "results/reuters-s.manifest.json",
+            "--out",
+            out.path().join("again.trec").to_str().unwrap(),
+            "--manifest",
+            again.to_str().unwrap(),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("identical to the manifest"), "{stderr}");
+    assert_eq!(
+        std::fs::read(again).unwrap(),
+        std::fs::read(repo().join("results/reuters-s.manifest.json")).unwrap()
+    );
 }

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
-use super::retrieval::{Analyzer, BM25_B, BM25_K1};
+use super::analyzer::Analyzer;
+use super::retrieval::{BM25_B, BM25_K1};
 use super::{QueryResult, SampleConfig, Subset};
 use crate::corpus::jsonl::JsonlOptions;
 use crate::corpus::sgml::{IdSource, SgmlOptions};
@@ -15,6 +16,10 @@ use crate::error::{Error, Result};
 
 /// The manifest format written by this version.
 pub const MANIFEST_FORMAT: &str = "slst-sample-manifest/1";
+
+/// The tantivy version (as tantivy named itself) whose BM25 scores slst reproduces, recorded in
+/// [`Manifest::tantivy_version`].
+const SCORES_VERSION: &str = "tantivy v0.27.0, index_format v7";
 
 /// How the tie between equal BM25 scores is broken, as the manifest says it.
 const TIES: &str = "ranked by score, highest first; equal scores by the document's position in the corpus as read, earliest first; every document tied with the k-th score is collected before the list is cut at k";
@@ -194,7 +199,9 @@ pub struct Manifest {
     pub format: String,
     /// The slst version that wrote it.
     pub slst_version: String,
-    /// The tantivy version that scored (scores can change with it).
+    /// The version of the scores: that of the tantivy whose BM25 scores they are. slst scored
+    /// with tantivy 0.27.0 and now scores the same way itself, to the last bit, and records
+    /// `tantivy v0.27.0, index_format v7`; a rebuild must record the same.
     pub tantivy_version: String,
     /// The sources, as given (relative paths are relative to where the command ran).
     pub sources: Vec<String>,
@@ -237,7 +244,7 @@ impl Manifest {
         Manifest {
             format: MANIFEST_FORMAT.into(),
             slst_version: env!("CARGO_PKG_VERSION").into(),
-            tantivy_version: tantivy::version_string().into(),
+            tantivy_version: SCORES_VERSION.into(),
             sources: sources.iter().map(|p| p.display().to_string()).collect(),
             reader: ReaderSettings::from(options),
             corpus: subset.corpus.clone(),
@@ -309,7 +316,7 @@ impl Manifest {
         let mut out = Vec::new();
         if self.tantivy_version != rebuilt.tantivy_version {
             out.push(format!(
-                "tantivy version: {} then, {} now",
+                "scores of tantivy version: {} then, {} now",
                 self.tantivy_version, rebuilt.tantivy_version
             ));
         }

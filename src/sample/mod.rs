@@ -2,32 +2,41 @@
 //!
 //! The SL+ST paper (section 3.1) built its AP90-S set so: pick 6 documents of AP90, run each as a
 //! query against AP90 with Terrier, take the top 150 of each result list, and keep the union,
-//! dropping repeated document ids. [`sample`] does the same on any corpus, with tantivy standing
-//! in for Terrier:
+//! dropping repeated document ids. [`sample`] does the same on any corpus, with BM25 standing in
+//! for Terrier:
 //!
-//! 1. every document is indexed in an in-RAM tantivy index, with an [`Analyzer`] (default
-//!    [`Analyzer::English`]: lowercase, stop words removed, Snowball stemming);
+//! 1. every document is indexed in memory, with an [`Analyzer`] (default [`Analyzer::English`]:
+//!    lowercase, stop words removed, Snowball stemming);
 //! 2. the query documents are [`SampleConfig::query_ids`], or else
 //!    [`SampleConfig::queries`] documents with at least [`SampleConfig::min_query_sentences`]
 //!    sentences drawn at random with [`SampleConfig::seed`] (ChaCha8, stream 0; in draw order);
-//! 3. a query is the query document's text, analysed like the index: one `SHOULD` term query
-//!    per distinct term, boosted by the term's count in the query document (as repeated query
-//!    words add up in Lucene), scored by tantivy's BM25 (k1 = 1.2, b = 0.75, document lengths
-//!    from tantivy's one-byte field norms);
+//! 3. a query is the query document's text, analysed like the index: one `SHOULD` clause per
+//!    distinct term, boosted by the term's count in the query document (as repeated query words
+//!    add up in Lucene), scored by BM25 (k1 = 1.2, b = 0.75, document lengths stored in one
+//!    byte);
 //! 4. **ties**: documents are ranked by score, highest first, and documents with the same score
 //!    by their position in the corpus as read, earliest first; all documents tied with the k-th
 //!    score are collected before the list is cut at k, so the cut is exact;
 //! 5. the subset is the query lists concatenated in query order, each document at its first
 //!    appearance.
 //!
+//! Earlier versions of slst indexed and searched with tantivy 0.27. The index and search are now
+//! slst's own (the `bm25` and `analyzer` modules), written to give tantivy 0.27's scores to the
+//! last bit, so that every manifest made with tantivy rebuilds unchanged: the same terms, the same
+//! one-byte document lengths, the same `f32` arithmetic, and the same Block-Max WAND search,
+//! whose order of adding term scores shows in the last bits of a score.
+//!
 //! A [`Manifest`] records what is needed to build the subset again bit for bit (sources, reader
-//! settings, a fingerprint of the corpus read, query ids, seed, k, analyzer, tantivy version, each
-//! query's ranked list and the selected ids) and what came out (a hash of the subset file);
+//! settings, a fingerprint of the corpus read, query ids, seed, k, analyzer, the scoring version,
+//! each query's ranked list and the selected ids) and what came out (a hash of the subset file);
 //! [`Manifest::differences`] compares a rebuild with it.
 //!
-//! With one indexing thread, no segment merges and single-threaded search, the same corpus and
-//! settings give the same scores and the same subset on any machine with the same tantivy version.
+//! Nothing is parallel or hashed in an order that varies: the same corpus and settings give the
+//! same scores and the same subset on any machine (up to the platform's `f32` logarithm, used in
+//! the idf).
 
+mod analyzer;
+mod bm25;
 mod manifest;
 mod retrieval;
 
@@ -36,11 +45,12 @@ use serde::{Deserialize, Serialize};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::synth::rng::SeededRng;
+pub use analyzer::Analyzer;
 pub use manifest::{
     CorpusRecord, MANIFEST_FORMAT, Manifest, OutputRecord, ReaderSettings, RetrievalRecord,
 };
 use retrieval::Retriever;
-pub use retrieval::{Analyzer, BM25_B, BM25_K1, Hit};
+pub use retrieval::{BM25_B, BM25_K1, Hit};
 
 /// Settings of [`sample`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,8 +127,7 @@ impl Subset {
 ///
 /// # Errors
 /// [`Error::InvalidParameter`] for a query id that is not in the corpus (or given twice), or
-/// when fewer documents than [`SampleConfig::queries`] can be drawn; [`Error::Index`] if tantivy
-/// fails.
+/// when fewer documents than [`SampleConfig::queries`] can be drawn.
 ///
 /// # Example
 /// ```
@@ -150,12 +159,12 @@ pub fn sample(docs: Vec<Document>, config: &SampleConfig) -> Result<Subset> {
         });
     }
     let queries = choose_queries(&docs, config)?;
-    let retriever = Retriever::new(&docs, config.analyzer)?;
+    let retriever = Retriever::new(&docs, config.analyzer);
     let mut results = Vec::with_capacity(queries.len());
     let mut taken = vec![false; docs.len()];
     let mut selected = Vec::new();
     for &q in &queries {
-        let ranked = retriever.top(&docs[q].text, config.top)?;
+        let ranked = retriever.top(&docs[q].text, config.top);
         let self_rank = ranked.iter().position(|&(p, _)| p == q).map(|r| r + 1);
         for &(p, _) in &ranked {
             if !std::mem::replace(&mut taken[p], true) {
@@ -164,7 +173,7 @@ pub fn sample(docs: Vec<Document>, config: &SampleConfig) -> Result<Subset> {
         }
         results.push(QueryResult {
             query_id: docs[q].id.clone(),
-            terms: retriever.terms(&docs[q].text)?.len(),
+            terms: retriever.terms(&docs[q].text).len(),
             self_rank,
             hits: ranked
                 .iter()

@@ -127,3 +127,57 @@ fn manifest_round_trips_and_rebuild_matches() {
     assert!(m.differences(&m2).is_empty(), "{:?}", m.differences(&m2));
     assert_eq!(again.to_trec(), trec);
 }
+
+/// The King James chapters (in the repository), numbered as read.
+fn kjv() -> Vec<Document> {
+    use std::io::Read;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpora/bible-versions/kjv.trec.gz"
+    );
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    read_sgml(&text, &SgmlOptions::trec())
+        .unwrap()
+        .into_iter()
+        .map(|d| Document::new(d.id, d.text))
+        .collect()
+}
+
+/// XXH3-64 of the ranked lists (positions and score bits) of every 25th chapter as a query, at
+/// k = 10 and 150, with both analyzers, as `top` gives them.
+fn kjv_digest(
+    docs: &[Document],
+    analyzer: Analyzer,
+    top: impl Fn(&str, usize) -> Vec<(usize, f32)>,
+) -> String {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let mut lists = 0;
+    for d in docs.iter().step_by(25) {
+        for k in [10, 150] {
+            for (p, s) in top(&d.text, k) {
+                h.update(&(p as u64).to_le_bytes());
+                h.update(&s.to_bits().to_le_bytes());
+            }
+            lists += 1;
+        }
+    }
+    format!("{analyzer:?} {lists} lists {:016x}", h.digest())
+}
+
+#[test]
+fn scores_are_tantivy_0_27s_bit_for_bit() {
+    // Pinned from tantivy 0.27.0, which scored `slst sample` before the in-house BM25: every
+    // score, to the last bit, and so every ranking.
+    let docs = kjv();
+    assert_eq!(docs.len(), 1189);
+    for (analyzer, want) in [
+        (Analyzer::English, "English 96 lists c1f0c9c2d610734e"),
+        (Analyzer::Plain, "Plain 96 lists b6350dbbfa8fc628"),
+    ] {
+        let r = retrieval::Retriever::new(&docs, analyzer);
+        assert_eq!(kjv_digest(&docs, analyzer, |q, k| r.top(q, k)), want);
+    }
+}
