@@ -153,7 +153,7 @@ pub fn sample(docs: Vec<Document>, config: &SampleConfig) -> Result<Subset> {
     };
     if config.top == 0 {
         return Err(Error::InvalidParameter {
-            name: "--top",
+            name: "sample.top",
             value: "0".into(),
             expected: "at least 1",
         });
@@ -200,13 +200,13 @@ fn choose_queries(docs: &[Document], config: &SampleConfig) -> Result<Vec<usize>
                 docs.iter()
                     .position(|d| &d.id == id)
                     .ok_or_else(|| Error::InvalidParameter {
-                        name: "--query-ids",
+                        name: "sample.query_ids",
                         value: id.clone(),
                         expected: "ids of documents in the sources",
                     })?;
             if out.contains(&p) {
                 return Err(Error::InvalidParameter {
-                    name: "--query-ids",
+                    name: "sample.query_ids",
                     value: id.clone(),
                     expected: "each id once",
                 });
@@ -222,14 +222,14 @@ fn choose_queries(docs: &[Document], config: &SampleConfig) -> Result<Vec<usize>
         .collect();
     if candidates.len() < config.queries || config.queries == 0 {
         return Err(Error::InvalidParameter {
-            name: "--queries",
+            name: "sample.queries",
             value: format!(
                 "{} ({} documents have at least {} sentences)",
                 config.queries,
                 candidates.len(),
                 config.min_query_sentences
             ),
-            expected: "at least 1 and at most the documents with --min-query-sentences sentences",
+            expected: "at least 1 and at most the documents with min_query_sentences sentences",
         });
     }
     let mut rng = SeededRng::new(config.seed, 0);
