@@ -88,6 +88,7 @@ pub mod text; // sentences, words, stop words
 pub mod profile; // document → SentenceProfile (length string, leading terms, spans)
 pub mod matcher; // symbol strings → maximal common substrings (suffix array)
 pub mod block; // matches → verified, tiled blocks
+pub mod align; // blocks → passages: extended word by word, merged, with exact spans
 pub mod similarity; // blocks → resemblance, containments
 pub mod method; // the Detector interface; SL+ST and the baseline methods
 pub mod batch; // corpus mode: candidates, verification, clusters, outputs

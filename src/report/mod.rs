@@ -14,6 +14,7 @@ use serde::Serialize;
 pub use self::page::{PageBlockRecord, PageRecord};
 pub use self::profile::{ProfileRecord, SentenceRecord};
 use self::text::yes_no;
+use crate::align::{AlignConfig, Passage};
 use crate::document::{Document, Encoding};
 use crate::method::{Comparison, Detector, Evidence, FoundBlock, Method, Params, SentenceCounts};
 
@@ -115,6 +116,40 @@ impl BlockRecord {
     }
 }
 
+/// One reused passage, located in both documents (see [`crate::align`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PassageRecord {
+    /// Byte span `[start, end)` of the passage in A's text.
+    pub a_span: [usize; 2],
+    /// Byte span `[start, end)` of the passage in B's text.
+    pub b_span: [usize; 2],
+    /// The Jaccard coefficient of the two spans' sets of word bigrams.
+    pub similarity: f64,
+    /// How many blocks the passage grew from.
+    pub blocks: usize,
+    /// The first words of the passage in A.
+    pub a_opening: String,
+    /// The first words of the passage in B.
+    pub b_opening: String,
+}
+
+impl PassageRecord {
+    /// Locate a passage in the two documents.
+    pub fn new(p: Passage, a: &Document, b: &Document) -> Self {
+        let quote = |doc: &Document, span: [usize; 2]| {
+            opening(doc.text.get(span[0]..span[1]).unwrap_or_default())
+        };
+        PassageRecord {
+            a_span: p.a_span,
+            b_span: p.b_span,
+            similarity: p.similarity,
+            blocks: p.seeds,
+            a_opening: quote(a, p.a_span),
+            b_opening: quote(b, p.b_span),
+        }
+    }
+}
+
 /// The containment decisions at a threshold θc (SPEC §3.5).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Contained {
@@ -176,6 +211,10 @@ pub struct CompareRecord<'a, E: Serialize> {
     /// The kept blocks, sorted by start in A (SL+ST).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub blocks: Option<Vec<BlockRecord>>,
+    /// The reused passages grown from the blocks ([`crate::align`]), sorted by start in A
+    /// (methods with blocks, when asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passages: Option<Vec<PassageRecord>>,
     /// Why a score is undefined or necessarily 0, or what is special about the pair
     /// (`no sentences`, `identical profiles`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -222,12 +261,29 @@ impl<'a, E: Evidence> CompareRecord<'a, E> {
                     .map(|x| BlockRecord::new(detector, x, a, b))
                     .collect()
             }),
+            passages: None,
             note,
             rule: detector.rule(),
             contained: None,
             evidence: found.is_none().then_some(ev),
             params: detector.params(),
         }
+    }
+
+    /// Add the passages grown from the blocks (nothing for a method without blocks): `a` and `b`
+    /// are the two documents compared.
+    pub fn with_passages(mut self, a: &Document, b: &Document, config: &AlignConfig) -> Self {
+        if let Some(blocks) = &self.blocks {
+            let seeds: Vec<_> = blocks.iter().map(|x| (x.a_span, x.b_span)).collect();
+            let passages = crate::align::align(&a.text, &b.text, &seeds, config);
+            self.passages = Some(
+                passages
+                    .into_iter()
+                    .map(|p| PassageRecord::new(p, a, b))
+                    .collect(),
+            );
+        }
+        self
     }
 
     /// Add the containment decisions at `threshold` (nothing when the method leaves a

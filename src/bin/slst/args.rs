@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
+use slst::align::AlignConfig;
 use slst::corpus::jsonl::JsonlOptions;
 use slst::corpus::sgml::{IdSource, SgmlOptions};
 use slst::corpus::{self, Format, ReadOptions, SourceOptions, WarcId, WebOptions};
@@ -287,5 +288,39 @@ impl ProfileFlags {
         };
         config.validate()?;
         Ok(config)
+    }
+}
+
+/// The settings of the passage stage ([`slst::align`]).
+#[derive(Args, Debug, Clone)]
+pub struct PassageFlags {
+    /// Do not grow passages from the blocks.
+    #[arg(long)]
+    pub no_passages: bool,
+    /// Passages: two extended blocks in the same order in both documents merge when at most
+    /// this many words lie between them on each side.
+    #[arg(long, default_value_t = AlignConfig::default().merge_gap, value_name = "WORDS")]
+    pub merge_gap: usize,
+    /// Passages: extension stops this far below its best score (+1 per equal word, −1 per word
+    /// skipped).
+    #[arg(long, default_value_t = AlignConfig::default().x_drop, value_name = "POINTS")]
+    pub x_drop: i64,
+    /// Passages: the most words skipped on one side to step over a difference.
+    #[arg(long, default_value_t = AlignConfig::default().lookahead, value_name = "WORDS")]
+    pub lookahead: usize,
+    /// Passages with fewer words than this on either side are dropped.
+    #[arg(long, default_value_t = AlignConfig::default().min_words, value_name = "WORDS")]
+    pub min_passage_words: usize,
+}
+
+impl PassageFlags {
+    /// The library settings these flags stand for (`None`: no passages).
+    pub fn config(&self) -> Option<AlignConfig> {
+        (!self.no_passages).then_some(AlignConfig {
+            lookahead: self.lookahead,
+            x_drop: self.x_drop,
+            merge_gap: self.merge_gap,
+            min_words: self.min_passage_words,
+        })
     }
 }

@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use slst::align::AlignConfig;
 use slst::method::{Method, MethodSettings, WithDetector};
 use slst::report::{CompareRecord, MethodRow, Versioned, methods_table};
 use slst::{Detector, Document, Error, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, MethodList, ProfileFlags};
+use crate::args::{InputArgs, MethodList, PassageFlags, ProfileFlags};
 use crate::methods::MethodFlags;
 
 /// Arguments of `slst compare`.
@@ -46,6 +47,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
+    pub passages: PassageFlags,
+    #[command(flatten)]
     pub profile: ProfileFlags,
     #[command(flatten)]
     pub input: InputArgs,
@@ -67,6 +70,7 @@ struct Compare<'a> {
     a: &'a Document,
     b: &'a Document,
     containment: Option<f64>,
+    passages: Option<AlignConfig>,
 }
 
 /// What [`Compare`] gives.
@@ -83,6 +87,9 @@ impl WithDetector for Compare<'_> {
         let (sa, sb) = slst::sketch_pair(d, self.a, self.b);
         let c = d.compare(&sa, &sb);
         let mut record = CompareRecord::new(d, (self.a, &sa), (self.b, &sb), &c);
+        if let Some(config) = &self.passages {
+            record = record.with_passages(self.a, self.b, config);
+        }
         if let Some(theta) = self.containment {
             record = record.with_containment_threshold(theta);
         }
@@ -139,6 +146,7 @@ pub fn run(args: CompareArgs) -> Result<()> {
                 b: &doc_b,
                 // Containment decisions are SL+ST's (SPEC §3.5).
                 containment: args.containment.filter(|_| d.method() == Method::Slst),
+                passages: args.passages.config(),
             })
         })
         .collect();

@@ -1,0 +1,253 @@
+//! Passages: the reused text of two documents, located to the word (the stage after a method's
+//! blocks).
+//!
+//! A sentence-block method says which runs of *sentences* match. Reused text does not respect
+//! sentence boundaries: a passage pasted mid-sentence starts and ends inside sentences, a
+//! sentence too long to keep or mangled by scraping breaks a run of blocks in two, and one copied
+//! passage then comes back as several blocks that each stop short of its edges. This stage takes
+//! the blocks as *seeds* and turns them into passages, in three steps:
+//!
+//! 1. every seed is **extended** at both ends word by word into the text around it
+//!    ([`extend`]: X-drop, tolerant of a substituted, inserted or deleted word), so a passage
+//!    reaches into partial sentences and to the exact edge of the shared text;
+//! 2. extended seeds that overlap or nearly touch in *both* documents, in the same order, are
+//!    **merged** into one passage (gap at most [`AlignConfig::merge_gap`] words on each side);
+//! 3. each passage gets its **similarity**: the Jaccard coefficient of the two spans' sets of
+//!    word bigrams, 1 for a verbatim copy; passages with fewer than
+//!    [`AlignConfig::min_words`] words on either side are dropped.
+//!
+//! Words here are runs of letters and digits ([`words`]), so alignment is independent of the
+//! method's own tokenisation, and every span starts at a word's first byte and ends at a word's
+//! last byte (or at punctuation both texts share right after it).
+
+pub mod extend;
+pub mod words;
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+pub use self::extend::ExtendConfig;
+use self::words::{Word, covering, words};
+
+/// Settings of the passage stage.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AlignConfig {
+    /// Extension: the most words skipped on one side to resynchronise after a difference.
+    pub lookahead: usize,
+    /// Extension stops when its score falls this far below the best (+1 per equal word, −1 per
+    /// word skipped).
+    pub x_drop: i64,
+    /// Two extended seeds in the same order in both documents merge when the gap between them
+    /// is at most this many words on each side.
+    pub merge_gap: usize,
+    /// Passages with fewer words than this on either side are dropped.
+    pub min_words: usize,
+}
+
+impl Default for AlignConfig {
+    fn default() -> Self {
+        AlignConfig {
+            lookahead: 3,
+            x_drop: 6,
+            merge_gap: 30,
+            min_words: 1,
+        }
+    }
+}
+
+/// One passage found in both documents.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Passage {
+    /// Byte span `[start, end)` in A's text.
+    pub a_span: [usize; 2],
+    /// Byte span `[start, end)` in B's text.
+    pub b_span: [usize; 2],
+    /// The Jaccard coefficient of the two spans' sets of word bigrams (1: the same words in
+    /// the same order).
+    pub similarity: f64,
+    /// How many of the method's blocks the passage grew from.
+    pub seeds: usize,
+}
+
+/// A seed or a passage in word indices: `[a0, a1)` in A, `[b0, b1)` in B.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Segment {
+    a: [usize; 2],
+    b: [usize; 2],
+    seeds: usize,
+}
+
+/// The passages of two texts grown from seeds (byte spans in A and in B, e.g. a method's
+/// blocks), sorted by start in A. Symmetric: exchanging A and B (and each seed's spans) gives
+/// the same passages with their spans exchanged.
+pub fn align(
+    a: &str,
+    b: &str,
+    seeds: &[([usize; 2], [usize; 2])],
+    config: &AlignConfig,
+) -> Vec<Passage> {
+    let (wa, wb) = (words(a), words(b));
+    let extend_config = ExtendConfig {
+        lookahead: config.lookahead,
+        x_drop: config.x_drop,
+    };
+    let mut segments: Vec<Segment> = seeds
+        .iter()
+        .filter_map(|&(sa, sb)| {
+            let (ra, rb) = (covering(&wa, sa), covering(&wb, sb));
+            if ra.is_empty() || rb.is_empty() {
+                return None;
+            }
+            let (back_a, back_b, _) =
+                extend::extend(&wa, ra.start, &wb, rb.start, false, extend_config);
+            let (fwd_a, fwd_b, _) = extend::extend(&wa, ra.end, &wb, rb.end, true, extend_config);
+            Some(Segment {
+                a: [ra.start - back_a, ra.end + fwd_a],
+                b: [rb.start - back_b, rb.end + fwd_b],
+                seeds: 1,
+            })
+        })
+        .collect();
+    let merged = merge(&mut segments, config.merge_gap);
+    let mut out: Vec<Passage> = merged
+        .into_iter()
+        .filter(|s| s.a[1] - s.a[0] >= config.min_words && s.b[1] - s.b[0] >= config.min_words)
+        .map(|s| Passage {
+            a_span: span(a, &wa, s.a, b, &wb, s.b, true),
+            b_span: span(b, &wb, s.b, a, &wa, s.a, true),
+            similarity: bigram_jaccard(&wa[s.a[0]..s.a[1]], &wb[s.b[0]..s.b[1]]),
+            seeds: s.seeds,
+        })
+        .collect();
+    out.sort_unstable_by_key(|p| (p.a_span, p.b_span));
+    out
+}
+
+/// Merge segments that overlap or lie within `gap` words of each other in both documents, in
+/// the same order, until no two do.
+fn merge(segments: &mut Vec<Segment>, gap: usize) -> Vec<Segment> {
+    let near = |x: [usize; 2], y: [usize; 2]| y[0] <= x[1] + gap && x[0] <= y[1] + gap;
+    let mut current = std::mem::take(segments);
+    loop {
+        current.sort_unstable_by_key(|s| (s.a[0], s.b[0], s.a[1], s.b[1]));
+        let mut out: Vec<Segment> = Vec::with_capacity(current.len());
+        for s in &current {
+            // The passage it continues, if any (the latest first: usually the last one).
+            let joins = |p: &Segment| near(p.a, s.a) && near(p.b, s.b) && s.b[0] + gap >= p.b[0];
+            match out.iter().rposition(joins) {
+                Some(k) => {
+                    let p = &mut out[k];
+                    p.a = [p.a[0].min(s.a[0]), p.a[1].max(s.a[1])];
+                    p.b = [p.b[0].min(s.b[0]), p.b[1].max(s.b[1])];
+                    p.seeds += s.seeds;
+                }
+                None => out.push(*s),
+            }
+        }
+        // A merge can bring two passages within reach of each other: again until stable.
+        if out.len() == current.len() {
+            return out;
+        }
+        current = out;
+    }
+}
+
+/// The byte span of words `w[0]..w[1]` of `text`, its end carried over the punctuation that
+/// follows the last word when the other text has the same right after its own last word.
+fn span(
+    text: &str,
+    words: &[Word],
+    w: [usize; 2],
+    other: &str,
+    other_words: &[Word],
+    ow: [usize; 2],
+    carry: bool,
+) -> [usize; 2] {
+    let start = words[w[0]].start as usize;
+    let mut end = words[w[1] - 1].end as usize;
+    if carry {
+        let other_end = other_words[ow[1] - 1].end as usize;
+        let shared = text[end..]
+            .chars()
+            .zip(other[other_end..].chars())
+            .take_while(|(x, y)| x == y && !x.is_alphanumeric() && !x.is_whitespace())
+            .map(|(x, _)| x.len_utf8())
+            .sum::<usize>();
+        end += shared;
+    }
+    [start, end]
+}
+
+/// The Jaccard coefficient of two word sequences' sets of bigrams (of unigrams when one side
+/// has a single word).
+fn bigram_jaccard(a: &[Word], b: &[Word]) -> f64 {
+    fn grams(w: &[Word]) -> HashSet<u64, foldhash::fast::FixedState> {
+        if w.len() < 2 {
+            return w.iter().map(|x| x.hash).collect();
+        }
+        w.windows(2)
+            .map(|p| p[0].hash.rotate_left(17) ^ p[1].hash)
+            .collect()
+    }
+    let (x, y) = (grams(a), grams(b));
+    let common = x.intersection(&y).count();
+    let union = x.len() + y.len() - common;
+    if union == 0 {
+        0.0
+    } else {
+        common as f64 / union as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seed_grows_into_the_partial_sentences_around_it() {
+        let a = "Unrelated opening words here. It was said that the central bank cut rates. \
+                 Markets rallied on the news. Traders were surprised by the size and then left.";
+        let b = "Something else entirely: the central bank cut rates. Markets rallied on the \
+                 news. Traders were surprised by the size of it.";
+        // The seed: the middle sentence on both sides.
+        let seed_a = a.find("Markets").unwrap();
+        let seed_b = b.find("Markets").unwrap();
+        let len = "Markets rallied on the news.".len();
+        let p = align(
+            a,
+            b,
+            &[([seed_a, seed_a + len], [seed_b, seed_b + len])],
+            &AlignConfig::default(),
+        );
+        assert_eq!(p.len(), 1);
+        assert_eq!(
+            &a[p[0].a_span[0]..p[0].a_span[1]],
+            "the central bank cut rates. Markets rallied on the news. Traders were surprised by the size"
+        );
+        assert_eq!(
+            &b[p[0].b_span[0]..p[0].b_span[1]],
+            "the central bank cut rates. Markets rallied on the \
+                 news. Traders were surprised by the size"
+        );
+        assert_eq!(p[0].similarity, 1.0);
+    }
+
+    #[test]
+    fn near_seeds_in_order_merge_and_crossed_ones_do_not() {
+        let a = "one two three four five six seven eight nine ten";
+        let b = "zero one two three four five six seven eight nine ten";
+        let at = |t: &str, w: &str| {
+            let s = t.find(w).unwrap();
+            [s, s + w.len()]
+        };
+        let seeds = [
+            (at(a, "one two"), at(b, "one two")),
+            (at(a, "nine ten"), at(b, "nine ten")),
+        ];
+        let p = align(a, b, &seeds, &AlignConfig::default());
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].seeds, 2);
+        assert_eq!(p[0].a_span, [0, a.len()]);
+    }
+}
