@@ -27,6 +27,9 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
+use crate::document::Document;
+use crate::method::{Comparison, Detector, Evidence};
+
 pub use self::extend::ExtendConfig;
 use self::words::{Word, covering, words};
 
@@ -122,6 +125,23 @@ pub fn align(
         .collect();
     out.sort_unstable_by_key(|p| (p.a_span, p.b_span));
     out
+}
+
+/// The passages of a comparison by a method with blocks: its blocks, located in the two
+/// documents, are the seeds. `None` for a method without blocks.
+pub fn passages<D: Detector>(
+    detector: &D,
+    a: (&Document, &D::Sketch),
+    b: (&Document, &D::Sketch),
+    comparison: &Comparison<D::Evidence>,
+    config: &AlignConfig,
+) -> Option<Vec<Passage>> {
+    let blocks = comparison.evidence.blocks()?;
+    let seeds: Vec<_> = blocks
+        .iter()
+        .map(|f| crate::batch::output::locate(detector, (a.1, b.1), f))
+        .collect();
+    Some(align(&a.0.text, &b.0.text, &seeds, config))
 }
 
 /// Merge segments that overlap or lie within `gap` words of each other in both documents, in
