@@ -69,17 +69,29 @@ fn normalize_into(word: &str, out: &mut String) {
 /// assert_eq!(words, ["the", "u.s", "economy", "grew", "3.5", "pct"]);
 /// ```
 pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+    for_each_word_span(text, |_, w| f(w));
+}
+
+/// [`for_each_word`] with each word's byte range in `text`.
+///
+/// # Example
+/// ```
+/// let mut spans = Vec::new();
+/// slst::text::for_each_word_span("Oil, gas.", |r, w| spans.push((r, w.to_string())));
+/// assert_eq!(spans, [(0..3, "oil".to_string()), (5..8, "gas".to_string())]);
+/// ```
+pub fn for_each_word_span(text: &str, mut f: impl FnMut(std::ops::Range<usize>, &str)) {
     if !ascii::applies(text) {
-        return for_each_word_icu(text, f);
+        return for_each_word_icu_span(text, f);
     }
     // Most words are their own term: no copy.
     let mut buf = String::new();
     ascii::for_each_word_range(text.as_bytes(), |r, own_term| {
         if own_term {
-            f(&text[r]);
+            f(r.clone(), &text[r]);
         } else {
-            normalize_into(&text[r], &mut buf);
-            f(&buf);
+            normalize_into(&text[r.clone()], &mut buf);
+            f(r, &buf);
         }
     });
 }
@@ -87,6 +99,11 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
 /// [`for_each_word`] with the words found by ICU4X, ASCII or not: the oracle that the ASCII fast
 /// path is tested against (`tests/tokenise.rs`). Same output, slower.
 pub fn for_each_word_icu(text: &str, mut f: impl FnMut(&str)) {
+    for_each_word_icu_span(text, |_, w| f(w));
+}
+
+/// [`for_each_word_icu`] with each word's byte range.
+fn for_each_word_icu_span(text: &str, mut f: impl FnMut(std::ops::Range<usize>, &str)) {
     let segmenter =
         WordSegmenter::new_for_non_complex_scripts(WordBreakInvariantOptions::default());
     let mut buf = String::new();
@@ -97,7 +114,7 @@ pub fn for_each_word_icu(text: &str, mut f: impl FnMut(&str)) {
             let word = &text[start..end];
             if word.chars().any(char::is_alphanumeric) {
                 normalize_into(word, &mut buf);
-                f(&buf);
+                f(start..end, &buf);
             }
         }
         start = end;

@@ -86,6 +86,14 @@ pub struct RobustFlags {
     /// single-pair block two of them (0: off; exact term-set matching, slower corpus runs).
     #[arg(long, default_value_t = RobustConfig::default().anchor_terms, value_name = "K")]
     pub anchor_terms: usize,
+    /// Robust mode: cut sentences glued without a space (`organization.Coalition`).
+    #[arg(long, default_value_t = RobustConfig::default().split_glued, value_name = "true|false",
+          action = clap::ArgAction::Set)]
+    pub split_glued: bool,
+    /// Robust mode: cut units longer than --max-length into windows of this many terms instead
+    /// of dropping them (0: drop).
+    #[arg(long, default_value_t = RobustConfig::default().window, value_name = "TERMS")]
+    pub window: usize,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -147,6 +155,8 @@ impl RobustFlags {
             clauses: self.clauses,
             stem: self.stem,
             anchor_terms: self.anchor_terms,
+            split_glued: self.split_glued,
+            window: self.window,
             threshold: slst.threshold,
         }
     }

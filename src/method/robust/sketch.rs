@@ -3,6 +3,7 @@
 //! sets.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::{RobustProfile, RobustSentence, RobustSlst};
 use crate::document::Document;
@@ -47,7 +48,70 @@ impl Stems {
     }
 }
 
+/// Cut `span` of `text` after every glued sentence end: `.`, `!` or `?` right after a lowercase
+/// letter that follows another letter, and right before an uppercase letter that a lowercase one
+/// follows (`organization.Coalition`, `study.Bachelor's`). Scraped pages lose the space there; a
+/// sentence splitter sees one sentence and a word splitter one word. `U.S.Army`, `e.g.The`,
+/// `3.5` and `example.com` are left alone.
+pub(super) fn cut_glued(text: &str, span: Range<usize>, out: &mut Vec<Range<usize>>) {
+    let b = text.as_bytes();
+    let mut start = span.start;
+    for p in span.start + 2..span.end.saturating_sub(2) {
+        if matches!(b[p], b'.' | b'!' | b'?')
+            && b[p - 1].is_ascii_lowercase()
+            && b[p - 2].is_ascii_alphabetic()
+            && b[p + 1].is_ascii_uppercase()
+            && b[p + 2].is_ascii_lowercase()
+        {
+            out.push(start..p + 1);
+            start = p + 1;
+        }
+    }
+    out.push(start..span.end);
+}
+
+/// Cut `span` of `text` after every semicolon and colon (clauses).
+fn cut_clauses(text: &str, span: Range<usize>, out: &mut Vec<Range<usize>>) {
+    let mut start = span.start;
+    for (k, c) in text[span.clone()].char_indices() {
+        if c == ';' || c == ':' {
+            let end = span.start + k + 1;
+            out.push(start..end);
+            start = end;
+        }
+    }
+    out.push(start..span.end);
+}
+
 impl RobustSlst {
+    /// The units of a text: its sentences, cut where sentences are glued and, with clauses, at
+    /// semicolons and colons; leading white space trimmed, empty units left out.
+    fn units(&self, text: &str) -> Vec<Range<usize>> {
+        let mut units = Vec::new();
+        let mut glued = Vec::new();
+        for span in text::split_sentences(text) {
+            glued.clear();
+            if self.config.split_glued {
+                cut_glued(text, span, &mut glued);
+            } else {
+                glued.push(span);
+            }
+            for piece in glued.drain(..) {
+                if self.config.clauses {
+                    cut_clauses(text, piece, &mut units);
+                } else {
+                    units.push(piece);
+                }
+            }
+        }
+        for u in &mut units {
+            let trimmed = text[u.clone()].trim_start();
+            u.start = u.end - trimmed.len();
+        }
+        units.retain(|u| !u.is_empty());
+        units
+    }
+
     /// The robust profile of a document.
     pub(super) fn profile_of(&self, doc: &Document) -> RobustProfile {
         let text = &doc.text;
@@ -58,58 +122,59 @@ impl RobustSlst {
             dropped_long: 0,
             corpus: None,
         };
-        let mut terms: Vec<u64> = Vec::new();
+        // Each term of the unit: its id and where it ends.
+        let mut terms: Vec<(u64, usize)> = Vec::new();
         let mut stemmer = self.config.stem.then(Stems::new);
-        let units = text::split_sentences(text).into_iter().flat_map(|span| {
-            let mut pieces = Vec::new();
-            if self.config.clauses {
-                let mut start = span.start;
-                for (k, c) in text[span.clone()].char_indices() {
-                    if c == ';' || c == ':' {
-                        let end = span.start + k + 1;
-                        pieces.push(start..end);
-                        start = end;
-                    }
-                }
-                pieces.push(start..span.end);
-                // Trim the white space a cut leaves at a piece's start.
-                for p in &mut pieces {
-                    let trimmed = text[p.clone()].trim_start();
-                    p.start = p.end - trimmed.len();
-                }
-                pieces.retain(|p| !p.is_empty());
-            } else {
-                pieces.push(span);
-            }
-            pieces
-        });
-        for span in units {
+        for span in self.units(text) {
             terms.clear();
-            text::for_each_word(&text[span.clone()], |word| {
+            text::for_each_word_span(&text[span.clone()], |r, word| {
                 if !self.config.stopwords.contains(word) {
                     let term = match &mut stemmer {
                         Some(s) => s.stem(word),
                         None => word,
                     };
-                    terms.push(term_id(term));
+                    terms.push((term_id(term), span.start + r.end));
                 }
             });
             let length = terms.len();
             if length == 0 {
                 profile.skipped_empty += 1;
-            } else if length > self.config.max_length {
+            } else if length <= self.config.max_length {
+                profile.sentences.push(unit(span.start, span.end, &terms));
+            } else if self.config.window == 0 {
                 profile.dropped_long += 1;
             } else {
-                terms.sort_unstable();
-                terms.dedup();
-                profile.sentences.push(RobustSentence {
-                    start: span.start as u32,
-                    end: span.end as u32,
-                    length: length as u16,
-                    terms: terms.as_slice().into(),
-                });
+                // Windows of `window` terms: each ends after its last term, the next starts
+                // there (the last runs to the unit's end).
+                let mut start = span.start;
+                let chunks: Vec<&[(u64, usize)]> = terms.chunks(self.config.window).collect();
+                for (k, chunk) in chunks.iter().enumerate() {
+                    let end = if k + 1 == chunks.len() {
+                        span.end
+                    } else {
+                        chunk[chunk.len() - 1].1
+                    };
+                    let trimmed = text[start..end].trim_start();
+                    profile
+                        .sentences
+                        .push(unit(end - trimmed.len(), end, chunk));
+                    start = end;
+                }
             }
         }
         profile
+    }
+}
+
+/// A kept unit from its span and its terms.
+fn unit(start: usize, end: usize, terms: &[(u64, usize)]) -> RobustSentence {
+    let mut ids: Vec<u64> = terms.iter().map(|t| t.0).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    RobustSentence {
+        start: start as u32,
+        end: end as u32,
+        length: terms.len() as u16,
+        terms: ids.into(),
     }
 }

@@ -242,3 +242,65 @@ fn invalid_settings_are_rejected() {
         assert!(RobustSlst::new(cfg).is_err());
     }
 }
+
+#[test]
+fn glued_sentences_are_cut_and_abbreviations_are_not() {
+    let text =
+        "It grew.Coalition members met in the U.S.Army base, e.g.The one at example.com today.";
+    let mut out = Vec::new();
+    cut_glued(text, 0..text.len(), &mut out);
+    let pieces: Vec<&str> = out.iter().map(|r| &text[r.clone()]).collect();
+    assert_eq!(
+        pieces,
+        [
+            "It grew.",
+            "Coalition members met in the U.S.Army base, e.g.The one at example.com today."
+        ]
+    );
+    let d = RobustSlst::new(RobustConfig {
+        split_glued: true,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    let p = d.sketch(&Document::new(
+        "a",
+        "Prices rose sharply in March.Traders sold gold.",
+    ));
+    assert_eq!(p.len(), 2);
+    assert_eq!(p.sentences[1].start, 29);
+}
+
+#[test]
+fn long_units_become_windows_instead_of_being_dropped() {
+    // 24 content words, no sentence punctuation: a scraped list.
+    let list = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike \
+                november oscar papa quebec romeo sierra tango uniform victor whiskey xray";
+    let doc = Document::new("a", list);
+    let dropping = RobustSlst::new(RobustConfig {
+        max_length: 20,
+        window: 0,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    let p = dropping.sketch(&doc);
+    assert_eq!((p.len(), p.dropped_long), (0, 1));
+    let windows = RobustSlst::new(RobustConfig {
+        max_length: 20,
+        window: 10,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    let p = windows.sketch(&doc);
+    assert_eq!(p.dropped_long, 0);
+    let lengths: Vec<u16> = p.sentences.iter().map(|s| s.length).collect();
+    assert_eq!(lengths, [10, 10, 4]);
+    // The windows tile the unit: each starts where the previous ended (after white space).
+    let spans: Vec<&str> = p
+        .sentences
+        .iter()
+        .map(|s| &list[s.start as usize..s.end as usize])
+        .collect();
+    assert!(spans[0].starts_with("alpha") && spans[0].ends_with("juliet"));
+    assert!(spans[1].starts_with("kilo") && spans[1].ends_with("tango"));
+    assert_eq!(spans[2], "uniform victor whiskey xray");
+}
