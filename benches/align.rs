@@ -27,8 +27,11 @@ fn head(name: &str, from: usize, n: usize) -> String {
     text[start + 1..end].to_string()
 }
 
-/// The suspicious document, the source, and the byte spans of the pasted passages in each.
-fn pair() -> (Document, Document, Vec<([usize; 2], [usize; 2])>) {
+/// The byte spans of a pasted passage in the suspicious document and in the source.
+type Pasted = ([usize; 2], [usize; 2]);
+
+/// The suspicious document, the source, and where the passages were pasted.
+fn pair() -> (Document, Document, Vec<Pasted>) {
     let source = head("kjv-1mb.txt", 0, 50_000);
     let host = head("wbt-1mb.txt", 600_000, 47_000);
     let mut suspicious = String::new();
