@@ -108,6 +108,45 @@ pub fn extend(
     (best.1, best.2, best.3)
 }
 
+/// The first point, walking from word `a_from` of `a` and `b_from` of `b` (forwards, or backwards
+/// from before them), where the two texts agree on two words in a row, at most `lookahead` words
+/// in on each side: how many words each side skips to reach it. A seed's edge words can differ
+/// (units match on their term sets, not word for word); extension starts from this point
+/// instead, so a passage never begins or ends on words the two texts do not share.
+pub fn sync(
+    a: &[Word],
+    a_from: usize,
+    b: &[Word],
+    b_from: usize,
+    forwards: bool,
+    lookahead: usize,
+) -> Option<(usize, usize)> {
+    let sa = Side {
+        words: a,
+        from: a_from,
+        forwards,
+    };
+    let sb = Side {
+        words: b,
+        from: b_from,
+        forwards,
+    };
+    let (na, nb) = (sa.len(), sb.len());
+    for cost in 0..=2 * lookahead {
+        for di in cost.saturating_sub(lookahead)..=cost.min(lookahead) {
+            let dj = cost - di;
+            if di + 1 < na
+                && dj + 1 < nb
+                && sa.at(di) == sb.at(dj)
+                && sa.at(di + 1) == sb.at(dj + 1)
+            {
+                return Some((di, dj));
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::words::words;
@@ -130,6 +169,19 @@ mod tests {
         let a = words("learn how to take data from your gps and more");
         let b = words("leam how to take data from your gps but then");
         assert_eq!(extend(&a, 0, &b, 0, true, CONFIG), (8, 8, 7));
+    }
+
+    #[test]
+    fn finds_the_first_two_shared_words() {
+        let a = words("The bachelor degree program is open");
+        let b = words("Note the bachelor degree program is open");
+        assert_eq!(sync(&a, 0, &b, 0, true, 3), Some((0, 1)));
+        // Backwards from the ends: "open is" agree at once.
+        assert_eq!(sync(&a, 6, &b, 7, false, 3), Some((0, 0)));
+        assert_eq!(
+            sync(&a, 0, &words("nothing alike here at all"), 0, true, 3),
+            None
+        );
     }
 
     #[test]

@@ -103,12 +103,23 @@ pub fn align(
             if ra.is_empty() || rb.is_empty() {
                 return None;
             }
+            // Start from where the two texts agree word for word, inside the seed's edges.
+            let (skip_a, skip_b) =
+                extend::sync(&wa, ra.start, &wb, rb.start, true, config.lookahead)
+                    .unwrap_or((0, 0));
+            let (start_a, start_b) = (ra.start + skip_a, rb.start + skip_b);
+            let (cut_a, cut_b) =
+                extend::sync(&wa, ra.end, &wb, rb.end, false, config.lookahead).unwrap_or((0, 0));
+            let (end_a, end_b) = (ra.end - cut_a, rb.end - cut_b);
+            if end_a <= start_a || end_b <= start_b {
+                return None;
+            }
             let (back_a, back_b, _) =
-                extend::extend(&wa, ra.start, &wb, rb.start, false, extend_config);
-            let (fwd_a, fwd_b, _) = extend::extend(&wa, ra.end, &wb, rb.end, true, extend_config);
+                extend::extend(&wa, start_a, &wb, start_b, false, extend_config);
+            let (fwd_a, fwd_b, _) = extend::extend(&wa, end_a, &wb, end_b, true, extend_config);
             Some(Segment {
-                a: [ra.start - back_a, ra.end + fwd_a],
-                b: [rb.start - back_b, rb.end + fwd_b],
+                a: [start_a - back_a, end_a + fwd_a],
+                b: [start_b - back_b, end_b + fwd_b],
                 seeds: 1,
             })
         })

@@ -125,6 +125,9 @@ impl<E: Serialize> CompareRecord<'_, E> {
                 b.a_opening, b.b_opening
             ));
         }
+        if let Some(passages) = &self.passages {
+            out.push_str(&passages_text(passages));
+        }
         out
     }
 
@@ -170,4 +173,36 @@ impl<E: Serialize> CompareRecord<'_, E> {
         }
         out
     }
+}
+
+/// The passages of a comparison as report lines.
+fn passages_text(passages: &[super::PassageRecord]) -> String {
+    let n = passages.len();
+    let mut out = format!(
+        "\n{n} reused passage{}{}\n",
+        if n == 1 { "" } else { "s" },
+        if n == 0 {
+            "."
+        } else {
+            " (the blocks extended word by word and merged; byte ranges half-open):"
+        }
+    );
+    for (k, p) in passages.iter().enumerate() {
+        out.push_str(&format!(
+            "  #{:<3} A bytes {}..{}   B bytes {}..{}   (similarity {:.3}, from {} block{})\n",
+            k + 1,
+            p.a_span[0],
+            p.a_span[1],
+            p.b_span[0],
+            p.b_span[1],
+            p.similarity,
+            p.blocks,
+            if p.blocks == 1 { "" } else { "s" }
+        ));
+        out.push_str(&format!(
+            "       A: {}\n       B: {}\n",
+            p.a_opening, p.b_opening
+        ));
+    }
+    out
 }
