@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Held-out check of the robust mode on planted near-duplicates, one edit kind at a time.
 
-    scripts/synth_robust.py [SHARED_CORPORA] [--out results/tuning]
+    scripts/synth_robust.py [SHARED_CORPORA] [--out results/tuning] [--flags "EVAL FLAGS"]
 
 No `slst synth` set was used to choose the robust mode's parameters (they were chosen on half A
 of the Bible and Clough sets), so every kind here is held out. For each kind, `slst synth` plants
@@ -22,11 +22,16 @@ KINDS = ["last-paragraph", "every-nth", "delete", "insert", "reorder", "substitu
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    argv = sys.argv[1:]
+    # Positional arguments: not a flag, nor the value of --out.
+    args = [a for k, a in enumerate(argv)
+            if not a.startswith("--") and (k == 0 or argv[k - 1] not in ("--out", "--flags"))]
     shared = args[0] if args else os.path.join(ROOT, "..", "shared", "corpora")
     out = os.path.join(ROOT, "results", "tuning")
     if "--out" in sys.argv:
         out = sys.argv[sys.argv.index("--out") + 1]
+    # Extra eval flags, e.g. --flags "--window 0" to measure one robust setting.
+    flags = sys.argv[sys.argv.index("--flags") + 1].split() if "--flags" in sys.argv else []
     reuters = sorted(glob.glob(os.path.join(shared, "reuters21578", "reut2-*.sgm")))[:3]
     sgml = ["--format", "sgml", "--doc-tag", "REUTERS", "--id-attr", "NEWID",
             "--text-tags", "TITLE,BODY"]
@@ -37,7 +42,8 @@ def main():
             subprocess.run([BIN, "synth", *reuters, *sgml, "--docs", "150", "--seed", "7",
                             "--kinds", kind, "--out", corpus, "--truth", truth],
                            check=True, capture_output=True)
-            r = evaluate([corpus, "--truth", truth, "--positive", kind], "slst,slst-robust,shingle")
+            r = evaluate([corpus, "--truth", truth, "--positive", kind], "slst,slst-robust,shingle",
+                         flags)
             result[kind] = {name: {k: m["best"][k] for k in ("f1", "precision", "recall", "threshold")}
                             for name, m in r.items()}
             print(kind, {m: round(v["f1"], 3) for m, v in result[kind].items()}, file=sys.stderr)

@@ -70,7 +70,7 @@ pub struct Passage {
     /// The Jaccard coefficient of the two spans' sets of word bigrams (1: the same words in
     /// the same order).
     pub similarity: f64,
-    /// How many of the method's blocks the passage grew from.
+    /// How many seeds (the method's blocks, [`Detector::seeds`]) the passage grew from.
     pub seeds: usize,
 }
 
@@ -148,11 +148,8 @@ pub fn passages<D: Detector>(
     comparison: &Comparison<D::Evidence>,
     config: &AlignConfig,
 ) -> Option<Vec<Passage>> {
-    let blocks = comparison.evidence.blocks()?;
-    let seeds: Vec<_> = blocks
-        .iter()
-        .map(|f| crate::batch::output::locate(detector, (a.1, b.1), f))
-        .collect();
+    comparison.evidence.blocks()?;
+    let seeds = detector.seeds(a.1, b.1, comparison);
     Some(align(&a.0.text, &b.0.text, &seeds, config))
 }
 

@@ -131,7 +131,7 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
 
 /// The byte spans of a found block in the two documents: from the first sentence's start to
 /// the last sentence's end.
-pub fn locate<D: Detector>(
+pub fn locate<D: Detector + ?Sized>(
     detector: &D,
     (a, b): (&D::Sketch, &D::Sketch),
     found: &FoundBlock,

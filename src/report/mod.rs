@@ -14,7 +14,7 @@ use serde::Serialize;
 pub use self::page::{PageBlockRecord, PageRecord};
 pub use self::profile::{ProfileRecord, SentenceRecord};
 use self::text::yes_no;
-use crate::align::{AlignConfig, Passage};
+use crate::align::Passage;
 use crate::document::{Document, Encoding};
 use crate::method::{Comparison, Detector, Evidence, FoundBlock, Method, Params, SentenceCounts};
 
@@ -125,8 +125,9 @@ pub struct PassageRecord {
     pub b_span: [usize; 2],
     /// The Jaccard coefficient of the two spans' sets of word bigrams.
     pub similarity: f64,
-    /// How many blocks the passage grew from.
-    pub blocks: usize,
+    /// How many seeds (blocks, or blocks over windows of over-long sentences) the passage grew
+    /// from.
+    pub seeds: usize,
     /// The first words of the passage in A.
     pub a_opening: String,
     /// The first words of the passage in B.
@@ -143,7 +144,7 @@ impl PassageRecord {
             a_span: p.a_span,
             b_span: p.b_span,
             similarity: p.similarity,
-            blocks: p.seeds,
+            seeds: p.seeds,
             a_opening: quote(a, p.a_span),
             b_opening: quote(b, p.b_span),
         }
@@ -270,19 +271,14 @@ impl<'a, E: Evidence> CompareRecord<'a, E> {
         }
     }
 
-    /// Add the passages grown from the blocks (nothing for a method without blocks): `a` and `b`
-    /// are the two documents compared.
-    pub fn with_passages(mut self, a: &Document, b: &Document, config: &AlignConfig) -> Self {
-        if let Some(blocks) = &self.blocks {
-            let seeds: Vec<_> = blocks.iter().map(|x| (x.a_span, x.b_span)).collect();
-            let passages = crate::align::align(&a.text, &b.text, &seeds, config);
-            self.passages = Some(
-                passages
-                    .into_iter()
-                    .map(|p| PassageRecord::new(p, a, b))
-                    .collect(),
-            );
-        }
+    /// Add the passages found in `a` and `b` ([`crate::align::passages`]).
+    pub fn with_passages(mut self, passages: Vec<Passage>, a: &Document, b: &Document) -> Self {
+        self.passages = Some(
+            passages
+                .into_iter()
+                .map(|p| PassageRecord::new(p, a, b))
+                .collect(),
+        );
         self
     }
 

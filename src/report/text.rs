@@ -184,20 +184,20 @@ fn passages_text(passages: &[super::PassageRecord]) -> String {
         if n == 0 {
             "."
         } else {
-            " (the blocks extended word by word and merged; byte ranges half-open):"
+            " (seeds — the blocks, and windows of over-long sentences — extended word by word and merged; byte ranges half-open):"
         }
     );
     for (k, p) in passages.iter().enumerate() {
         out.push_str(&format!(
-            "  #{:<3} A bytes {}..{}   B bytes {}..{}   (similarity {:.3}, from {} block{})\n",
+            "  #{:<3} A bytes {}..{}   B bytes {}..{}   (similarity {:.3}, from {} seed{})\n",
             k + 1,
             p.a_span[0],
             p.a_span[1],
             p.b_span[0],
             p.b_span[1],
             p.similarity,
-            p.blocks,
-            if p.blocks == 1 { "" } else { "s" }
+            p.seeds,
+            if p.seeds == 1 { "" } else { "s" }
         ));
         out.push_str(&format!(
             "       A: {}\n       B: {}\n",

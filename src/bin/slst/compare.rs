@@ -87,8 +87,10 @@ impl WithDetector for Compare<'_> {
         let (sa, sb) = slst::sketch_pair(d, self.a, self.b);
         let c = d.compare(&sa, &sb);
         let mut record = CompareRecord::new(d, (self.a, &sa), (self.b, &sb), &c);
-        if let Some(config) = &self.passages {
-            record = record.with_passages(self.a, self.b, config);
+        if let Some(config) = &self.passages
+            && let Some(p) = slst::align::passages(d, (self.a, &sa), (self.b, &sb), &c, config)
+        {
+            record = record.with_passages(p, self.a, self.b);
         }
         if let Some(theta) = self.containment {
             record = record.with_containment_threshold(theta);

@@ -128,8 +128,8 @@ pub struct RobustConfig {
     pub anchor_terms: usize,
     /// Cut sentences glued without a space (`organization.Coalition`) into two units.
     pub split_glued: bool,
-    /// Units with more terms than the maximum length are cut into windows of this many terms
-    /// (0: dropped, as in SL+ST).
+    /// Units with more terms than the maximum length are dropped, as in SL+ST, and also cut
+    /// into windows of this many terms that seed passages (0: no windows).
     pub window: usize,
     /// Duplicate when the resemblance is at least this (default 0.5).
     pub threshold: f64,
@@ -254,7 +254,7 @@ pub struct RobustParams {
     pub stopwords: String,
     /// Glued sentences are cut.
     pub split_glued: bool,
-    /// Over-long units are cut into windows of this many terms (0: dropped).
+    /// Over-long units seed passages as windows of this many terms (0: no windows).
     pub window: usize,
     /// The resemblance threshold.
     pub threshold: f64,
@@ -285,6 +285,12 @@ pub struct RobustProfile {
     pub skipped_empty: usize,
     /// Sentences with more terms than the maximum length.
     pub dropped_long: usize,
+    /// Those sentences cut into windows of [`RobustConfig::window`] terms, in text order: not
+    /// units of the score (J is SL+ST's, over kept units), but seeds for locating reused text
+    /// ([`Detector::seeds`]), so a passage made of over-long sentences or unpunctuated lists is
+    /// still found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub windows: Vec<RobustSentence>,
     /// What the profile knows under a corpus-wide term order, set by
     /// [`Detector::prepare_corpus`].
     #[serde(skip)]
@@ -300,6 +306,25 @@ impl RobustProfile {
     /// True when no sentence was kept.
     pub fn is_empty(&self) -> bool {
         self.sentences.is_empty()
+    }
+
+    /// The profile with its windows among its units, in text order (no corpus view).
+    fn with_windows(&self) -> RobustProfile {
+        let mut sentences: Vec<RobustSentence> = self
+            .sentences
+            .iter()
+            .chain(&self.windows)
+            .cloned()
+            .collect();
+        sentences.sort_unstable_by_key(|s| s.start);
+        RobustProfile {
+            id: self.id.clone(),
+            sentences,
+            skipped_empty: self.skipped_empty,
+            dropped_long: 0,
+            windows: Vec::new(),
+            corpus: None,
+        }
     }
 }
 
@@ -501,6 +526,35 @@ impl Detector for RobustSlst {
                 sentence_pairs,
             },
         }
+    }
+
+    /// The blocks, and — when either profile has windows of over-long units — the blocks of a
+    /// second tiling over units and windows together, which passages grow from.
+    fn seeds(
+        &self,
+        a: &RobustProfile,
+        b: &RobustProfile,
+        comparison: &Comparison<RobustComparison>,
+    ) -> Vec<([usize; 2], [usize; 2])> {
+        let span = |x: [u32; 2]| [x[0] as usize, x[1] as usize];
+        let blocks = if a.windows.is_empty() && b.windows.is_empty() {
+            comparison.evidence.blocks.clone()
+        } else {
+            let (wa, wb) = (a.with_windows(), b.with_windows());
+            if canonical(&wa, &wb) == Ordering::Greater {
+                self.tiled(&wb, &wa)
+                    .0
+                    .into_iter()
+                    .map(RobustBlock::swapped)
+                    .collect()
+            } else {
+                self.tiled(&wa, &wb).0
+            }
+        };
+        blocks
+            .iter()
+            .map(|x| (span(x.a_span), span(x.b_span)))
+            .collect()
     }
 
     /// Pair keys and single keys (see the module docs): any two documents with a block share

@@ -120,6 +120,7 @@ impl RobustSlst {
             sentences: Vec::new(),
             skipped_empty: 0,
             dropped_long: 0,
+            windows: Vec::new(),
             corpus: None,
         };
         // Each term of the unit: its id and where it ends.
@@ -141,28 +142,37 @@ impl RobustSlst {
                 profile.skipped_empty += 1;
             } else if length <= self.config.max_length {
                 profile.sentences.push(unit(span.start, span.end, &terms));
-            } else if self.config.window == 0 {
-                profile.dropped_long += 1;
             } else {
-                // Windows of `window` terms: each ends after its last term, the next starts
-                // there (the last runs to the unit's end).
-                let mut start = span.start;
-                let chunks: Vec<&[(u64, usize)]> = terms.chunks(self.config.window).collect();
-                for (k, chunk) in chunks.iter().enumerate() {
-                    let end = if k + 1 == chunks.len() {
-                        span.end
-                    } else {
-                        chunk[chunk.len() - 1].1
-                    };
-                    let trimmed = text[start..end].trim_start();
-                    profile
-                        .sentences
-                        .push(unit(end - trimmed.len(), end, chunk));
-                    start = end;
+                profile.dropped_long += 1;
+                if self.config.window > 0 {
+                    windows(text, span, &terms, self.config.window, &mut profile.windows);
                 }
             }
         }
         profile
+    }
+}
+
+/// Windows of `size` terms of an over-long unit: each ends after its last term, the next starts
+/// there (after white space); the last runs to the unit's end.
+fn windows(
+    text: &str,
+    span: Range<usize>,
+    terms: &[(u64, usize)],
+    size: usize,
+    out: &mut Vec<RobustSentence>,
+) {
+    let mut start = span.start;
+    let chunks: Vec<&[(u64, usize)]> = terms.chunks(size).collect();
+    for (k, chunk) in chunks.iter().enumerate() {
+        let end = if k + 1 == chunks.len() {
+            span.end
+        } else {
+            chunk[chunk.len() - 1].1
+        };
+        let trimmed = text[start..end].trim_start();
+        out.push(unit(end - trimmed.len(), end, chunk));
+        start = end;
     }
 }
 

@@ -271,36 +271,48 @@ fn glued_sentences_are_cut_and_abbreviations_are_not() {
 }
 
 #[test]
-fn long_units_become_windows_instead_of_being_dropped() {
+fn long_units_are_dropped_from_the_score_and_kept_as_windows_for_seeds() {
     // 24 content words, no sentence punctuation: a scraped list.
     let list = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike \
                 november oscar papa quebec romeo sierra tango uniform victor whiskey xray";
     let doc = Document::new("a", list);
-    let dropping = RobustSlst::new(RobustConfig {
+    let without = RobustSlst::new(RobustConfig {
         max_length: 20,
         window: 0,
         ..RobustConfig::default()
     })
     .unwrap();
-    let p = dropping.sketch(&doc);
-    assert_eq!((p.len(), p.dropped_long), (0, 1));
-    let windows = RobustSlst::new(RobustConfig {
+    let p = without.sketch(&doc);
+    assert_eq!((p.len(), p.dropped_long, p.windows.len()), (0, 1, 0));
+    let d = RobustSlst::new(RobustConfig {
         max_length: 20,
         window: 10,
         ..RobustConfig::default()
     })
     .unwrap();
-    let p = windows.sketch(&doc);
-    assert_eq!(p.dropped_long, 0);
-    let lengths: Vec<u16> = p.sentences.iter().map(|s| s.length).collect();
+    let p = d.sketch(&doc);
+    assert_eq!((p.len(), p.dropped_long), (0, 1));
+    let lengths: Vec<u16> = p.windows.iter().map(|s| s.length).collect();
     assert_eq!(lengths, [10, 10, 4]);
     // The windows tile the unit: each starts where the previous ended (after white space).
     let spans: Vec<&str> = p
-        .sentences
+        .windows
         .iter()
         .map(|s| &list[s.start as usize..s.end as usize])
         .collect();
     assert!(spans[0].starts_with("alpha") && spans[0].ends_with("juliet"));
     assert!(spans[1].starts_with("kilo") && spans[1].ends_with("tango"));
     assert_eq!(spans[2], "uniform victor whiskey xray");
+    // The same list pasted into another text: no block, J = 0, but windows seed a passage.
+    let other = Document::new(
+        "b",
+        format!("Notes from the meeting follow here.\n\n{list}"),
+    );
+    let q = d.sketch(&other);
+    let c = d.compare(&p, &q);
+    assert_eq!(c.similarity.resemblance, 0.0);
+    let seeds = d.seeds(&p, &q, &c);
+    assert_eq!(seeds.len(), 1);
+    assert_eq!(seeds[0].0, [0, list.len()]);
+    assert_eq!(&other.text[seeds[0].1[0]..seeds[0].1[1]], list);
 }
