@@ -8,6 +8,7 @@
 //! a method's join keys, with no boilerplate limit), or every pair for methods without keys.
 //! Universe `Listed`: only the pairs of the truth file.
 
+pub mod alignment;
 pub mod metrics;
 #[cfg(feature = "plots")]
 pub mod plot;
@@ -109,18 +110,29 @@ impl MethodEval {
     /// The method's label in tables and plot legends: its name, with SL+ST's robust mode in
     /// parentheses (`slst (robust)`).
     pub fn label(&self) -> String {
-        match self.mode {
-            Some(SlstMode::Robust) => format!("{} (robust)", self.method),
-            _ => self.method.to_string(),
-        }
+        label(self.method, self.mode)
     }
 
     /// A file-name stem for the method (`slst`, `slst-robust`, `shingle`, …).
     pub fn file_stem(&self) -> String {
-        match self.mode {
-            Some(SlstMode::Robust) => format!("{}-robust", self.method),
-            _ => self.method.to_string(),
-        }
+        file_stem(self.method, self.mode)
+    }
+}
+
+/// A method's label in tables and plot legends: its name, with SL+ST's robust mode in
+/// parentheses (`slst (robust)`).
+fn label(method: Method, mode: Option<SlstMode>) -> String {
+    match mode {
+        Some(SlstMode::Robust) => format!("{method} (robust)"),
+        _ => method.to_string(),
+    }
+}
+
+/// A file-name stem for a method (`slst`, `slst-robust`, `shingle`, …).
+fn file_stem(method: Method, mode: Option<SlstMode>) -> String {
+    match mode {
+        Some(SlstMode::Robust) => format!("{method}-robust"),
+        _ => method.to_string(),
     }
 }
 
