@@ -207,7 +207,7 @@ impl AlignmentReport {
             .unwrap_or(0)
             .max(12);
         out.push_str(&format!(
-            "{:<w$}  similarity  plagdet  precision  recall  granularity   detected  detections  seconds\n",
+            "{:<w$}   similarity  plagdet  precision  recall  granularity   detected  detections  seconds\n",
             "method"
         ));
         for (m, label) in self.methods.iter().zip(&labels) {
@@ -244,7 +244,7 @@ impl AlignmentReport {
 /// One line of the summary table: the similarity kept, then the figures.
 fn row(similarity: &str, p: &AlignmentPoint, cases: usize) -> String {
     format!(
-        "{similarity:>10}  {:>7.4}  {:>9.4}  {:>6.4}  {:>11.4}  {:>9}  {:>10}",
+        "{similarity:>11}  {:>7.4}  {:>9.4}  {:>6.4}  {:>11.4}  {:>9}  {:>10}",
         p.plagdet,
         p.precision,
         p.recall,
