@@ -7,6 +7,9 @@
 //! pairs negative — scored exactly through the corpus-mode candidates (SL+ST's suffix array, or
 //! a method's join keys, with no boilerplate limit), or every pair for methods without keys.
 //! Universe `Listed`: only the pairs of the truth file.
+//!
+//! [`alignment`] evaluates where the reuse is rather than which pairs: passages located to the
+//! character, scored with PAN's measures (precision, recall, granularity, plagdet).
 
 pub mod alignment;
 pub mod metrics;
