@@ -99,8 +99,14 @@ pub struct AlignmentTruth {
 }
 
 impl AlignmentTruth {
-    /// Cases read from `source`, with pairs listed without a case besides.
+    /// Cases read from `source`, with pairs listed without a case besides. The cases are a set,
+    /// as in PAN's script: a case given twice is kept once (the first time).
     pub fn new(source: &Path, cases: Vec<Annotation>, pairs: Vec<(String, String)>) -> Self {
+        let mut seen = HashSet::new();
+        let cases: Vec<Annotation> = cases
+            .into_iter()
+            .filter(|c| seen.insert(c.clone()))
+            .collect();
         let mut all: Vec<(String, String)> = cases
             .iter()
             .map(|c| (c.susp.clone(), c.src.clone()))

@@ -147,3 +147,11 @@ fn results_do_not_depend_on_the_thread_count() {
     };
     assert_eq!(run(1), run(4));
 }
+
+#[test]
+fn a_case_given_twice_is_one_case() {
+    let docs = documents();
+    let t = truth(&docs);
+    let twice = AlignmentTruth::new(&t.source, [t.cases.clone(), t.cases].concat(), Vec::new());
+    assert_eq!((twice.cases.len(), twice.pairs.len()), (1, 1));
+}
