@@ -71,7 +71,7 @@ pub struct EvalArgs {
     pub min_block: usize,
     #[command(flatten)]
     pub profile: ProfileFlags,
-    /// Text alignment: the passage settings; --no-passages scores the blocks instead.
+    // Text alignment: the passage settings; --no-passages scores the blocks instead.
     #[command(flatten)]
     pub passages: PassageFlags,
     #[command(flatten)]
@@ -118,7 +118,7 @@ pub enum ScoreArg {
     Containment,
 }
 
-pub fn read_text(path: &std::path::Path) -> Result<String> {
+fn read_text(path: &std::path::Path) -> Result<String> {
     let bytes = slst::corpus::read_bytes(path, slst::corpus::DEFAULT_MAX_BYTES)?;
     slst::corpus::decode_text(&bytes)
         .map(|(t, _)| t)
