@@ -141,6 +141,26 @@ pub enum Error {
         /// The file.
         path: PathBuf,
     },
+    /// A ground-truth (or detections) file that cannot be read as one.
+    #[error("{}: line {line}: {detail}", path.display())]
+    Truth {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A document the ground truth names is not among the documents read.
+    #[error("{}: names document {id:?}, which is not among the documents read ({count} document id(s) of the truth missing in all)", path.display())]
+    MissingDocument {
+        /// The truth file (or folder).
+        path: PathBuf,
+        /// The first id missing.
+        id: String,
+        /// How many ids of the truth are missing.
+        count: usize,
+    },
     /// A parameter is out of its valid range.
     #[error("invalid setting {name} = {value}: {expected}")]
     InvalidParameter {

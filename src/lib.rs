@@ -26,7 +26,8 @@
 //!    verify → pairs, clusters and a summary;
 //! 9. [`index`] — search mode: a persistent SQLite index of profiles and block keys, queried
 //!    one document at a time with the same answer as `slst compare` against every document;
-//! 10. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; [`synth`] and
+//! 10. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; text alignment scored
+//!     by PAN's character measures ([`eval::alignment`]); [`synth`] and
 //!     [`sample`] build evaluation sets;
 //! 11. [`report`] — the typed JSON records (one schema for every method, versioned) and their
 //!     human text.

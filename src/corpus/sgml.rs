@@ -310,7 +310,7 @@ fn attribute(open_tag: &str, name: &str) -> Option<String> {
 }
 
 /// Decode the character entities of a short text (an id).
-fn decode_entities(s: &str) -> String {
+pub(crate) fn decode_entities(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     blank_inner_tags(s, &mut out);
     out

@@ -7,7 +7,11 @@
 //! pairs negative — scored exactly through the corpus-mode candidates (SL+ST's suffix array, or
 //! a method's join keys, with no boilerplate limit), or every pair for methods without keys.
 //! Universe `Listed`: only the pairs of the truth file.
+//!
+//! [`alignment`] evaluates where the reuse is rather than which pairs: passages located to the
+//! character, scored with PAN's measures (precision, recall, granularity, plagdet).
 
+pub mod alignment;
 pub mod metrics;
 #[cfg(feature = "plots")]
 pub mod plot;
@@ -109,18 +113,29 @@ impl MethodEval {
     /// The method's label in tables and plot legends: its name, with SL+ST's robust mode in
     /// parentheses (`slst (robust)`).
     pub fn label(&self) -> String {
-        match self.mode {
-            Some(SlstMode::Robust) => format!("{} (robust)", self.method),
-            _ => self.method.to_string(),
-        }
+        label(self.method, self.mode)
     }
 
     /// A file-name stem for the method (`slst`, `slst-robust`, `shingle`, …).
     pub fn file_stem(&self) -> String {
-        match self.mode {
-            Some(SlstMode::Robust) => format!("{}-robust", self.method),
-            _ => self.method.to_string(),
-        }
+        file_stem(self.method, self.mode)
+    }
+}
+
+/// A method's label in tables and plot legends: its name, with SL+ST's robust mode in
+/// parentheses (`slst (robust)`).
+fn label(method: Method, mode: Option<SlstMode>) -> String {
+    match mode {
+        Some(SlstMode::Robust) => format!("{method} (robust)"),
+        _ => method.to_string(),
+    }
+}
+
+/// A file-name stem for a method (`slst`, `slst-robust`, `shingle`, …).
+fn file_stem(method: Method, mode: Option<SlstMode>) -> String {
+    match mode {
+        Some(SlstMode::Robust) => format!("{method}-robust"),
+        _ => method.to_string(),
     }
 }
 

@@ -1,4 +1,5 @@
-//! `slst eval SOURCE… --truth FILE`: precision, recall and F1 against labelled pairs.
+//! `slst eval SOURCE… --truth FILE`: precision, recall and F1 against labelled pairs; with
+//! text-alignment truth, PAN's character measures of the passages found (`eval_alignment.rs`).
 
 use std::path::PathBuf;
 
@@ -8,7 +9,7 @@ use slst::eval::{self, EvalConfig, EvalReport, MethodEval, Prepared, ScoreKind, 
 use slst::method::{Method, WithDetector};
 use slst::{Detector, Error, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, MethodList, ProfileFlags};
+use crate::args::{InputArgs, MethodList, PassageFlags, ProfileFlags};
 
 /// Arguments of `slst eval`.
 #[derive(Args, Debug)]
@@ -16,11 +17,13 @@ pub struct EvalArgs {
     /// The documents: files, folders or `-`.
     #[arg(required = true)]
     pub sources: Vec<PathBuf>,
-    /// The ground truth file.
+    /// The ground truth file (with --truth-format pan-xml: a file or a folder of them).
     #[arg(long, value_name = "FILE")]
     pub truth: PathBuf,
-    /// `pairs` (id_a<TAB>id_b<TAB>label) or `clusters` (cluster_id<TAB>doc_id, or
-    /// cluster_id<TAB>space-separated ids).
+    /// `pairs` (id_a<TAB>id_b<TAB>label), `clusters` (cluster_id<TAB>doc_id, or
+    /// cluster_id<TAB>space-separated ids); text alignment, scored by PAN's character measures:
+    /// `alignment` (susp<TAB>src<TAB>susp_offset<TAB>susp_length<TAB>src_offset<TAB>src_length,
+    /// in characters) or `pan-xml` (PAN 2013's XML files, one per pair of documents).
     #[arg(long, value_enum, default_value_t = TruthFormat::Pairs)]
     pub truth_format: TruthFormat,
     /// Labels of a pairs file that count as positive (default `1`).
@@ -59,7 +62,8 @@ pub struct EvalArgs {
     /// A title for the plots.
     #[arg(long, default_value = "evaluation")]
     pub title: String,
-    /// Print the whole threshold sweep of each method.
+    /// Print the whole threshold sweep of each method (text alignment: over the passages'
+    /// similarity).
     #[arg(long)]
     pub sweep: bool,
     /// Blocks shorter than this many sentences are dropped (SL+ST).
@@ -67,6 +71,9 @@ pub struct EvalArgs {
     pub min_block: usize,
     #[command(flatten)]
     pub profile: ProfileFlags,
+    // Text alignment: the passage settings; --no-passages scores the blocks instead.
+    #[command(flatten)]
+    pub passages: PassageFlags,
     #[command(flatten)]
     pub methods: crate::methods::MethodFlags,
     #[command(flatten)]
@@ -80,6 +87,17 @@ pub enum TruthFormat {
     Pairs,
     /// Clusters.
     Clusters,
+    /// Text alignment: a table of cases located by characters in both documents.
+    Alignment,
+    /// Text alignment: PAN's XML files (features named `plagiarism`).
+    PanXml,
+}
+
+impl TruthFormat {
+    /// Whether the truth locates passages (scored by characters) rather than labelling pairs.
+    pub fn is_alignment(self) -> bool {
+        matches!(self, TruthFormat::Alignment | TruthFormat::PanXml)
+    }
 }
 
 /// Universes.
@@ -124,22 +142,31 @@ impl WithDetector for Evaluate<'_> {
     }
 }
 
-/// The truth file, read in its format.
+/// The truth file, read in its format (pairs or clusters).
 fn read_truth(args: &EvalArgs) -> Result<truth::Truth> {
     let truth_text = read_text(&args.truth)?;
     let positive: Vec<&str> = args.positive.iter().map(String::as_str).collect();
-    match args.truth_format {
+    let parsed = match args.truth_format {
         TruthFormat::Pairs => truth::read_pairs(&truth_text, &positive),
         TruthFormat::Clusters => truth::read_clusters(&truth_text),
-    }
-    .map_err(|(line, detail)| Error::Jsonl {
+        TruthFormat::Alignment | TruthFormat::PanXml => {
+            return Err(Error::InvalidParameter {
+                name: "--truth-format",
+                value: "alignment".into(),
+                expected: "pairs or clusters (text-alignment truth has its own evaluation)",
+            });
+        }
+    };
+    parsed.map_err(|(line, detail)| Error::Jsonl {
         path: args.truth.clone(),
         line,
         detail,
     })
 }
 
-pub fn run(args: EvalArgs) -> Result<()> {
+/// The detectors asked for: SL+ST once per mode, every other method once; every setting is
+/// checked before anything is read.
+pub fn detectors(args: &EvalArgs) -> Result<Vec<slst::method::MethodDetector>> {
     let slst_config = SlstConfig {
         profile: args.profile.config()?,
         min_block: args.min_block,
@@ -150,7 +177,6 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let mut settings = args
         .methods
         .settings(slst_config.clone(), &profile_config, None)?;
-    // SL+ST once per mode asked for, every other method once; settings checked before reading.
     let mut detectors = Vec::new();
     for &method in &args.method.0 {
         let modes = match method {
@@ -162,13 +188,14 @@ pub fn run(args: EvalArgs) -> Result<()> {
             detectors.push(settings.detector(method)?);
         }
     }
-    let truth = read_truth(&args)?;
-    let ignore = match &args.ignore {
-        Some(path) => truth::read_ignore(&read_text(path)?),
-        None => Default::default(),
-    };
+    Ok(detectors)
+}
+
+/// Every document of the sources (what cannot be read is reported on standard error and
+/// counted).
+pub fn read_documents(args: &EvalArgs) -> (Vec<slst::Document>, usize) {
     let mut skipped = 0;
-    let mut docs: Vec<slst::Document> = read_sources(&args.sources, &args.input.source_options())
+    let docs = read_sources(&args.sources, &args.input.source_options())
         .filter_map(|item| match item {
             Item::Document(d) => Some(d),
             Item::Skipped(s) => {
@@ -178,6 +205,20 @@ pub fn run(args: EvalArgs) -> Result<()> {
             }
         })
         .collect();
+    (docs, skipped)
+}
+
+pub fn run(args: EvalArgs) -> Result<()> {
+    let detectors = detectors(&args)?;
+    if args.truth_format.is_alignment() {
+        return crate::eval_alignment::run(&args, &detectors);
+    }
+    let truth = read_truth(&args)?;
+    let ignore = match &args.ignore {
+        Some(path) => truth::read_ignore(&read_text(path)?),
+        None => Default::default(),
+    };
+    let (mut docs, skipped) = read_documents(&args);
     let dropped = if args.drop_boilerplate {
         slst::web::drop_boilerplate(&mut docs, args.boilerplate_pages)
     } else {

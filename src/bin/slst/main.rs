@@ -7,6 +7,7 @@ mod batch;
 mod blocks;
 mod compare;
 mod eval;
+mod eval_alignment;
 #[cfg(feature = "index")]
 mod index;
 mod methods;
@@ -36,8 +37,8 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Find every near-duplicate pair and cluster of a corpus (TREC, SGML, JSON lines, folders).
     Batch(batch::BatchArgs),
-    /// Evaluate methods against labelled pairs or clusters: precision, recall, F1 over a
-    /// threshold sweep, χ², plots.
+    /// Evaluate methods against labelled pairs or clusters (precision, recall, F1 over a
+    /// threshold sweep, χ², plots), or against text-alignment cases (PAN's character measures).
     Eval(eval::EvalArgs),
     /// Plant near-duplicates of real documents: a corpus, its ground truth and an edit log.
     Synth(synth::SynthArgs),
