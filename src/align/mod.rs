@@ -16,7 +16,7 @@
 //!    word bigrams, 1 for a verbatim copy; passages with fewer than
 //!    [`AlignConfig::min_words`] words on either side are dropped.
 //!
-//! Words here are runs of letters and digits ([`words`]), so alignment is independent of the
+//! Words here are runs of letters and digits ([`words()`]), so alignment is independent of the
 //! method's own tokenisation, and every span starts at a word's first byte and ends at a word's
 //! last byte (or at punctuation both texts share right after it).
 
@@ -151,6 +151,18 @@ pub fn passages<D: Detector>(
     comparison.evidence.blocks()?;
     let seeds = detector.seeds(a.1, b.1, comparison);
     Some(align(&a.0.text, &b.0.text, &seeds, config))
+}
+
+/// The similarity passages carry, of two whole texts: the Jaccard coefficient of their sets of
+/// word bigrams (of words when one has a single word).
+///
+/// # Example
+/// ```
+/// assert_eq!(slst::align::similarity("The cat sat.", "the CAT sat"), 1.0);
+/// assert_eq!(slst::align::similarity("a b c", "c b a"), 0.0);
+/// ```
+pub fn similarity(a: &str, b: &str) -> f64 {
+    bigram_jaccard(&words(a), &words(b))
 }
 
 /// Merge segments that overlap or lie within `gap` words of each other in both documents, in

@@ -380,7 +380,7 @@ fn detect<D: Detector>(
                     (
                         x,
                         y,
-                        span_similarity(&a.0.text[x[0]..x[1]], &b.0.text[y[0]..y[1]]),
+                        crate::align::similarity(&a.0.text[x[0]..x[1]], &b.0.text[y[0]..y[1]]),
                     )
                 })
                 .collect()
@@ -397,20 +397,6 @@ fn detect<D: Detector>(
         .collect();
     out.sort_by_key(|d| (d.susp_chars, d.src_chars));
     out
-}
-
-/// The similarity passages carry, of two whole texts (a block's two spans): the passage stage
-/// run on them alone, seeded with all of both and not extended.
-fn span_similarity(a: &str, b: &str) -> f64 {
-    let whole = AlignConfig {
-        lookahead: 0,
-        x_drop: 0,
-        merge_gap: 0,
-        min_words: 0,
-    };
-    crate::align::align(a, b, &[([0, a.len()], [0, b.len()])], &whole)
-        .first()
-        .map_or(0.0, |p| p.similarity)
 }
 
 #[cfg(test)]
