@@ -69,7 +69,13 @@ fn compare_50kb(c: &mut Criterion) {
     let config = AlignConfig::default();
     let mut group = c.benchmark_group("align");
     group.sample_size(30);
-    let before = RobustSlst::new(RobustConfig::default()).unwrap();
+    // The robust mode as it was before glued sentences were cut and windows seeded passages.
+    let before = RobustSlst::new(RobustConfig {
+        split_glued: false,
+        window: 0,
+        ..RobustConfig::default()
+    })
+    .unwrap();
     group.bench_function("suspicious-50kb/robust-blocks-only", |bench| {
         bench.iter(|| {
             let (sa, sb) = slst::sketch_pair(&before, &a, &b);
@@ -77,12 +83,7 @@ fn compare_50kb(c: &mut Criterion) {
             assert!(!c.evidence.blocks.is_empty());
         })
     });
-    let robust = RobustSlst::new(RobustConfig {
-        split_glued: true,
-        window: 10,
-        ..RobustConfig::default()
-    })
-    .unwrap();
+    let robust = RobustSlst::new(RobustConfig::default()).unwrap();
     group.bench_function("suspicious-50kb/robust-passages", |bench| {
         bench.iter(|| {
             let (sa, sb) = slst::sketch_pair(&robust, &a, &b);
