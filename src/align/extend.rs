@@ -45,6 +45,45 @@ impl Side<'_> {
     }
 }
 
+/// The two sides of a walk from word `a_from` of `a` and `b_from` of `b`.
+fn sides<'a>(
+    a: &'a [Word],
+    a_from: usize,
+    b: &'a [Word],
+    b_from: usize,
+    forwards: bool,
+) -> (Side<'a>, Side<'a>) {
+    let side = |words, from| Side {
+        words,
+        from,
+        forwards,
+    };
+    (side(a, a_from), side(b, b_from))
+}
+
+/// The nearest point at or after `(i, j)` — at least `min_skip` words skipped in all, at most
+/// `lookahead` on each side — where the two sides agree on two words in a row: the words
+/// skipped on each side.
+fn nearest_pair(
+    sa: &Side,
+    sb: &Side,
+    (i, j): (usize, usize),
+    min_skip: usize,
+    lookahead: usize,
+) -> Option<(usize, usize)> {
+    let (na, nb) = (sa.len(), sb.len());
+    for cost in min_skip..=2 * lookahead {
+        for di in cost.saturating_sub(lookahead)..=cost.min(lookahead) {
+            let dj = cost - di;
+            let (x, y) = (i + di, j + dj);
+            if x + 1 < na && y + 1 < nb && sa.at(x) == sb.at(y) && sa.at(x + 1) == sb.at(y + 1) {
+                return Some((di, dj));
+            }
+        }
+    }
+    None
+}
+
 /// How many words the extension takes on each side, walking from word `a_from` of `a` and
 /// `b_from` of `b` — forwards (the words at and after the positions) or backwards (the words
 /// before them) — and how many of those are equal word pairs.
@@ -56,16 +95,7 @@ pub fn extend(
     forwards: bool,
     config: ExtendConfig,
 ) -> (usize, usize, usize) {
-    let sa = Side {
-        words: a,
-        from: a_from,
-        forwards,
-    };
-    let sb = Side {
-        words: b,
-        from: b_from,
-        forwards,
-    };
+    let (sa, sb) = sides(a, a_from, b, b_from, forwards);
     let (na, nb) = (sa.len(), sb.len());
     let (mut i, mut j, mut score, mut matched) = (0usize, 0usize, 0i64, 0usize);
     let mut best = (0i64, 0usize, 0usize, 0usize);
@@ -81,22 +111,7 @@ pub fn extend(
             continue;
         }
         // A difference (or an end): the nearest resynchronisation on two equal words in a row.
-        let resync = (|| {
-            for cost in 1..=2 * config.lookahead {
-                for di in cost.saturating_sub(config.lookahead)..=cost.min(config.lookahead) {
-                    let dj = cost - di;
-                    let (x, y) = (i + di, j + dj);
-                    if x + 1 < na
-                        && y + 1 < nb
-                        && sa.at(x) == sb.at(y)
-                        && sa.at(x + 1) == sb.at(y + 1)
-                    {
-                        return Some((di, dj));
-                    }
-                }
-            }
-            None
-        })();
+        let resync = nearest_pair(&sa, &sb, (i, j), 1, config.lookahead);
         let Some((di, dj)) = resync else { break };
         score -= (di + dj) as i64;
         if score < best.0 - config.x_drop {
@@ -121,30 +136,8 @@ pub fn sync(
     forwards: bool,
     lookahead: usize,
 ) -> Option<(usize, usize)> {
-    let sa = Side {
-        words: a,
-        from: a_from,
-        forwards,
-    };
-    let sb = Side {
-        words: b,
-        from: b_from,
-        forwards,
-    };
-    let (na, nb) = (sa.len(), sb.len());
-    for cost in 0..=2 * lookahead {
-        for di in cost.saturating_sub(lookahead)..=cost.min(lookahead) {
-            let dj = cost - di;
-            if di + 1 < na
-                && dj + 1 < nb
-                && sa.at(di) == sb.at(dj)
-                && sa.at(di + 1) == sb.at(dj + 1)
-            {
-                return Some((di, dj));
-            }
-        }
-    }
-    None
+    let (sa, sb) = sides(a, a_from, b, b_from, forwards);
+    nearest_pair(&sa, &sb, (0, 0), 0, lookahead)
 }
 
 #[cfg(test)]
