@@ -235,3 +235,63 @@ fn anchor_terms_flag_reaches_the_rule() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--anchor-terms"));
 }
+
+/// Words of a text, lowercased, punctuation and layout aside.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+#[test]
+fn compare_locates_pasted_passages_to_the_word_on_both_sides() {
+    // corpora/alignment-sample: passages of shipped texts pasted into others, one mid-sentence.
+    let dir = repo().join("corpora/alignment-sample");
+    let truth = std::fs::read_to_string(dir.join("cases.tsv")).unwrap();
+    for line in truth.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (a, b) = (dir.join("susp").join(f[0]), dir.join("src").join(f[1]));
+        let (ta, tb) = (
+            std::fs::read_to_string(&a).unwrap(),
+            std::fs::read_to_string(&b).unwrap(),
+        );
+        let out = slst(&[
+            "compare",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--mode",
+            "robust",
+            "--json",
+        ]);
+        let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let passages = r["passages"].as_array().unwrap();
+        // The pasted text, in characters in the truth: find it in B and in A by its words.
+        let chars = |t: &str, from: &str, len: &str| -> String {
+            let (from, len) = (from.parse().unwrap(), len.parse().unwrap());
+            t.chars().skip(from).take(len).collect()
+        };
+        let pasted = words(&chars(&tb, f[4], f[5]));
+        let found = passages.iter().any(|p| {
+            let span = |t: &str, k: &str| {
+                let s = p[k].as_array().unwrap();
+                words(&t[s[0].as_u64().unwrap() as usize..s[1].as_u64().unwrap() as usize])
+            };
+            let (in_a, in_b) = (span(&ta, "a_span"), span(&tb, "b_span"));
+            // Both spans hold the same words, and they include the whole pasted passage.
+            in_a == in_b && in_a.windows(pasted.len()).any(|w| w == pasted.as_slice())
+        });
+        assert!(found, "{line}: {passages:?}");
+    }
+    // The text report lists them.
+    let text = stdout(&slst(&[
+        "compare",
+        dir.join("susp/suspicious-document00001.txt")
+            .to_str()
+            .unwrap(),
+        dir.join("src/source-document00001.txt").to_str().unwrap(),
+        "--mode",
+        "robust",
+    ]));
+    assert!(text.contains("1 reused passage"), "{text}");
+}

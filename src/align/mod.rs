@@ -33,6 +33,11 @@ use crate::method::{Comparison, Detector, Evidence};
 pub use self::extend::ExtendConfig;
 use self::words::{Word, covering, words};
 
+/// How far into a seed, in words on each side, its edge is searched for the first two words both
+/// texts share: a unit pasted mid-sentence starts with words of the other text, as many as the
+/// sentence it was pasted into had before the paste.
+const EDGE_SEARCH: usize = 25;
+
 /// Settings of the passage stage.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AlignConfig {
@@ -105,11 +110,10 @@ pub fn align(
             }
             // Start from where the two texts agree word for word, inside the seed's edges.
             let (skip_a, skip_b) =
-                extend::sync(&wa, ra.start, &wb, rb.start, true, config.lookahead)
-                    .unwrap_or((0, 0));
+                extend::sync(&wa, ra.start, &wb, rb.start, true, EDGE_SEARCH).unwrap_or((0, 0));
             let (start_a, start_b) = (ra.start + skip_a, rb.start + skip_b);
             let (cut_a, cut_b) =
-                extend::sync(&wa, ra.end, &wb, rb.end, false, config.lookahead).unwrap_or((0, 0));
+                extend::sync(&wa, ra.end, &wb, rb.end, false, EDGE_SEARCH).unwrap_or((0, 0));
             let (end_a, end_b) = (ra.end - cut_a, rb.end - cut_b);
             if end_a <= start_a || end_b <= start_b {
                 return None;
