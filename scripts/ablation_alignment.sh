@@ -64,6 +64,8 @@ out=results/alignment/ablation.md
   echo "Each cell: plagdet / precision / recall / granularity. *tune*: the suspicious documents at even"
   echo "positions (settings chosen there); *report*: odd positions (held out); *sound*: the cases whose"
   echo "two truth spans hold the same text (a diagnostic of the truth's offset errors, not a target)."
+  echo "Extension includes shrinking each seed's edges to the first words both texts share (searched"
+  echo "up to 25 words in), which is not switched off on its own."
   echo
   echo "| change | tune | report | all | sound |"
   echo "|---|---|---|---|---|"
