@@ -184,12 +184,12 @@ fn passages_text(passages: &[super::PassageRecord]) -> String {
         if n == 0 {
             "."
         } else {
-            " (seeds — the blocks, and windows of over-long sentences — extended word by word and merged; byte ranges half-open):"
+            " (blocks extended word by word to the edges of the shared text, near ones merged; byte ranges half-open):"
         }
     );
     for (k, p) in passages.iter().enumerate() {
         out.push_str(&format!(
-            "  #{:<3} A bytes {}..{}   B bytes {}..{}   (similarity {:.3}, from {} seed{})\n",
+            "  #{:<3} A bytes {}..{}   B bytes {}..{}   (similarity {:.3}, from {} block{})\n",
             k + 1,
             p.a_span[0],
             p.a_span[1],
