@@ -23,6 +23,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// An output file could not be written (folder missing or read-only, disk full, …).
+    #[error("{}: cannot write: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
     /// A directory was given where a file was expected.
     #[error("{}: is a directory, not a file", path.display())]
     IsDirectory {

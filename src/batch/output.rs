@@ -158,9 +158,14 @@ pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    let io = |source| Error::Io {
+    // The error names the file asked for, never the temporary file beside it, whose name the
+    // operating system's message would otherwise carry.
+    let io = |source: std::io::Error| Error::Write {
         path: path.to_path_buf(),
-        source,
+        source: match source.raw_os_error() {
+            Some(code) => std::io::Error::from_raw_os_error(code),
+            None => std::io::Error::new(source.kind(), source.kind().to_string()),
+        },
     };
     if path.as_os_str() == "-" {
         let stdout = std::io::stdout();
@@ -182,16 +187,17 @@ pub fn write_atomically(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(
-            ".{}.",
-            path.file_name()
-                .map(|n| n.to_string_lossy())
-                .unwrap_or_default()
-        ))
-        .suffix(".partial")
-        .tempfile_in(dir)
-        .map_err(io)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".partial");
+    // As any new file: read-write for all, less the umask (a temporary file would be 0600).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
     {
         let mut out = BufWriter::new(tmp.as_file_mut());
         write(&mut out).and_then(|()| out.flush()).map_err(io)?;
@@ -321,5 +327,37 @@ mod tests {
         // Checked first: had the pipe been replaced, the reader would wait for ever.
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
         assert_eq!(reader.join().unwrap(), b"pairs\n");
+    }
+
+    /// The process's umask, from /proc (Linux).
+    fn umask() -> Option<u32> {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find(|l| l.starts_with("Umask:"))?;
+        u32::from_str_radix(line.split_whitespace().nth(1)?, 8).ok()
+    }
+
+    #[test]
+    fn written_files_follow_the_umask_not_the_temporary_files_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let Some(umask) = umask() else { return };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pairs.jsonl");
+        write_atomically(&path, |w| w.write_all(b"x\n")).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask);
+    }
+
+    #[test]
+    fn an_unwritable_folder_is_a_write_error_naming_the_file_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing-folder").join("pairs.jsonl");
+        let e = write_atomically(&path, |w| w.write_all(b"x\n")).unwrap_err();
+        let text = e.to_string();
+        assert!(matches!(e, Error::Write { .. }), "{text}");
+        assert!(
+            text.starts_with(&format!("{}: cannot write: ", path.display())),
+            "{text}"
+        );
+        assert!(!text.contains(".partial"), "{text}");
     }
 }

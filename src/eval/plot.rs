@@ -46,7 +46,7 @@ fn font_ready(font: Option<&Path>) -> bool {
 }
 
 fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Io {
+    Error::Write {
         path: path.to_path_buf(),
         source: std::io::Error::other(e.to_string()),
     }
@@ -206,7 +206,7 @@ impl HasThreshold for AlignmentPoint {
 
 /// Draw every plot into `dir` (created if needed).
 fn draw_all(dir: &Path, plots: &[Plot], font: Option<&Path>) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+    std::fs::create_dir_all(dir).map_err(|source| Error::Write {
         path: dir.to_path_buf(),
         source,
     })?;

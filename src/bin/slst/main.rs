@@ -142,7 +142,7 @@ fn flag(setting: &str) -> String {
 fn emit(text: &str) -> Result<(), slst::Error> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(slst::Error::Io {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(slst::Error::Write {
             path: "<standard output>".into(),
             source: e,
         }),
