@@ -3,7 +3,7 @@
 #![cfg(feature = "cli")]
 
 mod common;
-use common::{slst, stderr, stdout};
+use common::{slst, slst_in, stderr, stdout};
 
 use std::path::{Path, PathBuf};
 
@@ -339,4 +339,23 @@ fn containment_threshold_reports_the_answer_inside_its_source() {
     );
     let o = slst(&["compare", "--containment", "2", CUT, SOURCE]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.txt"),
+        "Gold rose sharply in London trading.",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b.txt"),
+        "Oil fell. Gold rose sharply in London trading.",
+    )
+    .unwrap();
+    let out = stdout(&slst_in(dir.path(), &["compare", "a.txt", "b.txt"]));
+    assert!(out.contains("   1 sentence kept, 0 skipped"), "{out}");
+    assert!(out.contains("   2 sentences kept, 0 skipped"), "{out}");
+    assert!(!out.contains(" 1 sentences"), "{out}");
 }

@@ -111,7 +111,7 @@ fn query_gives_what_compare_gives_against_each_indexed_document() {
         assert!(found >= 1);
     }
     let text = ok(&slst_in(d, &["query", "i.db", "q.txt", "--top", "1"]));
-    assert!(text.contains("1 near-duplicates"), "{text}");
+    assert!(text.contains("1 near-duplicate ("), "{text}");
     let stats = ok(&slst_in(d, &["index", "stats", "i.db"]));
     assert!(stats.contains("documents       5"), "{stats}");
 }
@@ -126,7 +126,7 @@ fn remove_and_replace_from_the_command_line() {
     let refused = slst_in(d, &["index", "add", "i.db", "--no-replace", &names[0]]);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("refused d0.txt"));
     let out = ok(&slst_in(d, &["query", "i.db", &names[0]]));
-    assert!(out.contains("1 near-duplicates"), "{out}");
+    assert!(out.contains("1 near-duplicate ("), "{out}");
     let o = slst_in(d, &["index", "remove", "i.db", "d0.txt", "nope"]);
     ok(&o);
     assert!(String::from_utf8_lossy(&o.stderr).contains("nope is not in the index"));
@@ -365,7 +365,7 @@ fn method_query_gives_what_compare_gives(
     assert_eq!(found, hits.len());
     assert!(found >= 1, "{method}: no hit to compare");
     let text = ok(&slst_in(d, &["query", "i.db", "q.txt", "--top", "1"]));
-    assert!(text.contains("q.txt: 1 near-duplicates"), "{text}");
+    assert!(text.contains("q.txt: 1 near-duplicate ("), "{text}");
     let stats = ok(&slst_in(d, &["index", "stats", "i.db"]));
     assert!(
         stats.contains(&format!("method          {method}")),
@@ -418,7 +418,7 @@ fn shingle_and_megashingle_indexes_replace_remove_and_refuse_other_settings() {
         let refused = slst_in(d, &["index", "add", "i.db", "--no-replace", &names[0]]);
         assert!(String::from_utf8_lossy(&refused.stderr).contains("refused d0.txt"));
         let out = ok(&slst_in(d, &["query", "i.db", &names[0]]));
-        assert!(out.contains("1 near-duplicates"), "{method}: {out}");
+        assert!(out.contains("1 near-duplicate ("), "{method}: {out}");
         // Replace d0.txt with d2.txt's text: a query with the old text no longer finds it.
         let old = std::fs::read_to_string(d.join(&names[0])).unwrap();
         std::fs::write(d.join("old.txt"), old).unwrap();
@@ -427,7 +427,7 @@ fn shingle_and_megashingle_indexes_replace_remove_and_refuse_other_settings() {
         let out = ok(&slst_in(d, &["query", "i.db", "old.txt"]));
         assert!(out.contains("0 near-duplicates"), "{method}: {out}");
         let out = ok(&slst_in(d, &["query", "i.db", &names[2]]));
-        assert!(out.contains("1 near-duplicates"), "{method}: {out}");
+        assert!(out.contains("1 near-duplicate ("), "{method}: {out}");
         let containment = slst_in(d, &["query", "i.db", &names[0], "--containment", "0.5"]);
         assert!(!containment.status.success());
         assert!(String::from_utf8_lossy(&containment.stderr).contains("--containment"));

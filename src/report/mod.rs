@@ -151,6 +151,17 @@ impl PassageRecord {
     }
 }
 
+/// A count with its noun, singular or plural as the count asks: `1 block`, `2 blocks`.
+///
+/// # Example
+/// ```
+/// assert_eq!(slst::report::count(1, "document", "documents"), "1 document");
+/// assert_eq!(slst::report::count(0, "sentence", "sentences"), "0 sentences");
+/// ```
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
 /// The containment decisions at a threshold θc (SPEC §3.5).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Contained {

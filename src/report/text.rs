@@ -50,9 +50,9 @@ impl<E: Serialize> CompareRecord<'_, E> {
         let doc_line = |tag: &str, d: &DocumentSummary| {
             let c = d.counts.unwrap_or_default();
             format!(
-                "{tag}  {}\n   {} sentences kept, {} skipped as empty, {} dropped as longer than {} terms{}\n",
+                "{tag}  {}\n   {} kept, {} skipped as empty, {} dropped as longer than {} terms{}\n",
                 d.id,
-                c.sentences,
+                super::count(c.sentences, "sentence", "sentences"),
                 c.skipped_empty,
                 c.dropped_long,
                 max_length,
@@ -108,7 +108,7 @@ impl<E: Serialize> CompareRecord<'_, E> {
                 .map(|j| format!(", term similarity ≥ {j:.3}"))
                 .unwrap_or_default();
             out.push_str(&format!(
-                "  #{:<3} A sentences {}..{} bytes {}..{}   B sentences {}..{} bytes {}..{}   ({} sentences{similarity})\n",
+                "  #{:<3} A sentences {}..{} bytes {}..{}   B sentences {}..{} bytes {}..{}   ({}{similarity})\n",
                 k + 1,
                 b.a_start,
                 b.a_start + b.len,
@@ -118,7 +118,7 @@ impl<E: Serialize> CompareRecord<'_, E> {
                 b.b_start + b.len,
                 b.b_span[0],
                 b.b_span[1],
-                b.len
+                super::count(b.len, "sentence", "sentences")
             ));
             out.push_str(&format!(
                 "       A: {}\n       B: {}\n",

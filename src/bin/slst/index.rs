@@ -10,7 +10,7 @@ use serde::Serialize;
 use slst::corpus::read_sources;
 use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, QueryOptions};
 use slst::method::{Method, MethodSettings, WithDetector};
-use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION, Versioned};
+use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION, Versioned, count};
 use slst::{Detector, Document, MatchKey, Result, SlstConfig};
 
 use crate::args::{InputArgs, MethodArg, ProfileFlags};
@@ -175,10 +175,10 @@ fn add(args: AddArgs) -> Result<()> {
     let summary = index.add(items, &options, &bars)?;
     if !args.quiet {
         eprintln!(
-            "slst: added {} documents ({} replaced) in {} batches, {:.1} s",
-            summary.added,
+            "slst: added {} ({} replaced) in {}, {:.1} s",
+            count(summary.added, "document", "documents"),
             summary.replaced,
-            summary.batches,
+            count(summary.batches, "batch", "batches"),
             t.elapsed().as_secs_f64()
         );
         for id in &summary.refused {
@@ -327,15 +327,15 @@ fn query_text<D: Detector>(
 ) -> String {
     let mut text = match query.counts {
         Some(counts) => format!(
-            "{}: {} near-duplicates ({} sentences)\n",
+            "{}: {} ({})\n",
             query.id,
-            records.len(),
-            counts.sentences
+            count(records.len(), "near-duplicate", "near-duplicates"),
+            count(counts.sentences, "sentence", "sentences")
         ),
         None => format!(
-            "{}: {} near-duplicates ({}, {})\n",
+            "{}: {} ({}, {})\n",
             query.id,
-            records.len(),
+            count(records.len(), "near-duplicate", "near-duplicates"),
             d.method(),
             d.rule()
         ),
@@ -346,12 +346,12 @@ fn query_text<D: Detector>(
             Some(blocks) => {
                 let _ = writeln!(
                     text,
-                    "  {}  J = {:.3}  containment {:.3} / {:.3}  {} blocks",
+                    "  {}  J = {:.3}  containment {:.3} / {:.3}  {}",
                     r.b.id,
                     r.resemblance,
                     r.containment_a.unwrap_or_default(),
                     r.containment_b.unwrap_or_default(),
-                    blocks.len()
+                    count(blocks.len(), "block", "blocks")
                 );
                 for b in blocks {
                     let _ = writeln!(
