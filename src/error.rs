@@ -32,6 +32,14 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// None of the inputs gave a document.
+    #[error(
+        "no document was read from the inputs: {skipped} skipped (each reported above); check the paths and the input format"
+    )]
+    NothingRead {
+        /// Documents and files skipped.
+        skipped: usize,
+    },
     /// A directory was given where a file was expected.
     #[error("{}: is a directory, not a file", path.display())]
     IsDirectory {

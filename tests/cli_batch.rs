@@ -360,3 +360,32 @@ fn every_batch_path_counts_documents_decoded_by_the_fallback() {
         assert_eq!(v["documents_fallback_decoded"], 1, "{extra:?}");
     }
 }
+
+#[test]
+fn a_missing_input_or_nothing_read_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = slst_in(d, &["batch", "nonexistent.txt", "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("nonexistent.txt: cannot read"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::create_dir(d.join("empty")).unwrap();
+    let out = slst_in(d, &["batch", "empty", "-q", "--out", "p.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no document was read"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(slst_in(d, &["index", "create", "i.db"]).status.success());
+    let out = slst_in(d, &["index", "add", "i.db", "missing.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("missing.txt: cannot read"),
+        "{}",
+        stderr(&out)
+    );
+}

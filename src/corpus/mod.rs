@@ -26,7 +26,7 @@ use std::path::Path;
 
 pub use decode::{NotText, decode_text};
 use sgml::SgmlOptions;
-pub use source::{Item, Skipped, SourceOptions, detect_format, read_sources};
+pub use source::{Item, Skipped, SourceOptions, check_sources, detect_format, read_sources};
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
 

@@ -118,6 +118,29 @@ pub enum Item {
     Skipped(Skipped),
 }
 
+/// Check that every input named (a file or a folder; `-` is standard input) exists and can be
+/// looked at, before a run starts: a mistyped path is an error, not an empty corpus.
+///
+/// # Errors
+/// [`crate::Error::Io`] naming the first path that cannot be read.
+///
+/// # Example
+/// ```
+/// use std::path::PathBuf;
+/// assert!(slst::corpus::check_sources(&[PathBuf::from("-")]).is_ok());
+/// let e = slst::corpus::check_sources(&[PathBuf::from("no/such/file.txt")]).unwrap_err();
+/// assert!(e.to_string().starts_with("no/such/file.txt: cannot read"));
+/// ```
+pub fn check_sources(sources: &[PathBuf]) -> crate::error::Result<()> {
+    for path in sources.iter().filter(|p| p.as_os_str() != "-") {
+        std::fs::metadata(path).map_err(|source| crate::error::Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
 /// Every document of `sources`, in order: files as given, folders recursively in sorted path
 /// order, `-` for standard input. Ids: the path as given for a text file, the path relative to
 /// the folder for a text file inside one, the collection's own id for SGML and JSON lines.

@@ -203,11 +203,18 @@ impl WithDetector for Run<'_> {
             })?;
         }
         let summary = BatchSummary::new(detector, &result, &clusters, &self.config);
-        finish(args, &summary)
+        finish(args, &summary)?;
+        if result.corpus.ids.is_empty() {
+            return Err(slst::Error::NothingRead {
+                skipped: result.corpus.skipped.len(),
+            });
+        }
+        Ok(())
     }
 }
 
 pub fn run(args: BatchArgs) -> Result<()> {
+    slst::corpus::check_sources(&args.sources)?;
     if let Some(n) = args.threads {
         // Fails only when a pool already exists, which cannot happen this early.
         let _ = rayon::ThreadPoolBuilder::new()

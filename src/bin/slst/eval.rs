@@ -193,9 +193,12 @@ pub fn detectors(args: &EvalArgs) -> Result<Vec<slst::method::MethodDetector>> {
 
 /// Every document of the sources (what cannot be read is reported on standard error and
 /// counted).
-pub fn read_documents(args: &EvalArgs) -> (Vec<slst::Document>, usize) {
+///
+/// # Errors
+/// No document at all was read.
+pub fn read_documents(args: &EvalArgs) -> Result<(Vec<slst::Document>, usize)> {
     let mut skipped = 0;
-    let docs = read_sources(&args.sources, &args.input.source_options())
+    let docs: Vec<slst::Document> = read_sources(&args.sources, &args.input.source_options())
         .filter_map(|item| match item {
             Item::Document(d) => Some(d),
             Item::Skipped(s) => {
@@ -205,10 +208,14 @@ pub fn read_documents(args: &EvalArgs) -> (Vec<slst::Document>, usize) {
             }
         })
         .collect();
-    (docs, skipped)
+    if docs.is_empty() {
+        return Err(slst::Error::NothingRead { skipped });
+    }
+    Ok((docs, skipped))
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
+    slst::corpus::check_sources(&args.sources)?;
     let detectors = detectors(&args)?;
     if args.truth_format.is_alignment() {
         return crate::eval_alignment::run(&args, &detectors);
@@ -218,7 +225,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
         Some(path) => truth::read_ignore(&read_text(path)?),
         None => Default::default(),
     };
-    let (mut docs, skipped) = read_documents(&args);
+    let (mut docs, skipped) = read_documents(&args)?;
     let dropped = if args.drop_boilerplate {
         slst::web::drop_boilerplate(&mut docs, args.boilerplate_pages)
     } else {

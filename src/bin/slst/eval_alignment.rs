@@ -59,7 +59,7 @@ pub fn run(args: &EvalArgs, detectors: &[MethodDetector]) -> Result<()> {
         TruthFormat::PanXml => truth::read_pan_xml(&args.truth, truth::PAN_CASE)?,
         _ => truth::read_cases(&args.truth)?,
     };
-    let (docs, skipped) = crate::eval::read_documents(args);
+    let (docs, skipped) = crate::eval::read_documents(args)?;
     let set = alignment::prepare(&docs, &truth)?;
     let config = AlignmentConfig {
         detections: match args.passages.config() {

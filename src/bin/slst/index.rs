@@ -164,6 +164,7 @@ fn create(args: CreateArgs) -> Result<()> {
 }
 
 fn add(args: AddArgs) -> Result<()> {
+    slst::corpus::check_sources(&args.sources)?;
     let mut index = Index::open(&args.index)?;
     let bars = Bars::new(args.quiet);
     let items = read_sources(&args.sources, &args.input.source_options());
@@ -187,6 +188,11 @@ fn add(args: AddArgs) -> Result<()> {
         for s in &summary.skipped {
             eprintln!("slst: skipped {}: {}", s.location, s.reason);
         }
+    }
+    if summary.added == 0 && summary.refused.is_empty() {
+        return Err(slst::Error::NothingRead {
+            skipped: summary.skipped.len(),
+        });
     }
     Ok(())
 }
