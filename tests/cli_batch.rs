@@ -389,3 +389,20 @@ fn a_missing_input_or_nothing_read_is_an_error() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_repeated_id_is_a_skipped_document_not_a_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let record = r#"{"id":"d0","text":"The central bank raised rates sharply on Monday. Markets fell in early trading. Bond yields rose."}"#;
+    std::fs::write(d.join("a.jsonl"), format!("{record}\n")).unwrap();
+    std::fs::write(d.join("b.jsonl"), format!("{record}\n")).unwrap();
+    let out = slst_in(d, &["batch", "a.jsonl", "b.jsonl", "--out", "p.jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(d.join("p.jsonl")).unwrap(), "");
+    assert!(
+        stderr(&out).contains("skipped: d0 (d0): the id of an earlier document"),
+        "{}",
+        stderr(&out)
+    );
+}

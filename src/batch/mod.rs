@@ -24,6 +24,7 @@ mod cluster;
 pub mod output;
 mod summary;
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -187,8 +188,20 @@ pub fn sketch_corpus<D: Detector>(
         corpus.ids.extend(chunk.drain(..).map(|d| d.id));
         corpus.sketches.extend(sketches);
     };
+    // Ids name documents in every output, so each must be unique: a repeated one (two files
+    // both numbering their records from d0) is left out as a bad document.
+    let mut seen: HashSet<String> = HashSet::new();
     for item in items {
         match item {
+            Item::Document(doc) if !seen.insert(doc.id.clone()) => {
+                corpus.skipped.push(Skipped {
+                    id: Some(doc.id.clone()),
+                    location: doc.id,
+                    reason: "the id of an earlier document: ids must be unique, this document is \
+                             left out"
+                        .into(),
+                });
+            }
             Item::Document(doc) => {
                 corpus.fallback_decoded += usize::from(doc.encoding.is_fallback());
                 chunk.push(doc);
