@@ -188,20 +188,8 @@ pub fn sketch_corpus<D: Detector>(
         corpus.ids.extend(chunk.drain(..).map(|d| d.id));
         corpus.sketches.extend(sketches);
     };
-    // Ids name documents in every output, so each must be unique: a repeated one (two files
-    // both numbering their records from d0) is left out as a bad document.
-    let mut seen: HashSet<String> = HashSet::new();
     for item in items {
         match item {
-            Item::Document(doc) if !seen.insert(doc.id.clone()) => {
-                corpus.skipped.push(Skipped {
-                    id: Some(doc.id.clone()),
-                    location: doc.id,
-                    reason: "the id of an earlier document: ids must be unique, this document is \
-                             left out"
-                        .into(),
-                });
-            }
             Item::Document(doc) => {
                 corpus.fallback_decoded += usize::from(doc.encoding.is_fallback());
                 chunk.push(doc);
@@ -218,6 +206,22 @@ pub fn sketch_corpus<D: Detector>(
     detector.prepare_corpus(&mut corpus.sketches);
     progress.finish_stage();
     corpus
+}
+
+/// The items with every document whose id an earlier document has turned into a skipped item.
+/// Ids name documents in every output, so each must be unique: two files that both number
+/// their records from `d0` would otherwise give the pair (d0, d0).
+pub fn unique_ids(items: impl Iterator<Item = Item>) -> impl Iterator<Item = Item> {
+    let mut seen: HashSet<String> = HashSet::new();
+    items.map(move |item| match item {
+        Item::Document(doc) if !seen.insert(doc.id.clone()) => Item::Skipped(Skipped {
+            id: Some(doc.id.clone()),
+            location: doc.id,
+            reason: "the id of an earlier document: ids must be unique, this document is left out"
+                .into(),
+        }),
+        other => other,
+    })
 }
 
 /// Step 2: the candidate pairs of a sketched corpus under `config`: with [`Candidates::Index`],
@@ -456,7 +460,12 @@ pub fn run<D: Detector>(
     progress: &dyn Progress,
 ) -> BatchResult<D> {
     let t = Instant::now();
-    let corpus = sketch_corpus(items, detector, config.drop_boilerplate, progress);
+    let corpus = sketch_corpus(
+        unique_ids(items),
+        detector,
+        config.drop_boilerplate,
+        progress,
+    );
     let sketch = t.elapsed().as_secs_f64();
     let t = Instant::now();
     progress.stage("finding candidate pairs", None);
