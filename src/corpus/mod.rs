@@ -96,25 +96,36 @@ pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
         path: path.to_path_buf(),
         source,
     };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.is_dir() {
-        return Err(Error::IsDirectory {
-            path: path.to_path_buf(),
-        });
-    }
     let too_large = |size| Error::TooLarge {
         path: path.to_path_buf(),
         size,
         limit: max_bytes,
     };
     let mut raw = Vec::new();
-    File::open(path)
-        .map_err(io)?
-        .take(max_bytes.saturating_add(1))
-        .read_to_end(&mut raw)
-        .map_err(io)?;
+    // `-`: standard input, read to its end (its size is known only then).
+    let size = if path.as_os_str() == "-" {
+        std::io::stdin()
+            .lock()
+            .take(max_bytes.saturating_add(1))
+            .read_to_end(&mut raw)
+            .map_err(io)?;
+        raw.len() as u64
+    } else {
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if meta.is_dir() {
+            return Err(Error::IsDirectory {
+                path: path.to_path_buf(),
+            });
+        }
+        File::open(path)
+            .map_err(io)?
+            .take(max_bytes.saturating_add(1))
+            .read_to_end(&mut raw)
+            .map_err(io)?;
+        meta.len()
+    };
     if raw.len() as u64 > max_bytes {
-        return Err(too_large(meta.len()));
+        return Err(too_large(size));
     }
     if !raw.starts_with(&[0x1F, 0x8B]) {
         return Ok(raw);
