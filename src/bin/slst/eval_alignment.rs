@@ -1,5 +1,6 @@
 //! `slst eval SOURCE… --truth FILE --truth-format alignment|pan-xml`: PAN's character measures
-//! of the passages (or blocks) each method finds in the truth's pairs of documents.
+//! of the passages (or blocks) each method finds in the truth's pairs of documents; with
+//! `--detections-out`, those detections as PAN's detection files.
 
 use std::path::PathBuf;
 
