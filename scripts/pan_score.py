@@ -7,7 +7,9 @@ TRUTH is a cases table (`susp src susp_offset susp_length src_offset src_length`
 a header line) or PAN XML truth (a file or a folder of `*.xml`, features named `plagiarism`).
 DETECTIONS is either the output of `slst eval … --truth-format alignment|pan-xml --json` (each
 method's `pairs`, scored per method) or PAN XML detections (a file or folder, features named
-`detected-plagiarism`). Prints plagdet, precision, recall and granularity over all detections
+`detected-plagiarism`, as `slst eval … --detections-out DIR` writes them; a folder holding no
+XML file itself but subfolders that do, as DIR is with several methods, is scored per
+subfolder). Prints plagdet, precision, recall and granularity over all detections
 (or those with similarity ≥ θ). With `--check` and slst's JSON, every figure slst reports —
 overall, each point of the sweep, each case's recall and count — is recomputed here and
 compared; any difference is printed and the exit code is 1.
@@ -52,6 +54,17 @@ def read_pan_xml(path, name):
             out.append((this, feat.get("source_reference"), (t_off, t_off + t_len),
                         (s_off, s_off + s_len)))
     return out
+
+
+def xml_runs(path):
+    """PAN XML detections to score: (name, detections) for a file or a folder, or one per
+    subfolder for a folder whose XML files are all in subfolders (one per method)."""
+    path = pathlib.Path(path)
+    if path.is_dir() and not list(path.glob("*.xml")):
+        subfolders = sorted(d for d in path.iterdir() if d.is_dir() and list(d.glob("*.xml")))
+        if subfolders:
+            return [(str(d), read_pan_xml(d, "detected-plagiarism")) for d in subfolders]
+    return [(str(path), read_pan_xml(path, "detected-plagiarism"))]
 
 
 def read_truth(path):
@@ -148,7 +161,7 @@ def main(argv):
         report = json.loads(det_path.read_text(encoding="utf-8"))
         runs = [(label(m), slst_detections(m, threshold), m) for m in report["methods"]]
     else:
-        runs = [(str(det_path), read_pan_xml(det_path, "detected-plagiarism"), None)]
+        runs = [(name, dets, None) for name, dets in xml_runs(det_path)]
     problems = []
     for name, dets, method in runs:
         m, _ = measures(cases, dets)

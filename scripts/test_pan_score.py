@@ -7,7 +7,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from pan_score import measures, read_cases_tsv, read_pan_xml  # noqa: E402
+from pan_score import measures, read_cases_tsv, read_pan_xml, xml_runs  # noqa: E402
 
 
 def a(susp, s, src, r):
@@ -69,6 +69,29 @@ class Readers(unittest.TestCase):
             self.assertEqual(read_pan_xml(d, "detected-plagiarism"),
                              [("s.txt", "r.txt", (1, 3), (3, 7))])
             self.assertEqual(read_pan_xml(f, "plagiarism"), [])
+
+    def test_a_folder_of_method_folders_is_scored_per_method(self):
+        def write(path, offset):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text('<document reference="s.txt"><feature name="detected-plagiarism" '
+                            f'this_offset="{offset}" this_length="2" source_reference="r.txt" '
+                            'source_offset="3" source_length="4"/></document>')
+
+        with tempfile.TemporaryDirectory() as d:
+            d = pathlib.Path(d)
+            write(d / "slst-paper" / "s-r.xml", 1)
+            write(d / "slst-robust" / "s-r.xml", 5)
+            runs = xml_runs(d)
+            self.assertEqual([pathlib.Path(name).name for name, _ in runs],
+                             ["slst-paper", "slst-robust"])
+            self.assertEqual([dets for _, dets in runs],
+                             [[("s.txt", "r.txt", (1, 3), (3, 7))],
+                              [("s.txt", "r.txt", (5, 7), (3, 7))]])
+            # One method's folder (files of its own), as PAN's script reads it.
+            self.assertEqual(len(xml_runs(d / "slst-paper")), 1)
+            write(d / "s-q.xml", 9)
+            self.assertEqual(len(xml_runs(d)), 1)
+            self.assertEqual(len(xml_runs(d)[0][1]), 3)
 
 
 if __name__ == "__main__":

@@ -178,6 +178,15 @@ pub enum Error {
         /// How many ids of the truth are missing.
         count: usize,
     },
+    /// An output file or folder that cannot be written as asked (it would overwrite another
+    /// output, or the folder holds files that would be read with it), or whose writing failed.
+    #[error("{}: cannot write: {detail}", path.display())]
+    Output {
+        /// The file or folder.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
     /// A parameter is out of its valid range.
     #[error("invalid setting {name} = {value}: {expected}")]
     InvalidParameter {

@@ -131,6 +131,152 @@ fn pan_xml_truth_gives_the_same_figures_and_lists_a_pair_without_case() {
     );
 }
 
+/// `--detections-out` writes PAN 2013 detection files; read back as detections by the PAN XML
+/// reader and scored, they give exactly the figures `slst eval` printed, for passages and
+/// blocks, in both modes.
+#[test]
+fn detection_files_score_as_slst_eval_did() {
+    use slst::eval::alignment::{measures, truth};
+    let (susp, src) = (sample("susp"), sample("src"));
+    let cases = truth::read_pan_xml(Path::new(&sample("pan-xml")), truth::PAN_CASE).unwrap();
+    let names = [
+        "suspicious-document00001-source-document00001.xml",
+        "suspicious-document00001-source-document00002.xml",
+        "suspicious-document00002-source-document00001.xml",
+        "suspicious-document00002-source-document00002.xml",
+    ];
+    for blocks in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("detections");
+        let (truth, out_arg) = (sample("pan-xml"), out.display().to_string());
+        let mut args = vec!["eval", &susp, &src, "--truth", &truth, "--truth-format"];
+        args.extend(["pan-xml", "--mode", "paper,robust", "--json"]);
+        args.extend(["--detections-out", &out_arg]);
+        if blocks {
+            args.push("--no-passages");
+        }
+        let o = slst(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let (raw, v): (String, Value) = (stdout(&o), serde_json::from_slice(&o.stdout).unwrap());
+        // The i-th method's record of `key`, as printed (compared as text: parsing JSON numbers
+        // may be a unit in the last place off).
+        let printed = |key: &str, i: usize| -> &str {
+            let at = raw.match_indices(key).nth(i).expect(key).0;
+            &raw[at + key.len()..]
+        };
+        for (i, (m, folder)) in v["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(["slst-paper", "slst-robust"])
+            .enumerate()
+        {
+            let folder = out.join(folder);
+            let mut files: Vec<String> = std::fs::read_dir(&folder)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            files.sort();
+            assert_eq!(files, names);
+            // The pair without a case or a detection: an empty document.
+            assert_eq!(
+                std::fs::read_to_string(folder.join(names[3])).unwrap(),
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+                 <document reference=\"suspicious-document00002.txt\">\n</document>\n"
+            );
+            let read = truth::read_pan_xml(&folder, truth::PAN_DETECTION).unwrap();
+            assert_eq!(read.pairs, cases.pairs);
+            let (scores, per_case) = measures::score(&cases.cases, &read.cases);
+            let (scores, per_case) = (
+                serde_json::to_string(&scores).unwrap(),
+                serde_json::to_string(&per_case).unwrap(),
+            );
+            assert!(
+                printed("\"overall\":", i).starts_with(&scores),
+                "{blocks} {i}: {scores}\n{raw}"
+            );
+            assert!(
+                printed("\"cases\":[", i).starts_with(&per_case[1..]),
+                "{blocks} {i}: {per_case}\n{raw}"
+            );
+            // The same detections as the report's, pair by pair.
+            for pair in m["pairs"].as_array().unwrap() {
+                let mine: Vec<Value> = read
+                    .cases
+                    .iter()
+                    .filter(|a| {
+                        (a.susp.as_str(), a.src.as_str())
+                            == (
+                                pair["susp"].as_str().unwrap(),
+                                pair["src"].as_str().unwrap(),
+                            )
+                    })
+                    .map(|a| serde_json::json!([a.susp_chars, a.src_chars]))
+                    .collect();
+                let theirs: Vec<Value> = pair["detections"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| serde_json::json!([d["susp_chars"], d["src_chars"]]))
+                    .collect();
+                assert_eq!(mine, theirs);
+            }
+        }
+    }
+    // One method: the files are in the folder itself.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("one");
+    let truth = sample("cases.tsv");
+    let args = [
+        "eval",
+        &susp,
+        &src,
+        "--truth",
+        &truth,
+        "--truth-format",
+        "alignment",
+    ];
+    let out_arg = out.display().to_string();
+    let o = slst(&[&args[..], &["--detections-out", &out_arg]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("slst: wrote 3 detection files to {out_arg}")),
+        "{}",
+        stderr(&o)
+    );
+    let file = out.join("suspicious-document00001-source-document00001.xml");
+    let xml = std::fs::read_to_string(file).unwrap();
+    assert!(
+        xml.contains(
+            "<document reference=\"suspicious-document00001.txt\">\n<feature \
+             name=\"detected-plagiarism\" this_offset=\"766\" this_length=\"258\" \
+             source_reference=\"source-document00001.txt\" source_offset=\"192\" \
+             source_length=\"258\"/>\n</document>\n"
+        ),
+        "{xml}"
+    );
+    // Another evaluation's files are refused before evaluating, naming the folder and a file.
+    std::fs::write(out.join("old-run.xml"), "<document reference=\"x\"/>").unwrap();
+    let o = slst(&[&args[..], &["--detections-out", &out_arg]].concat());
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), ""));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{out_arg}: cannot write")) && err.contains("old-run.xml"),
+        "{err}"
+    );
+    // Pair evaluation has no detections to write.
+    let o = slst(&[
+        "eval",
+        &susp,
+        "--truth",
+        &truth,
+        "--detections-out",
+        &out_arg,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--detections-out"), "{}", stderr(&o));
+}
+
 #[test]
 fn ids_are_matched_by_file_name_when_a_folder_is_read_from_above() {
     let dir = tempfile::tempdir().unwrap();

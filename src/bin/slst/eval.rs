@@ -59,6 +59,12 @@ pub struct EvalArgs {
     /// Write PNG plots (P/R/F1 against θ per method; pairs reported against θ) into this folder.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
+    /// Text alignment: write the detections scored (all of them, whatever their similarity) as
+    /// PAN 2013 detection files into this folder, one `SUSP-SRC.xml` per pair of documents, for
+    /// PAN's own scorers; with several methods, one subfolder each (`slst-paper`, `slst-robust`,
+    /// `slst-flat`). A folder holding other XML files is refused.
+    #[arg(long, value_name = "DIR")]
+    pub detections_out: Option<PathBuf>,
     /// A title for the plots.
     #[arg(long, default_value = "evaluation")]
     pub title: String,
@@ -219,6 +225,13 @@ pub fn run(args: EvalArgs) -> Result<()> {
     let detectors = detectors(&args)?;
     if args.truth_format.is_alignment() {
         return crate::eval_alignment::run(&args, &detectors);
+    }
+    if let Some(dir) = &args.detections_out {
+        return Err(Error::InvalidParameter {
+            name: "--detections-out",
+            value: dir.display().to_string(),
+            expected: "given only with --truth-format alignment or pan-xml (pairs have no passages)",
+        });
     }
     let truth = read_truth(&args)?;
     let ignore = match &args.ignore {

@@ -1,8 +1,12 @@
 //! `slst eval SOURCE… --truth FILE --truth-format alignment|pan-xml`: PAN's character measures
-//! of the passages (or blocks) each method finds in the truth's pairs of documents.
+//! of the passages (or blocks) each method finds in the truth's pairs of documents; with
+//! `--detections-out`, those detections as PAN's detection files.
+
+use std::path::PathBuf;
 
 use slst::eval::alignment::{
-    self, AlignmentConfig, AlignmentEval, AlignmentReport, AlignmentSet, DetectionKind, truth,
+    self, AlignmentConfig, AlignmentEval, AlignmentReport, AlignmentSet, DetectionKind, pan_xml,
+    truth,
 };
 use slst::method::{Method, MethodDetector, WithDetector};
 use slst::{Detector, Error, Result};
@@ -59,6 +63,8 @@ pub fn run(args: &EvalArgs, detectors: &[MethodDetector]) -> Result<()> {
         TruthFormat::PanXml => truth::read_pan_xml(&args.truth, truth::PAN_CASE)?,
         _ => truth::read_cases(&args.truth)?,
     };
+    // Checked before the evaluation, so that it does not end in an error.
+    let outputs = detection_folders(args, detectors, &truth.pairs)?;
     let (docs, skipped) = crate::eval::read_documents(args)?;
     let set = alignment::prepare(&docs, &truth)?;
     let config = AlignmentConfig {
@@ -80,12 +86,41 @@ pub fn run(args: &EvalArgs, detectors: &[MethodDetector]) -> Result<()> {
     if let Some(dir) = &args.plots {
         plots(dir, args, &results)?;
     }
+    for (dir, result) in outputs.iter().zip(&results) {
+        let files = pan_xml::write_pairs(dir, &result.pairs)?;
+        if !args.json {
+            eprintln!("slst: wrote {files} detection files to {}", dir.display());
+        }
+    }
     let report = AlignmentReport::new(set.summary().clone(), skipped, &config.detections, results);
     if args.json {
         crate::emit(&(crate::profile::to_json(&report) + "\n"))
     } else {
         crate::emit(&report.to_text(args.sweep))
     }
+}
+
+/// The folder of each method's detection files with --detections-out (none without): the folder
+/// itself for one method, a subfolder per method for several; each checked to take the files.
+fn detection_folders(
+    args: &EvalArgs,
+    detectors: &[MethodDetector],
+    pairs: &[(String, String)],
+) -> Result<Vec<PathBuf>> {
+    let Some(dir) = &args.detections_out else {
+        return Ok(Vec::new());
+    };
+    let folders: Vec<PathBuf> = match detectors {
+        [_] => vec![dir.clone()],
+        _ => detectors
+            .iter()
+            .map(|d| dir.join(pan_xml::method_folder(d.method(), d.mode())))
+            .collect(),
+    };
+    for folder in &folders {
+        pan_xml::check_folder(folder, pairs)?;
+    }
+    Ok(folders)
 }
 
 /// Write the plots (`SLST_FONT` names the TrueType font for their labels).

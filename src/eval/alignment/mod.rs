@@ -7,9 +7,11 @@
 //! method, takes the method's **passages** ([`crate::align`]) or, when asked, its blocks, and
 //! converts their byte spans into character spans: the detections. [`measures`] scores them as
 //! PAN does (micro-averaged character precision and recall, granularity, plagdet), over all
-//! detections and over a sweep of thresholds on the detections' similarity.
+//! detections and over a sweep of thresholds on the detections' similarity. [`pan_xml`] writes
+//! the detections as PAN's detection files, for PAN's own tools to score.
 
 pub mod measures;
+pub mod pan_xml;
 mod report;
 pub mod truth;
 

@@ -155,3 +155,52 @@ fn a_case_given_twice_is_one_case() {
     let twice = AlignmentTruth::new(&t.source, [t.cases.clone(), t.cases].concat(), Vec::new());
     assert_eq!((twice.cases.len(), twice.pairs.len()), (1, 1));
 }
+
+/// The shipped sample's documents (ids: their file names) and its PAN XML truth.
+fn shipped_sample() -> (Vec<Document>, AlignmentTruth) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/alignment-sample");
+    let sources = [root.join("susp"), root.join("src")];
+    let docs = crate::corpus::read_sources(&sources, &Default::default())
+        .map(|item| match item {
+            crate::corpus::Item::Document(d) => d,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let truth = truth::read_pan_xml(&root.join("pan-xml"), truth::PAN_CASE).unwrap();
+    (docs, truth)
+}
+
+/// The detection files written for the shipped sample, read back as detections by the PAN XML
+/// reader and scored, give exactly the figures of the evaluation, in both modes, for passages
+/// and blocks.
+#[test]
+fn detection_files_score_as_the_evaluation_did() {
+    let (docs, truth) = shipped_sample();
+    let set = prepare(&docs, &truth).unwrap();
+    let paper = SlSt::new(SlstConfig::default()).unwrap();
+    let robust = crate::method::RobustSlst::new(crate::method::RobustConfig::default()).unwrap();
+    for kind in [
+        DetectionKind::Passages(AlignConfig::default()),
+        DetectionKind::Blocks,
+    ] {
+        let config = AlignmentConfig {
+            detections: kind,
+            ..AlignmentConfig::default()
+        };
+        for e in [
+            evaluate(&set, &paper, &config),
+            evaluate(&set, &robust, &config),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            pan_xml::check_folder(dir.path(), &truth.pairs).unwrap();
+            assert_eq!(pan_xml::write_pairs(dir.path(), &e.pairs).unwrap(), 4);
+            let read = truth::read_pan_xml(dir.path(), truth::PAN_DETECTION).unwrap();
+            // Every pair's file is there, the one without detections too.
+            assert_eq!(read.pairs, truth.pairs, "{kind:?}");
+            let (scores, per_case) = measures::score(set.cases(), &read.cases);
+            assert_eq!(scores, e.overall, "{kind:?} {}", e.label());
+            assert_eq!(per_case, e.cases, "{kind:?} {}", e.label());
+            assert!(e.overall.detections > 0);
+        }
+    }
+}

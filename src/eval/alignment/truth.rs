@@ -185,7 +185,7 @@ fn named_pair(file_name: &str, reference: &str) -> Option<(String, String)> {
 }
 
 /// The `*.xml` files of a folder and of its immediate subfolders, sorted.
-fn xml_files(dir: &Path) -> Result<Vec<PathBuf>> {
+pub(super) fn xml_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let list = |d: &Path| -> Result<Vec<PathBuf>> {
         let entries = std::fs::read_dir(d).map_err(|source| Error::Io {
             path: d.to_path_buf(),
