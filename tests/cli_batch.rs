@@ -406,3 +406,25 @@ fn a_repeated_id_is_a_skipped_document_not_a_pair() {
         stderr(&out)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn symbolic_link_loops_end_and_a_file_reached_twice_is_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let corpus = d.join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    for name in ["g0pA_taskb.txt", "orig_taskb.txt"] {
+        std::fs::copy(repo().join("corpora/clough").join(name), corpus.join(name)).unwrap();
+    }
+    // A link to the folder itself (a loop) and a second name for a file.
+    std::os::unix::fs::symlink(".", corpus.join("self")).unwrap();
+    std::os::unix::fs::symlink(corpus.join("orig_taskb.txt"), corpus.join("z.txt")).unwrap();
+    let out = slst_in(d, &["batch", "corpus", "--out", "p.jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("documents: 2 read"),
+        "{}",
+        stderr(&out)
+    );
+}

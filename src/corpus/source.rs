@@ -4,6 +4,7 @@
 //! so memory never holds the corpus text. A file or document that cannot be read becomes a
 //! [`Skipped`] item naming where it is and why, and the stream goes on.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -213,15 +214,29 @@ fn error_reason(e: &Error) -> String {
 
 /// The files of a folder, recursively, sorted by path; hidden entries are left out.
 fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    // Symbolic links are followed, each folder and file at most once (by its canonical path):
+    // a link back up the tree would otherwise be walked for ever, and a file reached twice
+    // read twice.
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    seen.insert(canonical(dir));
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&d).map_err(|e| format!("cannot list {}: {e}", d.display()))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| format!("cannot list {}: {e}", d.display()))?;
-            let path = entry.path();
-            if entry.file_name().to_string_lossy().starts_with('.') {
+        let mut entries = std::fs::read_dir(&d)
+            .and_then(|e| {
+                e.map(|x| x.map(|x| x.path()))
+                    .collect::<std::io::Result<Vec<_>>>()
+            })
+            .map_err(|e| format!("cannot list {}: {e}", d.display()))?;
+        // Sorted, so that which of two paths to one file is kept does not depend on the
+        // order the file system lists them in.
+        entries.sort();
+        for path in entries {
+            let hidden = path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            if hidden || !seen.insert(canonical(&path)) {
                 continue;
             }
             if path.is_dir() {
