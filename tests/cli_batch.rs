@@ -428,3 +428,21 @@ fn symbolic_link_loops_end_and_a_file_reached_twice_is_read_once() {
         stderr(&out)
     );
 }
+
+#[test]
+fn reuters_sgml_is_recognised_by_its_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let story = "<TEXT><TITLE>COCOA EXPORTS RISE</TITLE><BODY>Cocoa exports from the Ivory Coast rose \
+                 sharply in February. Traders said the crop was larger than expected. Prices fell \
+                 on the news.</BODY></TEXT>";
+    let sgml = format!(
+        "<!DOCTYPE lewis SYSTEM \"lewis.dtd\">\n<REUTERS NEWID=\"1\">{story}</REUTERS>\n\
+         <REUTERS NEWID=\"2\">{story}</REUTERS>\n"
+    );
+    std::fs::write(d.join("reut2-000.sgm"), sgml).unwrap();
+    let out = slst_in(d, &["batch", "reut2-000.sgm", "--out", "p.jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pairs = std::fs::read_to_string(d.join("p.jsonl")).unwrap();
+    assert!(pairs.starts_with(r#"{"a":"1","b":"2","#), "{pairs}");
+}

@@ -36,7 +36,8 @@ use crate::error::{Error, Result};
 /// How to interpret a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// By content: a WARC version line → WARC, a doctype or `<html>` (or a `.html`/`.htm`
+    /// By content: a WARC version line → WARC, Reuters-21578's `lewis` doctype or `<REUTERS>`
+    /// → SGML with its own elements, a doctype or `<html>` (or a `.html`/`.htm`
     /// name) → HTML, `<DOC>` → TREC SGML, else plain text.
     #[default]
     Auto,

@@ -93,6 +93,23 @@ pub struct SgmlError {
     pub detail: String,
 }
 
+/// True when a text starts like a Reuters-21578 file: the `lewis` doctype, or a `<REUTERS`
+/// element first.
+///
+/// # Example
+/// ```
+/// use slst::corpus::sgml::looks_like_reuters;
+/// assert!(looks_like_reuters("<!DOCTYPE lewis SYSTEM \"lewis.dtd\">\n<REUTERS NEWID=\"1\">"));
+/// assert!(!looks_like_reuters("<!DOCTYPE html><html>"));
+/// ```
+pub fn looks_like_reuters(text: &str) -> bool {
+    let t = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
+    let doctype = t
+        .get(..15)
+        .is_some_and(|d| d.eq_ignore_ascii_case("<!DOCTYPE lewis"));
+    doctype || open_tag_at(t.as_bytes(), 0, "REUTERS").is_some()
+}
+
 /// True when the text starts (after white space and a byte-order mark) with a `<DOC>` tag.
 pub fn looks_like_trec(text: &str) -> bool {
     let t = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');

@@ -76,14 +76,17 @@ pub struct Skipped {
 
 /// The format of a stream by its content: the one rule every command reads by.
 ///
-/// A `WARC/` version line → WARC; a doctype or `<html>` (or a `.html`/`.htm`/`.xhtml` name) →
-/// HTML; `<DOC` → TREC SGML; `{` (or a `.jsonl`/`.ndjson` name) → JSON lines; else plain text.
+/// A `WARC/` version line → WARC; the `lewis` doctype or `<REUTERS` → Reuters-21578 SGML (its
+/// own elements unless others are given); a doctype or `<html>` (or a `.html`/`.htm`/`.xhtml`
+/// name) → HTML; `<DOC` → TREC SGML; `{` (or a `.jsonl`/`.ndjson` name) → JSON lines; else plain
+/// text.
 /// `head` is the stream's first bytes (1 KiB is plenty), `name` its file name or location.
 ///
 /// # Example
 /// ```
 /// use slst::corpus::{Format, detect_format};
 /// assert_eq!(detect_format(b"<DOC>\n<DOCNO>1</DOCNO>", "a"), Format::Trec);
+/// assert_eq!(detect_format(b"<!DOCTYPE lewis SYSTEM \"lewis.dtd\">\n<REUTERS NEWID=\"1\">", "reut2-000.sgm"), Format::Sgml);
 /// assert_eq!(detect_format(b"{\"id\": 1}", "a"), Format::Jsonl);
 /// assert_eq!(detect_format(b"Plain words.", "notes.jsonl"), Format::Jsonl);
 /// assert_eq!(detect_format(b"Plain words.", "notes.txt"), Format::Text);
@@ -99,7 +102,10 @@ pub fn detect_format(head: &[u8], name: &str) -> Format {
     };
     let first = text.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
     let name = name.strip_suffix(".gz").unwrap_or(name);
-    if web::looks_like_html(first, name) {
+    // Before HTML: a Reuters-21578 file starts with a doctype too.
+    if sgml::looks_like_reuters(first) {
+        Format::Sgml
+    } else if web::looks_like_html(first, name) {
         Format::Html
     } else if sgml::looks_like_trec(first) {
         Format::Trec
@@ -347,6 +353,12 @@ fn sgml_items(
             include_headlines: options.sgml.include_headlines,
             ..SgmlOptions::trec()
         }
+    } else if format == Format::Sgml
+        && options.format == Format::Auto
+        && options.sgml == SgmlOptions::trec()
+    {
+        // Detected as Reuters-21578, and no element named: its own.
+        SgmlOptions::reuters()
     } else {
         options.sgml.clone()
     };
