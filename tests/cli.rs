@@ -3,7 +3,7 @@
 #![cfg(feature = "cli")]
 
 mod common;
-use common::{repo, slst, slst_in, stderr, stdout};
+use common::{repo, slst, slst_in, slst_with_input, stderr, stdout};
 
 use std::path::{Path, PathBuf};
 
@@ -362,24 +362,13 @@ fn counts_of_one_are_singular() {
 
 #[test]
 fn compare_reads_standard_input_as_dash() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let orig = repo().join("corpora/clough/orig_taskb.txt");
     let text = std::fs::read_to_string(&orig).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args(["compare", "-", orig.to_str().unwrap(), "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(text.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = slst_with_input(
+        repo(),
+        &["compare", "-", orig.to_str().unwrap(), "--json"],
+        &text,
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(r["a"]["id"], "-");

@@ -3,9 +3,8 @@
 #![cfg(feature = "cli")]
 
 mod common;
-use common::{repo, slst_in, stderr};
+use common::{repo, slst_in, slst_with_input, stderr};
 
-use std::process::{Command, Stdio};
 
 /// A small corpus folder: the Clough source, the cut answer, a copy of the source, an
 /// unrelated Bible text, an empty file and a binary file.
@@ -207,8 +206,9 @@ fn jsonl_from_standard_input() {
     let text = std::fs::read_to_string(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
     let line = |id: &str| serde_json::json!({"doc": id, "body": text}).to_string();
     let input = format!("{}\nnot json\n{}\n", line("x"), line("y"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_slst"))
-        .args([
+    let o = slst_with_input(
+        dir.path(),
+        &[
             "batch",
             "-",
             "--format",
@@ -217,21 +217,9 @@ fn jsonl_from_standard_input() {
             "doc",
             "--text-field",
             "body",
-        ])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+        ],
+        &input,
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         String::from_utf8(o.stdout.clone())

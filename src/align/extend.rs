@@ -86,7 +86,7 @@ fn nearest_pair(
 
 /// How many words the extension takes on each side, walking from word `a_from` of `a` and
 /// `b_from` of `b` — forwards (the words at and after the positions) or backwards (the words
-/// before them) — and how many of those are equal word pairs.
+/// before them).
 pub fn extend(
     a: &[Word],
     a_from: usize,
@@ -94,19 +94,18 @@ pub fn extend(
     b_from: usize,
     forwards: bool,
     config: ExtendConfig,
-) -> (usize, usize, usize) {
+) -> (usize, usize) {
     let (sa, sb) = sides(a, a_from, b, b_from, forwards);
     let (na, nb) = (sa.len(), sb.len());
-    let (mut i, mut j, mut score, mut matched) = (0usize, 0usize, 0i64, 0usize);
-    let mut best = (0i64, 0usize, 0usize, 0usize);
+    let (mut i, mut j, mut score) = (0usize, 0usize, 0i64);
+    let mut best = (0i64, 0usize, 0usize);
     loop {
         if i < na && j < nb && sa.at(i) == sb.at(j) {
             i += 1;
             j += 1;
             score += 1;
-            matched += 1;
             if score > best.0 {
-                best = (score, i, j, matched);
+                best = (score, i, j);
             }
             continue;
         }
@@ -120,7 +119,7 @@ pub fn extend(
         i += di;
         j += dj;
     }
-    (best.1, best.2, best.3)
+    (best.1, best.2)
 }
 
 /// The first point, walking from word `a_from` of `a` and `b_from` of `b` (forwards, or backwards
@@ -154,14 +153,14 @@ mod tests {
     fn stops_at_the_last_equal_word() {
         let a = words("alpha beta gamma delta one two");
         let b = words("alpha beta gamma delta three four five");
-        assert_eq!(extend(&a, 0, &b, 0, true, CONFIG), (4, 4, 4));
+        assert_eq!(extend(&a, 0, &b, 0, true, CONFIG), (4, 4));
     }
 
     #[test]
     fn steps_over_a_substituted_word() {
         let a = words("learn how to take data from your gps and more");
         let b = words("leam how to take data from your gps but then");
-        assert_eq!(extend(&a, 0, &b, 0, true, CONFIG), (8, 8, 7));
+        assert_eq!(extend(&a, 0, &b, 0, true, CONFIG), (8, 8));
     }
 
     #[test]
@@ -182,6 +181,6 @@ mod tests {
         let a = words("x y z the shared words here");
         let b = words("q the shared words here");
         // From the ends backwards: "here words shared the" are equal, then z ≠ q.
-        assert_eq!(extend(&a, 7, &b, 5, false, CONFIG), (4, 4, 4));
+        assert_eq!(extend(&a, 7, &b, 5, false, CONFIG), (4, 4));
     }
 }

@@ -28,7 +28,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::document::Document;
-use crate::method::{Comparison, Detector, Evidence};
+use crate::method::{Comparison, Detector};
 
 pub use self::extend::ExtendConfig;
 use self::words::{Word, covering, words};
@@ -101,7 +101,7 @@ pub fn align(
         lookahead: config.lookahead,
         x_drop: config.x_drop,
     };
-    let mut segments: Vec<Segment> = seeds
+    let segments: Vec<Segment> = seeds
         .iter()
         .filter_map(|&(sa, sb)| {
             let (ra, rb) = (covering(&wa, sa), covering(&wb, sb));
@@ -118,9 +118,8 @@ pub fn align(
             if end_a <= start_a || end_b <= start_b {
                 return None;
             }
-            let (back_a, back_b, _) =
-                extend::extend(&wa, start_a, &wb, start_b, false, extend_config);
-            let (fwd_a, fwd_b, _) = extend::extend(&wa, end_a, &wb, end_b, true, extend_config);
+            let (back_a, back_b) = extend::extend(&wa, start_a, &wb, start_b, false, extend_config);
+            let (fwd_a, fwd_b) = extend::extend(&wa, end_a, &wb, end_b, true, extend_config);
             Some(Segment {
                 a: [start_a - back_a, end_a + fwd_a],
                 b: [start_b - back_b, end_b + fwd_b],
@@ -128,15 +127,18 @@ pub fn align(
             })
         })
         .collect();
-    let merged = merge(&mut segments, config.merge_gap);
+    let merged = merge(segments, config.merge_gap);
     let mut out: Vec<Passage> = merged
         .into_iter()
         .filter(|s| s.a[1] - s.a[0] >= config.min_words && s.b[1] - s.b[0] >= config.min_words)
-        .map(|s| Passage {
-            a_span: span(a, &wa, s.a, b, &wb, s.b, true),
-            b_span: span(b, &wb, s.b, a, &wa, s.a, true),
-            similarity: bigram_jaccard(&wa[s.a[0]..s.a[1]], &wb[s.b[0]..s.b[1]]),
-            seeds: s.seeds,
+        .map(|s| {
+            let (a_span, b_span) = spans(a, &wa, s.a, b, &wb, s.b);
+            Passage {
+                a_span,
+                b_span,
+                similarity: bigram_jaccard(&wa[s.a[0]..s.a[1]], &wb[s.b[0]..s.b[1]]),
+                seeds: s.seeds,
+            }
         })
         .collect();
     out.sort_unstable_by_key(|p| (p.a_span, p.b_span));
@@ -152,8 +154,7 @@ pub fn passages<D: Detector>(
     comparison: &Comparison<D::Evidence>,
     config: &AlignConfig,
 ) -> Option<Vec<Passage>> {
-    comparison.evidence.blocks()?;
-    let seeds = detector.seeds(a.1, b.1, comparison);
+    let seeds = detector.seeds(a.1, b.1, comparison)?;
     Some(align(&a.0.text, &b.0.text, &seeds, config))
 }
 
@@ -171,9 +172,8 @@ pub fn similarity(a: &str, b: &str) -> f64 {
 
 /// Merge segments that overlap or lie within `gap` words of each other in both documents, in
 /// the same order, until no two do.
-fn merge(segments: &mut Vec<Segment>, gap: usize) -> Vec<Segment> {
+fn merge(mut current: Vec<Segment>, gap: usize) -> Vec<Segment> {
     let near = |x: [usize; 2], y: [usize; 2]| y[0] <= x[1] + gap && x[0] <= y[1] + gap;
-    let mut current = std::mem::take(segments);
     loop {
         current.sort_unstable_by_key(|s| (s.a[0], s.b[0], s.a[1], s.b[1]));
         let mut out: Vec<Segment> = Vec::with_capacity(current.len());
@@ -198,30 +198,27 @@ fn merge(segments: &mut Vec<Segment>, gap: usize) -> Vec<Segment> {
     }
 }
 
-/// The byte span of words `w[0]..w[1]` of `text`, its end carried over the punctuation that
-/// follows the last word when the other text has the same right after its own last word.
-fn span(
-    text: &str,
-    words: &[Word],
-    w: [usize; 2],
-    other: &str,
-    other_words: &[Word],
-    ow: [usize; 2],
-    carry: bool,
-) -> [usize; 2] {
-    let start = words[w[0]].start as usize;
-    let mut end = words[w[1] - 1].end as usize;
-    if carry {
-        let other_end = other_words[ow[1] - 1].end as usize;
-        let shared = text[end..]
-            .chars()
-            .zip(other[other_end..].chars())
-            .take_while(|(x, y)| x == y && !x.is_alphanumeric() && !x.is_whitespace())
-            .map(|(x, _)| x.len_utf8())
-            .sum::<usize>();
-        end += shared;
-    }
-    [start, end]
+/// The byte spans of a passage, words `wa` of A and `wb` of B: from the first word's start to the
+/// last word's end, carried over the punctuation both texts have right after it.
+fn spans(
+    a: &str,
+    wa: &[Word],
+    sa: [usize; 2],
+    b: &str,
+    wb: &[Word],
+    sb: [usize; 2],
+) -> ([usize; 2], [usize; 2]) {
+    let (end_a, end_b) = (wa[sa[1] - 1].end as usize, wb[sb[1] - 1].end as usize);
+    let shared: usize = a[end_a..]
+        .chars()
+        .zip(b[end_b..].chars())
+        .take_while(|(x, y)| x == y && !x.is_alphanumeric() && !x.is_whitespace())
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    (
+        [wa[sa[0]].start as usize, end_a + shared],
+        [wb[sb[0]].start as usize, end_b + shared],
+    )
 }
 
 /// The Jaccard coefficient of two word sequences' sets of bigrams (of unigrams when one side

@@ -237,20 +237,20 @@ pub trait Detector: Send + Sync {
     }
 
     /// The seeds that passages grow from ([`crate::align`]): byte spans in A and in B. Default:
-    /// the comparison's blocks, located; none for a method without blocks.
+    /// the comparison's blocks, located; `None` for a method without blocks.
     fn seeds(
         &self,
         a: &Self::Sketch,
         b: &Self::Sketch,
         comparison: &Comparison<Self::Evidence>,
-    ) -> Vec<([usize; 2], [usize; 2])> {
-        comparison
-            .evidence
-            .blocks()
-            .unwrap_or_default()
-            .iter()
-            .map(|f| crate::batch::output::locate(self, (a, b), f))
-            .collect()
+    ) -> Option<Vec<([usize; 2], [usize; 2])>> {
+        let blocks = comparison.evidence.blocks()?;
+        Some(
+            blocks
+                .iter()
+                .map(|f| crate::batch::output::locate(self, (a, b), f))
+                .collect(),
+        )
     }
 
     /// True when the sketch can have no score above 0 with anything (SL+ST: no sentence):

@@ -20,6 +20,28 @@ pub fn slst_in(dir: &Path, args: &[&str]) -> Output {
         .expect("the slst binary runs")
 }
 
+/// Run `slst` with `args` in `dir`, `input` on its standard input.
+#[cfg(feature = "cli")]
+pub fn slst_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_slst"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the slst binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// Run `slst` with `args` in the repository root.
 #[cfg(feature = "cli")]
 pub fn slst(args: &[&str]) -> Output {

@@ -535,7 +535,7 @@ impl Detector for RobustSlst {
         a: &RobustProfile,
         b: &RobustProfile,
         comparison: &Comparison<RobustComparison>,
-    ) -> Vec<([usize; 2], [usize; 2])> {
+    ) -> Option<Vec<([usize; 2], [usize; 2])>> {
         let span = |x: [u32; 2]| [x[0] as usize, x[1] as usize];
         let blocks = if a.windows.is_empty() && b.windows.is_empty() {
             comparison.evidence.blocks.clone()
@@ -551,10 +551,12 @@ impl Detector for RobustSlst {
                 self.tiled(&wa, &wb).0
             }
         };
-        blocks
-            .iter()
-            .map(|x| (span(x.a_span), span(x.b_span)))
-            .collect()
+        Some(
+            blocks
+                .iter()
+                .map(|x| (span(x.a_span), span(x.b_span)))
+                .collect(),
+        )
     }
 
     /// Pair keys and single keys (see the module docs): any two documents with a block share

@@ -311,7 +311,7 @@ fn long_units_are_dropped_from_the_score_and_kept_as_windows_for_seeds() {
     let q = d.sketch(&other);
     let c = d.compare(&p, &q);
     assert_eq!(c.similarity.resemblance, 0.0);
-    let seeds = d.seeds(&p, &q, &c);
+    let seeds = d.seeds(&p, &q, &c).unwrap();
     assert_eq!(seeds.len(), 1);
     assert_eq!(seeds[0].0, [0, list.len()]);
     assert_eq!(&other.text[seeds[0].1[0]..seeds[0].1[1]], list);
