@@ -5,7 +5,6 @@
 mod common;
 use common::{repo, slst_in, slst_with_input, stderr};
 
-
 /// A small corpus folder: the Clough source, the cut answer, a copy of the source, an
 /// unrelated Bible text, an empty file and a binary file.
 fn corpus_dir() -> tempfile::TempDir {
