@@ -9,7 +9,10 @@
 # blocks it writes results/alignment/NAME/{passages,blocks}.json (`--json`: figures, sweep,
 # every case and every detection), .txt (the table with the sweep) and plots-{passages,blocks}/
 # (NAME: the set folder's name), then recomputes every figure of the JSON with
-# scripts/pan_score.py, an independent scorer, and stops if any differs.
+# scripts/pan_score.py, an independent scorer, and stops if any differs. Last, it writes
+# results/alignment/NAME/ceiling.txt (scripts/truth_ceiling.py): what an aligner finding exactly
+# the copied text scores against this copy's truth, and the methods against the truth with its
+# offsets repaired by locating each case's text.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_dir="${1:-../shared/corpora/pan13-text-alignment-a}"
@@ -35,3 +38,5 @@ for kind in passages blocks; do
   python3 scripts/pan_score.py "$set_dir/cases.tsv" "$out/$kind.json" --check >&2
   sed -n '1,/^$/d; /^$/q; p' "$out/$kind.txt"
 done
+python3 scripts/truth_ceiling.py "$set_dir" "$out/passages.json" > "$out/ceiling.txt"
+cat "$out/ceiling.txt"
