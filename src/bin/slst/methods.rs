@@ -94,6 +94,14 @@ pub struct RobustFlags {
     /// of dropping them (0: drop).
     #[arg(long, default_value_t = RobustConfig::default().window, value_name = "TERMS")]
     pub window: usize,
+    /// Robust mode: a duplicate also has a weighted resemblance (sentence pairs in blocks
+    /// counted by their term-set Jaccard) of at least this (0: no such condition).
+    #[arg(long, default_value_t = RobustConfig::default().min_weighted, value_name = "J")]
+    pub min_weighted: f64,
+    /// Robust mode: a duplicate also has at least this share of the figures (terms with a
+    /// digit) in its blocks' sentence pairs the same on both sides (0: no such condition).
+    #[arg(long, default_value_t = RobustConfig::default().min_figures, value_name = "SHARE")]
+    pub min_figures: f64,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -158,6 +166,8 @@ impl RobustFlags {
             split_glued: self.split_glued,
             window: self.window,
             threshold: slst.threshold,
+            min_weighted: self.min_weighted,
+            min_figures: self.min_figures,
         }
     }
 }

@@ -16,6 +16,22 @@ pub(super) fn shared_anchors(x: &[u64], y: &[u64], k: usize) -> usize {
     x.iter().filter(|t| y.contains(t)).count()
 }
 
+/// The figures (terms with a digit) two sorted term sets share, and those either holds.
+pub(super) fn figures(x: &[u64], y: &[u64]) -> (usize, usize) {
+    let fx: Vec<u64> = x
+        .iter()
+        .copied()
+        .filter(|&t| super::sketch::is_figure(t))
+        .collect();
+    let fy: Vec<u64> = y
+        .iter()
+        .copied()
+        .filter(|&t| super::sketch::is_figure(t))
+        .collect();
+    let shared = fx.iter().filter(|t| fy.binary_search(t).is_ok()).count();
+    (shared, fx.len() + fy.len() - shared)
+}
+
 /// The Jaccard coefficient of two sorted sets of hashes, and the size of their intersection.
 pub(super) fn jaccard(x: &[u64], y: &[u64]) -> f64 {
     let (mut i, mut j, mut common) = (0, 0, 0usize);

@@ -133,6 +133,15 @@ pub struct RobustConfig {
     pub window: usize,
     /// Duplicate when the resemblance is at least this (default 0.5).
     pub threshold: f64,
+    /// … and the *weighted* resemblance — each sentence pair in a block counted by its term-set
+    /// Jaccard instead of 1 — is at least this (0: no such condition). Loosely matching
+    /// sentences then count for little: two headlines that share a few words are not one story.
+    pub min_weighted: f64,
+    /// … and of the figures (terms with a digit: amounts, dates, codes) in the sentence pairs
+    /// of the blocks, at least this share are the same on both sides (0: no such condition;
+    /// a pair whose blocks hold no figure meets it). Wording shared around other figures is a
+    /// template (another week's estimate, another company's earnings), not the same story.
+    pub min_figures: f64,
 }
 
 impl Default for RobustConfig {
@@ -155,6 +164,8 @@ impl Default for RobustConfig {
             split_glued: true,
             window: 10,
             threshold: 0.5,
+            min_weighted: 0.0,
+            min_figures: 0.0,
         }
     }
 }
@@ -182,6 +193,8 @@ impl RobustConfig {
         crate::error::check_fraction("robust.threshold", self.threshold)?;
         crate::error::check_fraction("robust.term_similarity", self.term_similarity)?;
         crate::error::check_fraction("robust.single_similarity", self.single_similarity)?;
+        crate::error::check_fraction("robust.min_weighted", self.min_weighted)?;
+        crate::error::check_fraction("robust.min_figures", self.min_figures)?;
         if self.term_similarity <= 0.0 {
             return Err(Error::InvalidParameter {
                 name: "robust.term_similarity",
@@ -223,6 +236,8 @@ impl RobustConfig {
             split_glued: self.split_glued,
             window: self.window,
             threshold: self.threshold,
+            min_weighted: self.min_weighted,
+            min_figures: self.min_figures,
         }
     }
 }
@@ -258,6 +273,10 @@ pub struct RobustParams {
     pub window: usize,
     /// The resemblance threshold.
     pub threshold: f64,
+    /// The least weighted resemblance of a duplicate (0: none).
+    pub min_weighted: f64,
+    /// The least share of agreeing figures in a duplicate's blocks (0: none).
+    pub min_figures: f64,
 }
 
 /// One kept sentence of a robust profile.
@@ -372,6 +391,15 @@ pub struct RobustComparison {
     pub len_b: usize,
     /// Matching sentence pairs found before tiling.
     pub sentence_pairs: usize,
+    /// The weighted resemblance: as the resemblance, with each sentence pair in a block
+    /// counted by its term-set Jaccard coefficient instead of 1.
+    pub weighted: f64,
+    /// Over the sentence pairs in blocks: the figures (terms with a digit) both sentences hold,
+    /// and those either holds.
+    pub figures: [usize; 2],
+    /// Why a pair whose resemblance reaches the threshold is not a duplicate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<&'static str>,
 }
 
 impl Evidence for RobustComparison {
@@ -392,7 +420,10 @@ impl Evidence for RobustComparison {
     }
 
     fn note(&self) -> Option<&str> {
-        (self.len_a == 0 || self.len_b == 0).then_some("no sentences")
+        if self.len_a == 0 || self.len_b == 0 {
+            return Some("no sentences");
+        }
+        self.refused
     }
 
     fn swapped(&self) -> Self {
@@ -405,6 +436,9 @@ impl Evidence for RobustComparison {
             len_a: self.len_b,
             len_b: self.len_a,
             sentence_pairs: self.sentence_pairs,
+            weighted: self.weighted,
+            figures: self.figures,
+            refused: self.refused,
         }
     }
 }
@@ -513,10 +547,41 @@ impl Detector for RobustSlst {
             self.tiled(a, b)
         };
         let matched = blocks.iter().map(|b| b.len).sum();
+        let (mut agreement, mut figures) = (0.0, [0, 0]);
+        for x in &blocks {
+            for k in 0..x.len {
+                let (ta, tb) = (
+                    &a.sentences[x.a_start + k].terms,
+                    &b.sentences[x.b_start + k].terms,
+                );
+                agreement += matching::jaccard(ta, tb);
+                let (shared, either) = matching::figures(ta, tb);
+                figures[0] += shared;
+                figures[1] += either;
+            }
+        }
         let similarity = Similarity::from_counts(matched, len_a, len_b);
+        // agreement ≤ matched ≤ min(|A|, |B|), so the denominator is at least max(|A|, |B|).
+        let weighted = if matched > 0 {
+            agreement / ((len_a + len_b) as f64 - agreement)
+        } else {
+            0.0
+        };
+        let reaches = similarity.resemblance >= self.config.threshold && matched > 0;
+        let refused = if !reaches {
+            None
+        } else if weighted < self.config.min_weighted {
+            Some("the matched sentences agree only loosely in their words")
+        } else if figures[1] > 0
+            && (figures[0] as f64) < self.config.min_figures * figures[1] as f64
+        {
+            Some("the matched sentences differ in their figures: a template?")
+        } else {
+            None
+        };
         Comparison {
             method: self.method(),
-            duplicate: similarity.resemblance >= self.config.threshold && matched > 0,
+            duplicate: reaches && refused.is_none(),
             similarity,
             evidence: RobustComparison {
                 blocks,
@@ -524,6 +589,9 @@ impl Detector for RobustSlst {
                 len_a,
                 len_b,
                 sentence_pairs,
+                weighted,
+                figures,
+                refused,
             },
         }
     }

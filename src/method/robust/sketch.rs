@@ -10,11 +10,19 @@ use crate::document::Document;
 use crate::text;
 
 /// A term's 64-bit id: 255 minus its length in characters (at most 255) in the top byte, the
-/// top 56 bits of its XXH3 hash below. Sorted ids put the longest terms first (ties by hash): the
-/// order of the anchor rule ([`RobustConfig::anchor_terms`]), fixed without any corpus.
+/// top 56 bits of its XXH3 hash below, whose lowest bit says whether the term is a *figure* (has
+/// a digit: an amount, a date, a code; [`is_figure`]). Sorted ids put the longest terms first
+/// (ties by hash): the order of the anchor rule ([`RobustConfig::anchor_terms`]), fixed without
+/// any corpus.
 pub(crate) fn term_id(term: &str) -> u64 {
     let length = term.chars().count().min(255) as u64;
-    ((255 - length) << 56) | (xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 8)
+    let figure = u64::from(term.bytes().any(|c| c.is_ascii_digit()));
+    ((255 - length) << 56) | ((xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 8) & !1) | figure
+}
+
+/// Whether a term id is a figure's (its term has a digit).
+pub(crate) fn is_figure(id: u64) -> bool {
+    id & 1 == 1
 }
 
 /// Snowball English stems of words, remembered: a text repeats its vocabulary, and the stemmer

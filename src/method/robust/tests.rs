@@ -316,3 +316,73 @@ fn long_units_are_dropped_from_the_score_and_kept_as_windows_for_seeds() {
     assert_eq!(seeds[0].0, [0, list.len()]);
     assert_eq!(&other.text[seeds[0].1[0]..seeds[0].1[1]], list);
 }
+
+/// Two Reuters-21578 items (17990, 20196): one template, two days' figures.
+const HOGS_1: &str = "HOG AND CATTLE SLAUGHTER GUESSTIMATES\n\nChicago Mercantile Exchange floor traders and commission house representatives are guesstimating today's hog slaughter at about 265,000 to 275,000 head versus 286,000 week ago and 278,000 a year ago.\n    Cattle slaughter is guesstimated at about 124,000 to 128,000 head versus 129,000 week ago and 130,000 a year ago.";
+const HOGS_2: &str = "HOG AND CATTLE SLAUGHTER GUESSTIMATES\n\nChicago Mercantile Exchange floor traders and commission house representatives are guesstimating today's hog slaughter at about 310,000 to 325,000 head versus 327,000 a week ago and 291,000 a year ago.\n    Cattle slaughter is guesstimated at about 128,000 to 132,000 head versus 133,000 week ago and 127,000 a year ago.";
+
+#[test]
+fn figures_that_differ_make_a_template_when_asked() {
+    let off = detector();
+    let (a, b) = (Document::new("a", HOGS_1), Document::new("b", HOGS_2));
+    let c = off.compare(&off.sketch(&a), &off.sketch(&b));
+    // The wording matches sentence for sentence; the figures do not.
+    assert!(c.duplicate, "{:?}", c.evidence);
+    assert_eq!(c.evidence.matched, 3);
+    let [shared, either] = c.evidence.figures;
+    assert!(
+        either >= 14 && shared * 4 < either,
+        "{:?}",
+        c.evidence.figures
+    );
+    let on = RobustSlst::new(RobustConfig {
+        min_figures: 0.7,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    let c = on.compare(&on.sketch(&a), &on.sketch(&b));
+    assert_eq!(c.similarity.resemblance, 1.0);
+    assert!(!c.duplicate);
+    assert_eq!(
+        c.evidence.note(),
+        Some("the matched sentences differ in their figures: a template?")
+    );
+    // The same story sent twice keeps its figures, and stays a duplicate.
+    let again = Document::new("c", HOGS_1.replace("GUESSTIMATES", "ESTIMATES"));
+    let c = on.compare(&on.sketch(&a), &on.sketch(&again));
+    assert!(c.duplicate && c.evidence.figures[0] == c.evidence.figures[1]);
+    assert_eq!(c.evidence.note(), None);
+}
+
+#[test]
+fn the_weighted_resemblance_counts_loose_matches_for_less() {
+    // One headline each, sharing 3 of 6 terms: a block of one long pair, J = 1.
+    let a = Document::new(
+        "a",
+        "Japan February consumer prices rise slightly, ministry says.",
+    );
+    let b = Document::new(
+        "b",
+        "Japan February unemployment rises slightly, ministry says.",
+    );
+    let d = detector();
+    let c = d.compare(&d.sketch(&a), &d.sketch(&b));
+    assert_eq!(c.evidence.matched, 1, "{:?}", c.evidence);
+    assert!(c.duplicate);
+    let x = c.evidence.weighted;
+    assert!(x > 0.0 && x < 1.0, "{x}");
+    let strict = RobustSlst::new(RobustConfig {
+        min_weighted: x + 0.01,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    let c = strict.compare(&strict.sketch(&a), &strict.sketch(&b));
+    assert!(!c.duplicate);
+    assert_eq!(
+        c.evidence.note(),
+        Some("the matched sentences agree only loosely in their words")
+    );
+    // Identical texts: every pair agrees fully, so the weighted resemblance is J = 1.
+    let c = d.compare(&d.sketch(&a), &d.sketch(&a));
+    assert_eq!(c.evidence.weighted, 1.0);
+}
