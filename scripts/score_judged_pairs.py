@@ -18,18 +18,11 @@ pairs of the peer stratum that the output reports (the target: of the pairs the 
 report, those a reader calls near-duplicates). `--half` keeps the judged pairs of one half only
 (A: tune, B: report); the output's own counts are always over the whole corpus.
 """
+import pathlib
 import sys
 
-
-def read_pairs(path):
-    out = set()
-    for line in open(path, encoding="utf-8"):
-        f = line.split("\t")
-        if len(f) < 2 or not f[0].strip().isdigit():
-            continue
-        a, b = sorted((f[0].strip(), f[1].strip()), key=int)
-        out.add((a, b))
-    return out
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from draw_judged_pairs import read_pairs  # noqa: E402
 
 
 def main(argv):

@@ -16,20 +16,44 @@ pub(super) fn shared_anchors(x: &[u64], y: &[u64], k: usize) -> usize {
     x.iter().filter(|t| y.contains(t)).count()
 }
 
-/// The figures (terms with a digit) two sorted term sets share, and those either holds.
-pub(super) fn figures(x: &[u64], y: &[u64]) -> (usize, usize) {
-    let fx: Vec<u64> = x
+/// How two sorted term sets agree, in one merge: their Jaccard coefficient, the figures (terms
+/// with a digit) both hold, and the figures either holds.
+pub(super) fn agreement(x: &[u64], y: &[u64]) -> (f64, usize, usize) {
+    use super::sketch::is_figure;
+    let (mut i, mut j, mut common, mut shared, mut either) = (0, 0, 0usize, 0usize, 0usize);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            Ordering::Less => {
+                either += usize::from(is_figure(x[i]));
+                i += 1;
+            }
+            Ordering::Greater => {
+                either += usize::from(is_figure(y[j]));
+                j += 1;
+            }
+            Ordering::Equal => {
+                common += 1;
+                if is_figure(x[i]) {
+                    shared += 1;
+                    either += 1;
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    either += x[i..]
         .iter()
-        .copied()
-        .filter(|&t| super::sketch::is_figure(t))
-        .collect();
-    let fy: Vec<u64> = y
-        .iter()
-        .copied()
-        .filter(|&t| super::sketch::is_figure(t))
-        .collect();
-    let shared = fx.iter().filter(|t| fy.binary_search(t).is_ok()).count();
-    (shared, fx.len() + fy.len() - shared)
+        .chain(&y[j..])
+        .filter(|&&t| is_figure(t))
+        .count();
+    let union = x.len() + y.len() - common;
+    let jaccard = if union == 0 {
+        0.0
+    } else {
+        common as f64 / union as f64
+    };
+    (jaccard, shared, either)
 }
 
 /// The Jaccard coefficient of two sorted sets of hashes, and the size of their intersection.

@@ -554,8 +554,8 @@ impl Detector for RobustSlst {
                     &a.sentences[x.a_start + k].terms,
                     &b.sentences[x.b_start + k].terms,
                 );
-                agreement += matching::jaccard(ta, tb);
-                let (shared, either) = matching::figures(ta, tb);
+                let (jaccard, shared, either) = matching::agreement(ta, tb);
+                agreement += jaccard;
                 figures[0] += shared;
                 figures[1] += either;
             }

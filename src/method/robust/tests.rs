@@ -386,3 +386,19 @@ fn the_weighted_resemblance_counts_loose_matches_for_less() {
     let c = d.compare(&d.sketch(&a), &d.sketch(&a));
     assert_eq!(c.evidence.weighted, 1.0);
 }
+
+#[test]
+fn agreement_counts_terms_and_figures_in_one_merge() {
+    let ids = |words: &[&str]| {
+        let mut v: Vec<u64> = words.iter().map(|w| term_id(w)).collect();
+        v.sort_unstable();
+        v
+    };
+    let x = ids(&["hog", "slaughter", "265,000", "286,000", "1987"]);
+    let y = ids(&["hog", "slaughter", "310,000", "1987"]);
+    let (j, shared, either) = agreement(&x, &y);
+    // Common: hog, slaughter, 1987 of 6 distinct terms; figures: 1987 shared, 4 in all.
+    assert_eq!((j, shared, either), (0.5, 1, 4));
+    assert_eq!(j, jaccard(&x, &y));
+    assert_eq!(agreement(&x, &[]), (0.0, 0, 3));
+}
