@@ -102,6 +102,18 @@ pub struct RobustFlags {
     /// digit) in its blocks' sentence pairs the same on both sides (0: no such condition).
     #[arg(long, default_value_t = RobustConfig::default().min_figures, value_name = "SHARE")]
     pub min_figures: f64,
+    /// Robust mode: also a duplicate when at least this share of either document's sentences
+    /// lie in blocks — a flash and its story, a story and its first paragraphs (0: J alone).
+    #[arg(long, default_value_t = RobustConfig::default().contained, value_name = "SHARE")]
+    pub contained: f64,
+    /// Robust mode: a duplicate also has at least this share of the figures of the document
+    /// with fewer figures (numbers, written-out cardinals) in the other (0: no such condition).
+    #[arg(long, default_value_t = RobustConfig::default().min_figure_containment, value_name = "SHARE")]
+    pub min_figure_containment: f64,
+    /// Robust mode: a duplicate's matched sentence pairs have term-set Jaccard coefficients
+    /// summing to at least this share of the smaller document's sentences (0: no condition).
+    #[arg(long, default_value_t = RobustConfig::default().min_agreement, value_name = "SHARE")]
+    pub min_agreement: f64,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -168,6 +180,9 @@ impl RobustFlags {
             threshold: slst.threshold,
             min_weighted: self.min_weighted,
             min_figures: self.min_figures,
+            contained: self.contained,
+            min_figure_containment: self.min_figure_containment,
+            min_agreement: self.min_agreement,
         }
     }
 }

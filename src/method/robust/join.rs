@@ -220,10 +220,10 @@ impl RobustSlst {
         let holders: Vec<u32> = entries.iter().map(|e| (e.holder >> 32) as u32).collect();
         drop(entries);
 
-        let threshold = self.config.threshold;
+        let config = &self.config;
         let may_keep = |m: usize, len_a: usize, len_b: usize| {
             let bound = Similarity::from_counts(m, len_a, len_b);
-            keep(&bound, m > 0 && bound.resemblance >= threshold)
+            keep(&bound, config.reaches(&bound, m))
         };
         let sizes: Vec<usize> = sketches.iter().map(|p| p.len()).collect();
         let walk = Walk {

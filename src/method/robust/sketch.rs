@@ -9,18 +9,63 @@ use super::{RobustProfile, RobustSentence, RobustSlst};
 use crate::document::Document;
 use crate::text;
 
-/// A term's 64-bit id: 255 minus its length in characters (at most 255) in the top byte, the
-/// top 56 bits of its XXH3 hash below, whose lowest bit says whether the term is a *figure* (has
-/// a digit: an amount, a date, a code; [`is_figure`]). Sorted ids put the longest terms first
-/// (ties by hash): the order of the anchor rule ([`RobustConfig::anchor_terms`]), fixed without
-/// any corpus.
-pub(crate) fn term_id(term: &str) -> u64 {
-    let length = term.chars().count().min(255) as u64;
-    let figure = u64::from(term.bytes().any(|c| c.is_ascii_digit()));
-    ((255 - length) << 56) | ((xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 8) & !1) | figure
+/// Cardinal numbers written as words: figures as much as `2` or `1.5` are (`FED SETS TWO
+/// BILLION DLR REPURCHASE`, `seven ships loading`). Scale words (`million`, `billion`) are not:
+/// they stay the same when the figure changes.
+const NUMBER_WORDS: [&str; 28] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+];
+
+/// Whether a word is a *figure*: it has a digit (an amount, a date, a code) or is a cardinal
+/// number written out.
+pub(crate) fn is_figure_word(word: &str) -> bool {
+    word.bytes().any(|c| c.is_ascii_digit()) || NUMBER_WORDS.contains(&word)
 }
 
-/// Whether a term id is a figure's (its term has a digit).
+/// A term's 64-bit id: 255 minus its length in characters (at most 255) in the top byte, the
+/// top 56 bits of its XXH3 hash below, whose lowest bit says whether the term is a *figure*
+/// ([`is_figure_word`], [`is_figure`]). Sorted ids put the longest terms first (ties by hash):
+/// the order of the anchor rule ([`RobustConfig::anchor_terms`]), fixed without any corpus.
+pub(crate) fn term_id(term: &str) -> u64 {
+    marked_term_id(term, is_figure_word(term))
+}
+
+/// [`term_id`] with the figure mark given (a stem keeps the mark of its word).
+fn marked_term_id(term: &str, figure: bool) -> u64 {
+    let length = term.chars().count().min(255) as u64;
+    ((255 - length) << 56)
+        | ((xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 8) & !1)
+        | u64::from(figure)
+}
+
+/// Whether a term id is a figure's.
 pub(crate) fn is_figure(id: u64) -> bool {
     id & 1 == 1
 }
@@ -129,20 +174,26 @@ impl RobustSlst {
             skipped_empty: 0,
             dropped_long: 0,
             windows: Vec::new(),
+            figures: Box::default(),
             corpus: None,
         };
         // Each term of the unit: its id and where it ends.
         let mut terms: Vec<(u64, usize)> = Vec::new();
+        // The figures of every unit, kept, dropped or cut into windows.
+        let mut figures: Vec<u64> = Vec::new();
         let mut stemmer = self.config.stem.then(Stems::new);
         for span in self.units(text) {
             terms.clear();
             text::for_each_word_span(&text[span.clone()], |r, word| {
                 if !self.config.stopwords.contains(word) {
-                    let term = match &mut stemmer {
-                        Some(s) => s.stem(word),
-                        None => word,
+                    let id = match &mut stemmer {
+                        Some(s) => marked_term_id(s.stem(word), is_figure_word(word)),
+                        None => term_id(word),
                     };
-                    terms.push((term_id(term), span.start + r.end));
+                    if is_figure(id) {
+                        figures.push(id);
+                    }
+                    terms.push((id, span.start + r.end));
                 }
             });
             let length = terms.len();
@@ -157,6 +208,9 @@ impl RobustSlst {
                 }
             }
         }
+        figures.sort_unstable();
+        figures.dedup();
+        profile.figures = figures.into();
         profile
     }
 }

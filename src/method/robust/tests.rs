@@ -7,6 +7,16 @@ fn detector() -> RobustSlst {
     RobustSlst::new(RobustConfig::default()).unwrap()
 }
 
+/// J ≥ θ alone decides: no containment rule, no figure or word-agreement condition.
+fn loose_config() -> RobustConfig {
+    RobustConfig {
+        contained: 0.0,
+        min_figure_containment: 0.0,
+        min_agreement: 0.0,
+        ..RobustConfig::default()
+    }
+}
+
 #[test]
 fn prefix_lengths_follow_the_bound() {
     assert_eq!(prefix_len(10, 0.5), 6);
@@ -322,8 +332,8 @@ const HOGS_1: &str = "HOG AND CATTLE SLAUGHTER GUESSTIMATES\n\nChicago Mercantil
 const HOGS_2: &str = "HOG AND CATTLE SLAUGHTER GUESSTIMATES\n\nChicago Mercantile Exchange floor traders and commission house representatives are guesstimating today's hog slaughter at about 310,000 to 325,000 head versus 327,000 a week ago and 291,000 a year ago.\n    Cattle slaughter is guesstimated at about 128,000 to 132,000 head versus 133,000 week ago and 127,000 a year ago.";
 
 #[test]
-fn figures_that_differ_make_a_template_when_asked() {
-    let off = detector();
+fn figures_that_differ_make_a_template() {
+    let off = RobustSlst::new(loose_config()).unwrap();
     let (a, b) = (Document::new("a", HOGS_1), Document::new("b", HOGS_2));
     let c = off.compare(&off.sketch(&a), &off.sketch(&b));
     // The wording matches sentence for sentence; the figures do not.
@@ -335,13 +345,22 @@ fn figures_that_differ_make_a_template_when_asked() {
         "{:?}",
         c.evidence.figures
     );
+    // By default: the documents' figures (all their text) mostly differ.
+    let d = detector();
+    let c = d.compare(&d.sketch(&a), &d.sketch(&b));
+    assert_eq!(c.similarity.resemblance, 1.0);
+    assert!(!c.duplicate && c.evidence.figure_containment < 0.5);
+    assert_eq!(
+        c.evidence.note(),
+        Some("the documents differ in their figures: one template filled twice?")
+    );
+    // Or the figures of the blocks' sentence pairs, when asked.
     let on = RobustSlst::new(RobustConfig {
         min_figures: 0.7,
-        ..RobustConfig::default()
+        ..loose_config()
     })
     .unwrap();
     let c = on.compare(&on.sketch(&a), &on.sketch(&b));
-    assert_eq!(c.similarity.resemblance, 1.0);
     assert!(!c.duplicate);
     assert_eq!(
         c.evidence.note(),
@@ -352,6 +371,58 @@ fn figures_that_differ_make_a_template_when_asked() {
     let c = on.compare(&on.sketch(&a), &on.sketch(&again));
     assert!(c.duplicate && c.evidence.figures[0] == c.evidence.figures[1]);
     assert_eq!(c.evidence.note(), None);
+    let c = d.compare(&d.sketch(&a), &d.sketch(&again));
+    assert!(c.duplicate && c.evidence.figure_containment == 1.0);
+}
+
+#[test]
+fn figures_include_cardinals_written_out() {
+    // Reuters-21578 flashes of two days: only the written-out amount differs.
+    let d = detector();
+    let fed = |amount: &str| {
+        Document::new(
+            amount,
+            format!(
+                "FED ADDS RESERVES VIA CUSTOMER REPURCHASES\n\nThe Federal Reserve entered the \
+                 government securities market to arrange {amount} billion dlrs of customer \
+                 repurchase agreements, a Fed spokesman said. Dealers said Federal funds were \
+                 trading at 6-1/8 pct when the Fed began its temporary and indirect supply of \
+                 reserves to the banking system."
+            ),
+        )
+    };
+    let (two, one) = (d.sketch(&fed("two")), d.sketch(&fed("one")));
+    // `two` and the pieces of 6-1/8.
+    assert_eq!(two.figures.len(), 4);
+    let c = d.compare(&two, &one);
+    assert_eq!(c.similarity.resemblance, 1.0);
+    assert_eq!(c.evidence.figure_containment, 0.75);
+    assert!(!c.duplicate);
+    assert!(d.compare(&two, &d.sketch(&fed("two"))).duplicate);
+}
+
+#[test]
+fn a_flash_lies_in_its_story() {
+    // A story and its first paragraph sent alone: J = 2/5, but all of the short one is in the
+    // long one, and a reader calls them one story.
+    let story = "GENCORP BOARD REJECTS TENDER OFFER\n\nGenCorp Inc said its board of directors \
+        unanimously rejected the tender offer by General Partners as inadequate. The company said \
+        its financial advisers considered the offer price too low for the shareholders. GenCorp \
+        added that it was studying alternatives including a restructuring of its businesses. A \
+        spokesman declined to say whether other bidders had approached the company. Shares of \
+        GenCorp closed higher in heavy trading on the New York exchange.";
+    let flash = &story[..story.find(" The company").unwrap()];
+    let d = detector();
+    let (s, f) = (
+        d.sketch(&Document::new("story", story)),
+        d.sketch(&Document::new("flash", flash)),
+    );
+    let c = d.compare(&f, &s);
+    assert!(c.similarity.resemblance < 0.5, "{:?}", c.similarity);
+    assert_eq!(c.similarity.containment_a, Some(1.0));
+    assert!(c.duplicate, "{:?}", c.evidence);
+    let loose = RobustSlst::new(loose_config()).unwrap();
+    assert!(!loose.compare(&f, &s).duplicate);
 }
 
 #[test]
@@ -365,15 +436,23 @@ fn the_weighted_resemblance_counts_loose_matches_for_less() {
         "b",
         "Japan February unemployment rises slightly, ministry says.",
     );
-    let d = detector();
+    let d = RobustSlst::new(loose_config()).unwrap();
     let c = d.compare(&d.sketch(&a), &d.sketch(&b));
     assert_eq!(c.evidence.matched, 1, "{:?}", c.evidence);
     assert!(c.duplicate);
     let x = c.evidence.weighted;
     assert!(x > 0.0 && x < 1.0, "{x}");
+    // By default the two headlines are compared on their words: 3 of 6 terms is too few.
+    let default = detector();
+    let c = default.compare(&default.sketch(&a), &default.sketch(&b));
+    assert!(!c.duplicate);
+    assert_eq!(
+        c.evidence.note(),
+        Some("the matched sentences agree only loosely in their words")
+    );
     let strict = RobustSlst::new(RobustConfig {
         min_weighted: x + 0.01,
-        ..RobustConfig::default()
+        ..loose_config()
     })
     .unwrap();
     let c = strict.compare(&strict.sketch(&a), &strict.sketch(&b));
