@@ -3,6 +3,7 @@
 
     python3 scripts/draw_judged_pairs.py CORPUS.jsonl OUT_DIR NAME=PAIRS.tsv ... \\
         [--peers rensa,gaoya,datasketch] [--per-stratum 200] [--seed 16] [--batch 50]
+        [--from NAME]
 
 CORPUS.jsonl: Reuters-21578 as `scripts/peers/reuters_to_jsonl.py` writes it (`id`, `text`).
 Each NAME=PAIRS.tsv is one tool's pairs (`a<TAB>b` first, a header line allowed), as
@@ -14,6 +15,10 @@ Writes OUT_DIR/sample.tsv (item, a, b, stratum, half, and per tool whether it re
 and OUT_DIR/batch-K.md, the items to read, --batch per file, in a shuffled order and without
 any tool's name or score: the reader sees the two texts alone. Each pair's half (A: tune, B:
 report) comes from a hash of its ids, so it does not depend on the draw.
+
+With --from NAME, one stratum only, `reported`: --per-stratum pairs drawn uniformly from that
+tool's pairs (a precision sample of one output, as the targets ask for: "a random 200 of the
+reported pairs"); the other tools' columns still say who else reports each pair.
 """
 import hashlib
 import json
@@ -48,7 +53,7 @@ def shown(text):
 
 def main(argv):
     opts = {"--peers": "rensa,gaoya,datasketch", "--per-stratum": "200", "--seed": "16",
-            "--batch": "50"}
+            "--batch": "50", "--from": ""}
     pos = []
     it = iter(argv)
     for a in it:
@@ -70,8 +75,13 @@ def main(argv):
         texts[str(o["id"])] = o["text"]
     pool = set().union(*(p for _, p in tools))
     by_peer = set().union(*(p for n, p in tools if n in peers))
-    strata = {"peer": sorted(pool & by_peer, key=lambda x: (int(x[0]), int(x[1]))),
-              "slst-only": sorted(pool - by_peer, key=lambda x: (int(x[0]), int(x[1])))}
+    order = lambda x: (int(x[0]), int(x[1]))  # noqa: E731
+    if opts["--from"]:
+        chosen = dict(tools)[opts["--from"]]
+        strata = {"reported": sorted(chosen, key=order)}
+    else:
+        strata = {"peer": sorted(pool & by_peer, key=order),
+                  "slst-only": sorted(pool - by_peer, key=order)}
     rng = random.Random(int(opts["--seed"]))
     n = int(opts["--per-stratum"])
     drawn = [(s, p) for s, pairs in strata.items() for p in rng.sample(pairs, min(n, len(pairs)))]
@@ -93,8 +103,8 @@ def main(argv):
                 f.write(f"## Item {k + 1} (documents {a} and {b})\n\n")
                 f.write(f"### Document {a}\n\n```text\n{shown(texts[a])}\n```\n\n")
                 f.write(f"### Document {b}\n\n```text\n{shown(texts[b])}\n```\n\n")
-    print(f"pool {len(pool)} pairs: {len(strata['peer'])} reported by a peer, "
-          f"{len(strata['slst-only'])} by slst alone; drew {len(drawn)} into {out_dir}")
+    sizes = ", ".join(f"{name} {len(pairs)}" for name, pairs in strata.items())
+    print(f"pool {len(pool)} pairs; strata: {sizes}; drew {len(drawn)} into {out_dir}")
     return 0
 
 
