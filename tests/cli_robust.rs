@@ -159,7 +159,30 @@ fn robust_containment_decision_and_bad_settings() {
     assert_eq!(v["contained"]["threshold"], 0.9);
     assert_eq!(v["contained"]["a_in_b"], true);
     assert_eq!(v["contained"]["b_in_a"], false);
-    assert_eq!(v["duplicate"], false);
+    // Every unit of the answer lies in the article: a duplicate by the robust decision's own
+    // containment rule (`--contained`, 0.8), which a reader shares (one text is part of the
+    // other); J alone (`--contained 0`) says no.
+    assert_eq!(v["duplicate"], true, "{v}");
+    assert!(
+        v["rule"].as_str().unwrap().contains("contained ≥ 0.8"),
+        "{v}"
+    );
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "robust",
+        "--contained",
+        "0",
+        "--json",
+        "corpora/clough/g0pA_taskb.txt",
+        "corpora/clough/orig_taskb.txt",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["duplicate"], false, "{v}");
+    assert_eq!(
+        v["rule"],
+        "J ≥ 0.5, shared figures ≥ 0.8, word agreement ≥ 0.6"
+    );
     let text = stdout(&args(false));
     assert!(text.contains("A contained in B at θc = 0.9: yes"), "{text}");
     assert!(text.contains("B contained in A at θc = 0.9: no"), "{text}");

@@ -79,11 +79,19 @@ impl<E: Serialize> CompareRecord<'_, E> {
             "containment B in A   {:.4}\n",
             score(self.containment_b)
         ));
-        out.push_str(&format!(
-            "duplicate at θ = {}: {}\n",
-            self.params.threshold().unwrap_or_default(),
-            yes_no(self.duplicate)
-        ));
+        let threshold = self.params.threshold().unwrap_or_default();
+        if self.rule == format!("J ≥ {threshold}") {
+            out.push_str(&format!(
+                "duplicate at θ = {threshold}: {}\n",
+                yes_no(self.duplicate)
+            ));
+        } else {
+            out.push_str(&format!(
+                "duplicate ({}): {}\n",
+                self.rule,
+                yes_no(self.duplicate)
+            ));
+        }
         if let Some(c) = self.contained {
             out.push_str(&c.to_text());
         }

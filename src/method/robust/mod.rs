@@ -564,7 +564,23 @@ impl Detector for RobustSlst {
     }
 
     fn rule(&self) -> String {
-        format!("J ≥ {}", self.config.threshold)
+        let c = &self.config;
+        let mut rule = format!("J ≥ {}", c.threshold);
+        if c.contained > 0.0 {
+            rule.push_str(&format!(" or either contained ≥ {}", c.contained));
+        }
+        let conditions = [
+            ("weighted J", c.min_weighted),
+            ("shared figures in blocks", c.min_figures),
+            ("shared figures", c.min_figure_containment),
+            ("word agreement", c.min_agreement),
+        ];
+        for (name, least) in conditions {
+            if least > 0.0 {
+                rule.push_str(&format!(", {name} ≥ {least}"));
+            }
+        }
+        rule
     }
 
     fn sketch(&self, doc: &Document) -> RobustProfile {
