@@ -114,6 +114,10 @@ pub struct RobustFlags {
     /// summing to at least this share of the smaller document's sentences (0: no condition).
     #[arg(long, default_value_t = RobustConfig::default().min_agreement, value_name = "SHARE")]
     pub min_agreement: f64,
+    /// Robust mode: a duplicate also has at least this share of the distinct terms of the
+    /// document with fewer of them in the other (0: no such condition).
+    #[arg(long, default_value_t = RobustConfig::default().min_term_containment, value_name = "SHARE")]
+    pub min_term_containment: f64,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -183,6 +187,7 @@ impl RobustFlags {
             contained: self.contained,
             min_figure_containment: self.min_figure_containment,
             min_agreement: self.min_agreement,
+            min_term_containment: self.min_term_containment,
         }
     }
 }

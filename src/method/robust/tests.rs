@@ -13,6 +13,7 @@ fn loose_config() -> RobustConfig {
         contained: 0.0,
         min_figure_containment: 0.0,
         min_agreement: 0.0,
+        min_term_containment: 0.0,
         ..RobustConfig::default()
     }
 }
@@ -399,6 +400,35 @@ fn figures_include_cardinals_written_out() {
     assert_eq!(c.evidence.figure_containment, 0.75);
     assert!(!c.duplicate);
     assert!(d.compare(&two, &d.sketch(&fed("two"))).duplicate);
+}
+
+#[test]
+fn one_notice_for_two_parties_is_not_one_story() {
+    // Reuters-21578 items 11940 and 11960 (judged sample item 40): two banks raise their prime
+    // rate on the same terms, in the same words.
+    let marine = "MARINE MIDLAND <MMB> RAISES PRIME RATE\n\nMarine Midland Banks Inc said it is\n\
+        raising its prime lending rate to 7-3/4 pct from 7-1/2 pct,\neffective immediately.\n Reuter\n";
+    let mercantile = "MERCANTILE BANK N.A. <MTRC> RAISES PRIME RATE\n\nMercantile Bancorp said its \
+        Mercantile\nBank N.A. raised its prime rate to 7-3/4 pct from 7-1/2 pct,\neffective \
+        immediately.\n Reuter\n";
+    let d = detector();
+    let a = d.sketch(&Document::new("a", marine));
+    let b = d.sketch(&Document::new("b", mercantile));
+    let c = d.compare(&a, &b);
+    assert_eq!(c.evidence.figure_containment, 1.0);
+    assert!(c.evidence.term_containment < 0.8, "{:?}", c.evidence);
+    assert!(!c.duplicate);
+    assert_eq!(
+        c.evidence.note(),
+        Some("the documents differ in their words: one notice for two parties?"),
+        "{:?} {:?}",
+        c.similarity,
+        c.evidence
+    );
+    // The same notice sent again, with another headline, is one story.
+    let again = marine.replace("RAISES PRIME RATE", "LIFTS PRIME");
+    let c = d.compare(&a, &d.sketch(&Document::new("c", again)));
+    assert!(c.duplicate, "{:?}", c.evidence);
 }
 
 #[test]
