@@ -118,6 +118,35 @@ impl Bars {
     }
 }
 
+/// A rate for a progress bar: whole numbers with thousands separators from 100 up
+/// (`1,234 docs/s`), one decimal below (`12.3 docs/s`).
+pub fn rate(per_sec: f64, unit: &str) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return format!("0 {unit}/s");
+    }
+    if per_sec < 99.95 {
+        return format!("{per_sec:.1} {unit}/s");
+    }
+    let digits = format!("{per_sec:.0}");
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{grouped} {unit}/s")
+}
+
+/// What a stage counts, for its rate.
+fn unit(stage: &str) -> &'static str {
+    if stage.contains("pairs") {
+        "pairs"
+    } else {
+        "docs"
+    }
+}
+
 impl Progress for Bars {
     fn stage(&self, name: &'static str, total: Option<u64>) {
         let target = if self.hidden {
@@ -125,19 +154,23 @@ impl Progress for Bars {
         } else {
             ProgressDrawTarget::stderr()
         };
+        let unit = unit(name);
+        let rate_key = move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&rate(state.per_sec(), unit));
+        };
         let bar = match total {
             Some(n) => ProgressBar::with_draw_target(Some(n), target).with_style(
                 ProgressStyle::with_template(
-                    "{msg:>26} [{bar:30}] {human_pos}/{human_len} ({per_sec}, {eta})",
+                    "{msg:>26} [{bar:30}] {human_pos}/{human_len} ({rate}, {eta})",
                 )
+                .map(|s| s.with_key("rate", rate_key))
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
             ),
             None => ProgressBar::with_draw_target(None, target).with_style(
-                ProgressStyle::with_template(
-                    "{msg:>26} {spinner} {human_pos} ({per_sec}) {elapsed}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                ProgressStyle::with_template("{msg:>26} {spinner} {human_pos} ({rate}) {elapsed}")
+                    .map(|s| s.with_key("rate", rate_key))
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             ),
         };
         bar.set_message(name);
@@ -266,4 +299,20 @@ fn finish(args: &BatchArgs, summary: &BatchSummary) -> Result<()> {
         eprint!("{}", summary.to_text());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn rates_are_whole_numbers_with_separators_or_one_decimal() {
+        assert_eq!(rate(1234.5678, "docs"), "1,235 docs/s");
+        assert_eq!(rate(12.3456, "docs"), "12.3 docs/s");
+        assert_eq!(rate(99.96, "pairs"), "100 pairs/s");
+        assert_eq!(rate(100.0, "pairs"), "100 pairs/s");
+        assert_eq!(rate(7_902_300.4, "pairs"), "7,902,300 pairs/s");
+        assert_eq!(rate(0.0, "docs"), "0 docs/s");
+        assert_eq!(rate(f64::NAN, "docs"), "0 docs/s");
+    }
 }
