@@ -433,3 +433,80 @@ fn reuters_sgml_is_recognised_by_its_content() {
     let pairs = std::fs::read_to_string(d.join("p.jsonl")).unwrap();
     assert!(pairs.starts_with(r#"{"a":"1","b":"2","#), "{pairs}");
 }
+
+/// The ids `slst batch` reports in pairs, for a folder whose files all hold the same text.
+fn ids_read(dir: &std::path::Path, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["batch", "corpus", "--out", "p.jsonl"];
+    args.extend_from_slice(extra);
+    let out = slst_in(dir, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pairs = std::fs::read_to_string(dir.join("p.jsonl")).unwrap();
+    let mut ids: Vec<String> = pairs
+        .lines()
+        .flat_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            [
+                v["a"].as_str().unwrap().to_string(),
+                v["b"].as_str().unwrap().to_string(),
+            ]
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+#[test]
+fn folder_files_are_chosen_by_glob_and_exclude() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let c = d.join("corpus");
+    let text = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    for name in ["a.txt", "b.md", "sub/c.txt", "drafts/d.txt", "drafts/e.md"] {
+        let path = c.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, &text).unwrap();
+    }
+    assert_eq!(
+        ids_read(d, &[]),
+        ["a.txt", "b.md", "drafts/d.txt", "drafts/e.md", "sub/c.txt"]
+    );
+    // `*` matches across folders; --exclude prunes a whole subfolder.
+    assert_eq!(
+        ids_read(d, &["--glob", "*.txt", "--exclude", "drafts"]),
+        ["a.txt", "sub/c.txt"]
+    );
+    // Repeated patterns: any include, any exclude.
+    assert_eq!(
+        ids_read(
+            d,
+            &["--glob", "*.md", "--glob", "sub/*", "--exclude", "b.*"]
+        ),
+        ["drafts/e.md", "sub/c.txt"]
+    );
+    // A bad pattern is an error naming the flag, before anything is read.
+    let out = slst_in(d, &["batch", "corpus", "--glob", "[a-", "--out", "p.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--glob"), "{}", stderr(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn no_follow_leaves_symbolic_links_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let c = d.join("corpus");
+    std::fs::create_dir_all(&c).unwrap();
+    std::fs::create_dir_all(d.join("elsewhere")).unwrap();
+    let text = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    std::fs::write(c.join("a.txt"), &text).unwrap();
+    std::fs::write(c.join("b.txt"), &text).unwrap();
+    std::fs::write(d.join("elsewhere/c.txt"), &text).unwrap();
+    std::os::unix::fs::symlink(d.join("elsewhere"), c.join("linked")).unwrap();
+    std::os::unix::fs::symlink(d.join("elsewhere/c.txt"), c.join("z.txt")).unwrap();
+    std::os::unix::fs::symlink("..", c.join("up")).unwrap();
+    // Followed: the file outside once (by the first path the walk reaches it by: files of a
+    // folder before its subfolders), and the link up the tree ends.
+    assert_eq!(ids_read(d, &[]), ["a.txt", "b.txt", "z.txt"]);
+    assert_eq!(ids_read(d, &["--no-follow"]), ["a.txt", "b.txt"]);
+}

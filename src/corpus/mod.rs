@@ -26,7 +26,9 @@ use std::path::Path;
 
 pub use decode::{NotText, decode_text};
 use sgml::SgmlOptions;
-pub use source::{Item, Skipped, SourceOptions, check_sources, detect_format, read_sources};
+pub use source::{
+    FolderOptions, Item, Skipped, SourceOptions, check_sources, detect_format, read_sources,
+};
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
 
@@ -197,6 +199,7 @@ pub fn read_one(path: &Path, options: &ReadOptions) -> Result<(Document, Vec<Ski
         max_bytes: options.max_bytes,
         mail_body: false,
         web: options.web,
+        folders: FolderOptions::default(),
     };
     let mut docs = Vec::new();
     let mut skipped = Vec::new();

@@ -33,6 +33,109 @@ pub struct SourceOptions {
     pub mail_body: bool,
     /// How web pages are cut into blocks, and which WARC field is a page's id.
     pub web: WebOptions,
+    /// Which files of a folder are read, and whether symbolic links in it are followed.
+    pub folders: FolderOptions,
+}
+
+/// Which files of a folder source are read: glob patterns over each file's path inside the
+/// folder, and whether symbolic links are followed. Files named as sources are always read.
+///
+/// Patterns are [`globset`]'s: `*` and `?` also match `/` (so `*.txt` matches at any depth),
+/// `**`, `[abc]` and `{a,b}` as usual.
+///
+/// # Example
+/// ```
+/// use slst::corpus::FolderOptions;
+/// let f = FolderOptions::new(&["*.txt".into()], &["drafts/**".into()]).unwrap();
+/// assert!(f.includes_file("a.txt".as_ref()) && f.includes_file("sub/b.txt".as_ref()));
+/// assert!(!f.includes_file("drafts/c.txt".as_ref()) && !f.includes_file("d.html".as_ref()));
+/// assert!(FolderOptions::new(&["[".into()], &[]).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct FolderOptions {
+    include: Vec<String>,
+    exclude: Vec<String>,
+    include_set: globset::GlobSet,
+    exclude_set: globset::GlobSet,
+    /// Follow symbolic links (each folder and file at most once, by its canonical path); when
+    /// false, links inside a folder are left out. Default: true.
+    pub follow_links: bool,
+}
+
+impl FolderOptions {
+    /// Read only files matching one of `include` (every file when it is empty), and none
+    /// matching one of `exclude` (a folder matching one is not entered).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming a pattern that is not a glob.
+    pub fn new(include: &[String], exclude: &[String]) -> crate::error::Result<Self> {
+        Ok(FolderOptions {
+            include_set: glob_set(include, "--glob")?,
+            exclude_set: glob_set(exclude, "--exclude")?,
+            include: include.to_vec(),
+            exclude: exclude.to_vec(),
+            follow_links: true,
+        })
+    }
+
+    /// The include patterns.
+    pub fn include(&self) -> &[String] {
+        &self.include
+    }
+
+    /// The exclude patterns.
+    pub fn exclude(&self) -> &[String] {
+        &self.exclude
+    }
+
+    /// Whether a file at `relative` (its path inside the folder) is read.
+    pub fn includes_file(&self, relative: &Path) -> bool {
+        (self.include.is_empty() || self.include_set.is_match(relative))
+            && !self.exclude_set.is_match(relative)
+    }
+
+    /// Whether a folder at `relative` (its path inside the folder named) is entered.
+    pub fn enters_folder(&self, relative: &Path) -> bool {
+        !self.exclude_set.is_match(relative)
+    }
+}
+
+impl Default for FolderOptions {
+    fn default() -> Self {
+        FolderOptions {
+            include: Vec::new(),
+            exclude: Vec::new(),
+            include_set: globset::GlobSet::empty(),
+            exclude_set: globset::GlobSet::empty(),
+            follow_links: true,
+        }
+    }
+}
+
+impl PartialEq for FolderOptions {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.include, &self.exclude, self.follow_links)
+            == (&other.include, &other.exclude, other.follow_links)
+    }
+}
+
+impl Eq for FolderOptions {}
+
+fn glob_set(patterns: &[String], flag: &'static str) -> crate::error::Result<globset::GlobSet> {
+    let mut set = globset::GlobSetBuilder::new();
+    for p in patterns {
+        let glob = globset::Glob::new(p).map_err(|e| Error::InvalidParameter {
+            name: flag,
+            value: format!("{p} ({})", e.kind()),
+            expected: "a glob pattern: *, ?, **, [abc], {a,b}",
+        })?;
+        set.add(glob);
+    }
+    set.build().map_err(|e| Error::InvalidParameter {
+        name: flag,
+        value: e.to_string(),
+        expected: "glob patterns",
+    })
 }
 
 impl Default for SourceOptions {
@@ -44,6 +147,7 @@ impl Default for SourceOptions {
             max_bytes: super::DEFAULT_MAX_BYTES,
             mail_body: false,
             web: WebOptions::default(),
+            folders: FolderOptions::default(),
         }
     }
 }
@@ -178,7 +282,7 @@ pub fn read_sources(
                 continue;
             }
             if path.is_dir() {
-                match folder_files(&path) {
+                match folder_files(&path, &options.folders) {
                     Ok(files) => {
                         let root = root.unwrap_or_else(|| path.clone());
                         pending.extend(files.into_iter().rev().map(|f| (f, Some(root.clone()))));
@@ -218,11 +322,12 @@ fn error_reason(e: &Error) -> String {
     }
 }
 
-/// The files of a folder, recursively, sorted by path; hidden entries are left out.
-fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    // Symbolic links are followed, each folder and file at most once (by its canonical path):
-    // a link back up the tree would otherwise be walked for ever, and a file reached twice
-    // read twice.
+/// The files of a folder, recursively, sorted by path; hidden entries, and what `filter` leaves
+/// out, are left out.
+fn folder_files(dir: &Path, filter: &FolderOptions) -> Result<Vec<PathBuf>, String> {
+    // Symbolic links are followed (unless `filter` says not to), each folder and file at most
+    // once (by its canonical path): a link back up the tree would otherwise be walked for ever,
+    // and a file reached twice read twice.
     let mut seen: HashSet<PathBuf> = HashSet::new();
     let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     seen.insert(canonical(dir));
@@ -242,10 +347,23 @@ fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
             let hidden = path
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-            if hidden || !seen.insert(canonical(&path)) {
+            if hidden {
                 continue;
             }
-            if path.is_dir() {
+            if !filter.follow_links && path.symlink_metadata().is_ok_and(|m| m.is_symlink()) {
+                continue;
+            }
+            let relative = path.strip_prefix(dir).unwrap_or(&path);
+            let is_dir = path.is_dir();
+            let wanted = if is_dir {
+                filter.enters_folder(relative)
+            } else {
+                filter.includes_file(relative)
+            };
+            if !wanted || !seen.insert(canonical(&path)) {
+                continue;
+            }
+            if is_dir {
                 stack.push(path);
             } else {
                 out.push(path);

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use slst::align::AlignConfig;
 use slst::corpus::jsonl::JsonlOptions;
 use slst::corpus::sgml::{IdSource, SgmlOptions};
-use slst::corpus::{self, Format, ReadOptions, SourceOptions, WarcId, WebOptions};
+use slst::corpus::{self, FolderOptions, Format, ReadOptions, SourceOptions, WarcId, WebOptions};
 use slst::method::Method;
 use slst::profile::ProfileConfig;
 use slst::text::StopWords;
@@ -121,6 +121,31 @@ pub struct InputArgs {
     pub warc_id: WarcIdArg,
 }
 
+/// Which files of a folder source are read.
+#[derive(Args, Debug, Clone)]
+pub struct FolderArgs {
+    /// Folders: read only files whose path inside the folder matches this glob (repeatable;
+    /// `*` also matches `/`, so `*.txt` matches at any depth).
+    #[arg(long = "glob", value_name = "PATTERN")]
+    pub glob: Vec<String>,
+    /// Folders: leave out files and subfolders whose path inside the folder matches this glob
+    /// (repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    pub exclude: Vec<String>,
+    /// Folders: leave out symbolic links instead of following them (each once).
+    #[arg(long)]
+    pub no_follow: bool,
+}
+
+impl FolderArgs {
+    /// The library's folder settings.
+    pub fn options(&self) -> Result<FolderOptions> {
+        let mut options = FolderOptions::new(&self.glob, &self.exclude)?;
+        options.follow_links = !self.no_follow;
+        Ok(options)
+    }
+}
+
 /// The block coefficient presets.
 #[derive(ValueEnum, Debug, Clone, Copy)]
 pub enum PresetArg {
@@ -220,16 +245,17 @@ impl InputArgs {
         }
     }
 
-    /// The settings of a streaming corpus read.
-    pub fn source_options(&self) -> SourceOptions {
-        SourceOptions {
+    /// The settings of a streaming corpus read, folders filtered by `folders`.
+    pub fn source_options(&self, folders: &FolderArgs) -> Result<SourceOptions> {
+        Ok(SourceOptions {
             format: self.format(),
             sgml: self.sgml(),
             jsonl: self.jsonl(),
             max_bytes: self.max_bytes,
             mail_body: self.mail_body,
             web: self.web(),
-        }
+            folders: folders.options()?,
+        })
     }
 
     /// Read one document, picking `docno` from a collection file with several; reports what

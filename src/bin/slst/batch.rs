@@ -12,7 +12,7 @@ use slst::corpus::read_sources;
 use slst::method::{Method, PairRule, WithDetector};
 use slst::{Detector, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, MethodArg, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags};
 
 /// Arguments of `slst batch`.
 #[derive(Args, Debug)]
@@ -80,6 +80,8 @@ pub struct BatchArgs {
     pub methods: crate::methods::MethodFlags,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 /// Pair file formats.
@@ -208,7 +210,7 @@ impl WithDetector for Run<'_> {
     fn with<D: Detector>(self, detector: &D) -> Result<()> {
         let args = self.args;
         let bars = Bars::new(args.quiet);
-        let items = read_sources(&args.sources, &args.input.source_options());
+        let items = read_sources(&args.sources, &args.input.source_options(&args.folders)?);
         let result = batch::run(items, detector, &self.config, &bars);
         if result.candidates.source == CandidateSource::AllPairs
             && self.config.candidates == Candidates::Index

@@ -9,7 +9,7 @@ use slst::eval::{self, EvalConfig, EvalReport, MethodEval, Prepared, ScoreKind, 
 use slst::method::{Method, WithDetector};
 use slst::{Detector, Error, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, MethodList, PassageFlags, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodList, PassageFlags, ProfileFlags};
 
 /// Arguments of `slst eval`.
 #[derive(Args, Debug)]
@@ -84,6 +84,8 @@ pub struct EvalArgs {
     pub methods: crate::methods::MethodFlags,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 /// Truth file layouts.
@@ -204,16 +206,17 @@ pub fn detectors(args: &EvalArgs) -> Result<Vec<slst::method::MethodDetector>> {
 /// No document at all was read.
 pub fn read_documents(args: &EvalArgs) -> Result<(Vec<slst::Document>, usize)> {
     let mut skipped = 0;
-    let docs: Vec<slst::Document> = read_sources(&args.sources, &args.input.source_options())
-        .filter_map(|item| match item {
-            Item::Document(d) => Some(d),
-            Item::Skipped(s) => {
-                skipped += 1;
-                eprintln!("slst: skipped {}: {}", s.location, s.reason);
-                None
-            }
-        })
-        .collect();
+    let docs: Vec<slst::Document> =
+        read_sources(&args.sources, &args.input.source_options(&args.folders)?)
+            .filter_map(|item| match item {
+                Item::Document(d) => Some(d),
+                Item::Skipped(s) => {
+                    skipped += 1;
+                    eprintln!("slst: skipped {}: {}", s.location, s.reason);
+                    None
+                }
+            })
+            .collect();
     if docs.is_empty() {
         return Err(slst::Error::NothingRead { skipped });
     }

@@ -13,7 +13,7 @@ use slst::method::{Method, MethodSettings, WithDetector};
 use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION, Versioned, count};
 use slst::{Detector, Document, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, MethodArg, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags};
 use crate::batch::Bars;
 use crate::methods::{MegaShingleFlags, ShingleFlags};
 
@@ -76,6 +76,8 @@ pub struct AddArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 /// Arguments of `slst index remove`.
@@ -124,6 +126,8 @@ pub struct QueryArgs {
     pub timings: Option<PathBuf>,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 pub fn run(command: IndexCommand) -> Result<()> {
@@ -167,7 +171,7 @@ fn add(args: AddArgs) -> Result<()> {
     slst::corpus::check_sources(&args.sources)?;
     let mut index = Index::open(&args.index)?;
     let bars = Bars::new(args.quiet);
-    let items = read_sources(&args.sources, &args.input.source_options());
+    let items = read_sources(&args.sources, &args.input.source_options(&args.folders)?);
     let options = AddOptions {
         batch_size: args.batch_size,
         no_replace: args.no_replace,
@@ -270,6 +274,7 @@ struct Queries<'a> {
     args: &'a QueryArgs,
     index: &'a Index,
     options: QueryOptions,
+    sources: slst::corpus::SourceOptions,
 }
 
 impl WithDetector for Queries<'_> {
@@ -278,7 +283,7 @@ impl WithDetector for Queries<'_> {
     fn with<D: Detector>(self, d: &D) -> Result<()> {
         let args = self.args;
         let mut timings = String::new();
-        for doc in query_documents(args) {
+        for doc in query_documents(args, &self.sources) {
             let t = Instant::now();
             let result = self.index.query(d, &doc, &self.options)?;
             let ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -410,16 +415,21 @@ pub fn query(args: QueryArgs) -> Result<()> {
         top: args.top,
     };
     let detector = index.query_detector(args.threshold)?;
+    let sources = args.input.source_options(&args.folders)?;
     detector.visit(Queries {
         args: &args,
         index: &index,
         options,
+        sources,
     })
 }
 
 /// The query documents of `args`, skipped ones reported on standard error.
-fn query_documents(args: &QueryArgs) -> impl Iterator<Item = Document> {
-    read_sources(&args.files, &args.input.source_options()).filter_map(|item| match item {
+fn query_documents(
+    args: &QueryArgs,
+    sources: &slst::corpus::SourceOptions,
+) -> impl Iterator<Item = Document> + use<> {
+    read_sources(&args.files, sources).filter_map(|item| match item {
         slst::corpus::Item::Document(doc) => Some(doc),
         slst::corpus::Item::Skipped(s) => {
             eprintln!("slst: skipped {}: {}", s.location, s.reason);

@@ -8,7 +8,7 @@ use slst::batch::output::write_atomically;
 use slst::sample::{self, Analyzer, Manifest, SampleConfig};
 use slst::{Error, Result};
 
-use crate::args::InputArgs;
+use crate::args::{FolderArgs, InputArgs};
 
 /// Arguments of `slst sample`.
 #[derive(Args, Debug)]
@@ -50,6 +50,8 @@ pub struct SampleArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 /// Analyzers.
@@ -74,7 +76,7 @@ pub fn run(args: SampleArgs) -> Result<()> {
         }
         None => (
             args.sources.clone(),
-            args.input.source_options(),
+            args.input.source_options(&args.folders)?,
             SampleConfig {
                 queries: args.queries,
                 top: args.top,

@@ -10,7 +10,7 @@ use slst::synth::{self, EditKind, KindSpec, SynthConfig};
 use slst::text::StopWords;
 use slst::{Document, Result};
 
-use crate::args::InputArgs;
+use crate::args::{FolderArgs, InputArgs};
 
 /// Arguments of `slst synth`.
 #[derive(Args, Debug)]
@@ -54,6 +54,8 @@ pub struct SynthArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 pub fn run(args: SynthArgs) -> Result<()> {
@@ -78,7 +80,11 @@ pub fn run(args: SynthArgs) -> Result<()> {
         min_sentences: args.min_sentences,
         stopwords,
     };
-    let docs = read_documents(&args.sources, &args.input.source_options(), args.quiet);
+    let docs = read_documents(
+        &args.sources,
+        &args.input.source_options(&args.folders)?,
+        args.quiet,
+    );
     let out = synth::synthesize(docs, &config)?;
     write_atomically(&args.out, |w| out.write_corpus(w))?;
     write_atomically(&args.truth, |w| out.write_truth(w))?;
