@@ -7,6 +7,16 @@
 
 use std::path::PathBuf;
 
+/// What [`Error::NothingRead`] adds: how many were skipped, and the first.
+fn nothing_read(skipped: usize, first: Option<&str>) -> String {
+    match (skipped, first) {
+        (0, _) => String::new(),
+        (1, Some(first)) => format!(": 1 skipped ({first})"),
+        (n, Some(first)) => format!(": {n} skipped (the first: {first})"),
+        (n, None) => format!(": {n} skipped"),
+    }
+}
+
 /// A specialised `Result` for slst.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -33,12 +43,12 @@ pub enum Error {
         source: std::io::Error,
     },
     /// None of the inputs gave a document.
-    #[error(
-        "no document was read from the inputs: {skipped} skipped (each reported above); check the paths and the input format"
-    )]
+    #[error("no document was read from the inputs{}; check the paths and the input format", nothing_read(*skipped, first.as_deref()))]
     NothingRead {
         /// Documents and files skipped.
         skipped: usize,
+        /// The first of them: where, and why.
+        first: Option<String>,
     },
     /// A directory was given where a file was expected.
     #[error("{}: is a directory, not a file", path.display())]

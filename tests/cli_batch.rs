@@ -131,7 +131,69 @@ fn candidates_all_gives_the_same_output() {
     assert!(a.status.success() && b.status.success());
     assert!(!a.stdout.is_empty());
     assert_eq!(a.stdout, b.stdout);
-    assert!(a.stderr.is_empty(), "-q prints nothing: {}", stderr(&a));
+}
+
+#[test]
+fn quiet_keeps_one_line_for_skipped_documents_and_qq_nothing() {
+    let dir = corpus_dir();
+    // The corpus holds one binary file among six.
+    let q = slst_in(dir.path(), &["batch", "-q", "corpus", "--out", "p.jsonl"]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    assert_eq!(
+        stderr(&q),
+        "slst: skipped 1 of 6 documents or files (1 looks like a binary file); \
+         --summary FILE lists them\n"
+    );
+    let qq = slst_in(dir.path(), &["batch", "-qq", "corpus", "--out", "p.jsonl"]);
+    assert!(
+        qq.status.success() && qq.stderr.is_empty(),
+        "{}",
+        stderr(&qq)
+    );
+    // Nothing skipped: -q prints nothing.
+    std::fs::remove_file(dir.path().join("corpus/blob.bin")).unwrap();
+    let q = slst_in(dir.path(), &["batch", "-q", "corpus", "--out", "p.jsonl"]);
+    assert!(q.status.success() && q.stderr.is_empty(), "{}", stderr(&q));
+    // The same for index add, eval, synth.
+    std::fs::write(dir.path().join("corpus/blob.bin"), b"\x00\x01binary").unwrap();
+    assert!(
+        slst_in(dir.path(), &["index", "create", "i.db"])
+            .status
+            .success()
+    );
+    for (args, hint) in [
+        (&["index", "add", "i.db", "corpus"][..], "run without -q"),
+        (
+            &["eval", "corpus", "--truth", "t.tsv"][..],
+            "run without -q",
+        ),
+        (
+            &[
+                "synth", "corpus", "--docs", "1", "--out", "s.trec", "--truth", "s.tsv",
+            ][..],
+            "run without -q",
+        ),
+    ] {
+        std::fs::write(dir.path().join("t.tsv"), "orig.txt\tnested/copy.txt\t1\n").unwrap();
+        let mut q = args.to_vec();
+        q.push("-q");
+        let out = slst_in(dir.path(), &q);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("slst: skipped 1 of ")
+                && err.contains(hint)
+                && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+        q.push("-q");
+        let out = slst_in(dir.path(), &q);
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
 }
 
 #[test]

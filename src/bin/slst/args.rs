@@ -350,3 +350,110 @@ impl PassageFlags {
         })
     }
 }
+
+/// `-q`: no progress bars and no summary, but one line when documents were skipped; `-qq`:
+/// nothing at all on standard error (errors still are).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct QuietArgs {
+    /// Quieter: -q prints only a one-line count of skipped documents, -qq nothing.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub quiet: u8,
+}
+
+impl QuietArgs {
+    /// Whether the full report (progress, summary, each skipped document) is printed.
+    pub fn verbose(self) -> bool {
+        self.quiet == 0
+    }
+
+    /// Print the one-line count of skipped documents, at `-q` only. `read`: documents read;
+    /// `hint`: where the list is.
+    pub fn skipped_line(self, skipped: &[slst::corpus::Skipped], read: usize, hint: &str) {
+        if self.quiet == 1
+            && let Some(line) = skipped_line(skipped, read)
+        {
+            eprintln!("slst: {line}; {hint}");
+        }
+    }
+}
+
+/// A skipped document as one line: where, its id when known, and why.
+pub fn skip_text(s: &slst::corpus::Skipped) -> String {
+    match &s.id {
+        Some(id) if !s.location.ends_with(id.as_str()) => {
+            format!("{} ({id}): {}", s.location, s.reason)
+        }
+        _ => format!("{}: {}", s.location, s.reason),
+    }
+}
+
+/// "skipped 3 of 120 documents (2 looks like a binary file, 1 not JSON)", or `None` when
+/// nothing was skipped. Reasons are grouped by their first words (up to a `:` or `(`), the most
+/// frequent first.
+pub fn skipped_line(skipped: &[slst::corpus::Skipped], read: usize) -> Option<String> {
+    if skipped.is_empty() {
+        return None;
+    }
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for s in skipped {
+        let kind = s
+            .reason
+            .split([':', '('])
+            .next()
+            .unwrap_or(&s.reason)
+            .trim();
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    // Stable: equal counts keep the order they were first met in.
+    kinds.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut parts: Vec<String> = kinds
+        .iter()
+        .take(3)
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    if kinds.len() > 3 {
+        let rest: usize = kinds[3..].iter().map(|(_, n)| n).sum();
+        parts.push(format!("{rest} other"));
+    }
+    Some(format!(
+        "skipped {} of {} ({})",
+        skipped.len(),
+        slst::report::count(
+            skipped.len() + read,
+            "document or file",
+            "documents or files"
+        ),
+        parts.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skipped_line;
+    use slst::corpus::Skipped;
+
+    fn skip(reason: &str) -> Skipped {
+        Skipped {
+            id: None,
+            location: "f".into(),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn skipped_documents_are_counted_by_reason_in_one_line() {
+        assert_eq!(skipped_line(&[], 5), None);
+        let skipped = [
+            skip("not JSON: expected value at line 1 column 19"),
+            skip("looks like a binary file (NUL byte at offset 3)"),
+            skip("not JSON: EOF while parsing"),
+        ];
+        assert_eq!(
+            skipped_line(&skipped, 117).unwrap(),
+            "skipped 3 of 120 documents or files (2 not JSON, 1 looks like a binary file)"
+        );
+    }
+}

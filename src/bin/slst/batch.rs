@@ -12,7 +12,7 @@ use slst::corpus::read_sources;
 use slst::method::{Method, PairRule, WithDetector};
 use slst::{Detector, MatchKey, Result, SlstConfig};
 
-use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
 
 /// Arguments of `slst batch`.
 #[derive(Args, Debug)]
@@ -71,9 +71,8 @@ pub struct BatchArgs {
     /// Worker threads (default: all cores). The output is the same for any number.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// No progress bars and no summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     #[command(flatten)]
     pub profile: ProfileFlags,
     #[command(flatten)]
@@ -209,12 +208,12 @@ impl WithDetector for Run<'_> {
 
     fn with<D: Detector>(self, detector: &D) -> Result<()> {
         let args = self.args;
-        let bars = Bars::new(args.quiet);
+        let bars = Bars::new(!args.quiet.verbose());
         let items = read_sources(&args.sources, &args.input.source_options(&args.folders)?);
         let result = batch::run(items, detector, &self.config, &bars);
         if result.candidates.source == CandidateSource::AllPairs
             && self.config.candidates == Candidates::Index
-            && !args.quiet
+            && args.quiet.quiet < 2
         {
             eprintln!(
                 "slst: warning: {} has no join keys here: every pair of the {} documents is compared",
@@ -242,6 +241,7 @@ impl WithDetector for Run<'_> {
         if result.corpus.ids.is_empty() {
             return Err(slst::Error::NothingRead {
                 skipped: result.corpus.skipped.len(),
+                first: result.corpus.skipped.first().map(crate::args::skip_text),
             });
         }
         Ok(())
@@ -297,8 +297,15 @@ fn finish(args: &BatchArgs, summary: &BatchSummary) -> Result<()> {
             w.write_all(b"\n")
         })?;
     }
-    if !args.quiet {
+    if args.quiet.verbose() {
         eprint!("{}", summary.to_text());
+    } else {
+        let hint = match &args.summary {
+            Some(path) => format!("{} lists them", path.display()),
+            None => "--summary FILE lists them".into(),
+        };
+        args.quiet
+            .skipped_line(&summary.skipped, summary.documents_read, &hint);
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use slst::eval::{self, EvalConfig, EvalReport, MethodEval, Prepared, ScoreKind, 
 use slst::method::{Method, WithDetector};
 use slst::{Detector, Error, MatchKey, Result, SlstConfig};
 
-use crate::args::{FolderArgs, InputArgs, MethodList, PassageFlags, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodList, PassageFlags, ProfileFlags, QuietArgs};
 
 /// Arguments of `slst eval`.
 #[derive(Args, Debug)]
@@ -86,6 +86,8 @@ pub struct EvalArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub folders: FolderArgs,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
 }
 
 /// Truth file layouts.
@@ -205,22 +207,29 @@ pub fn detectors(args: &EvalArgs) -> Result<Vec<slst::method::MethodDetector>> {
 /// # Errors
 /// No document at all was read.
 pub fn read_documents(args: &EvalArgs) -> Result<(Vec<slst::Document>, usize)> {
-    let mut skipped = 0;
+    let mut skipped = Vec::new();
     let docs: Vec<slst::Document> =
         read_sources(&args.sources, &args.input.source_options(&args.folders)?)
             .filter_map(|item| match item {
                 Item::Document(d) => Some(d),
                 Item::Skipped(s) => {
-                    skipped += 1;
-                    eprintln!("slst: skipped {}: {}", s.location, s.reason);
+                    if args.quiet.verbose() {
+                        eprintln!("slst: skipped {}", crate::args::skip_text(&s));
+                    }
+                    skipped.push(s);
                     None
                 }
             })
             .collect();
     if docs.is_empty() {
-        return Err(slst::Error::NothingRead { skipped });
+        return Err(slst::Error::NothingRead {
+            skipped: skipped.len(),
+            first: skipped.first().map(crate::args::skip_text),
+        });
     }
-    Ok((docs, skipped))
+    args.quiet
+        .skipped_line(&skipped, docs.len(), "run without -q to see them");
+    Ok((docs, skipped.len()))
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
@@ -247,7 +256,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     } else {
         Vec::new()
     };
-    if !dropped.is_empty() && !args.json {
+    if !dropped.is_empty() && !args.json && args.quiet.verbose() {
         eprintln!("slst: {} boilerplate blocks dropped:", dropped.len());
         for b in dropped.iter().take(20) {
             eprintln!(
@@ -300,7 +309,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
 fn plots(dir: &std::path::Path, args: &EvalArgs, results: &[MethodEval]) -> Result<()> {
     let font = std::env::var_os("SLST_FONT").map(std::path::PathBuf::from);
     let files = eval::plot::write_plots(dir, &args.title, results, font.as_deref())?;
-    if !args.json {
+    if !args.json && args.quiet.verbose() {
         eprintln!("slst: wrote {} plots to {}", files.len(), dir.display());
     }
     Ok(())

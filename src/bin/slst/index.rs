@@ -13,7 +13,7 @@ use slst::method::{Method, MethodSettings, WithDetector};
 use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION, Versioned, count};
 use slst::{Detector, Document, MatchKey, Result, SlstConfig};
 
-use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
 use crate::batch::Bars;
 use crate::methods::{MegaShingleFlags, ShingleFlags};
 
@@ -71,9 +71,8 @@ pub struct AddArgs {
     /// Documents per transaction: a killed add keeps every committed batch.
     #[arg(long, default_value_t = DEFAULT_BATCH_SIZE, value_name = "N")]
     pub batch_size: usize,
-    /// No progress bar and no summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -170,7 +169,7 @@ fn create(args: CreateArgs) -> Result<()> {
 fn add(args: AddArgs) -> Result<()> {
     slst::corpus::check_sources(&args.sources)?;
     let mut index = Index::open(&args.index)?;
-    let bars = Bars::new(args.quiet);
+    let bars = Bars::new(!args.quiet.verbose());
     let items = read_sources(&args.sources, &args.input.source_options(&args.folders)?);
     let options = AddOptions {
         batch_size: args.batch_size,
@@ -178,7 +177,7 @@ fn add(args: AddArgs) -> Result<()> {
     };
     let t = Instant::now();
     let summary = index.add(items, &options, &bars)?;
-    if !args.quiet {
+    if args.quiet.verbose() {
         eprintln!(
             "slst: added {} ({} replaced) in {}, {:.1} s",
             count(summary.added, "document", "documents"),
@@ -192,10 +191,17 @@ fn add(args: AddArgs) -> Result<()> {
         for s in &summary.skipped {
             eprintln!("slst: skipped {}: {}", s.location, s.reason);
         }
+    } else {
+        args.quiet.skipped_line(
+            &summary.skipped,
+            summary.added + summary.refused.len(),
+            "run without -q to see them",
+        );
     }
     if summary.added == 0 && summary.refused.is_empty() {
         return Err(slst::Error::NothingRead {
             skipped: summary.skipped.len(),
+            first: summary.skipped.first().map(crate::args::skip_text),
         });
     }
     Ok(())

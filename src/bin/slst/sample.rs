@@ -8,7 +8,7 @@ use slst::batch::output::write_atomically;
 use slst::sample::{self, Analyzer, Manifest, SampleConfig};
 use slst::{Error, Result};
 
-use crate::args::{FolderArgs, InputArgs};
+use crate::args::{FolderArgs, InputArgs, QuietArgs};
 
 /// Arguments of `slst sample`.
 #[derive(Args, Debug)]
@@ -45,9 +45,8 @@ pub struct SampleArgs {
     /// analyzer) and fail unless it comes out bit for bit the same.
     #[arg(long, value_name = "MANIFEST", conflicts_with_all = ["query_ids", "queries", "top", "seed"])]
     pub rebuild: Option<PathBuf>,
-    /// No summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -111,7 +110,7 @@ pub fn run(args: SampleArgs) -> Result<()> {
             w.write_all(b"\n")
         })?;
     }
-    if !args.quiet {
+    if args.quiet.verbose() {
         for q in &subset.queries {
             eprintln!(
                 "slst sample: query {} ({} terms): {} hits, itself at rank {}",

@@ -10,7 +10,7 @@ use slst::synth::{self, EditKind, KindSpec, SynthConfig};
 use slst::text::StopWords;
 use slst::{Document, Result};
 
-use crate::args::{FolderArgs, InputArgs};
+use crate::args::{FolderArgs, InputArgs, QuietArgs};
 
 /// Arguments of `slst synth`.
 #[derive(Args, Debug)]
@@ -49,9 +49,8 @@ pub struct SynthArgs {
     /// Stop words for substitute's stop word ↔ content word swaps: `english`, `none` or a file.
     #[arg(long, default_value = "english", value_name = "english|none|FILE")]
     pub stopwords: String,
-    /// No summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
@@ -91,7 +90,7 @@ pub fn run(args: SynthArgs) -> Result<()> {
     if let Some(log) = &args.log {
         write_atomically(log, |w| out.write_log(w))?;
     }
-    if !args.quiet {
+    if args.quiet.verbose() {
         if !out.duplicate_ids.is_empty() {
             eprintln!(
                 "slst: note: {} documents repeat an earlier id and were left out (first: {})",
@@ -119,27 +118,35 @@ pub fn run(args: SynthArgs) -> Result<()> {
 }
 
 /// Every document of the sources; what cannot be read is reported and skipped.
-pub fn read_documents(sources: &[PathBuf], options: &SourceOptions, quiet: bool) -> Vec<Document> {
+pub fn read_documents(
+    sources: &[PathBuf],
+    options: &SourceOptions,
+    quiet: QuietArgs,
+) -> Vec<Document> {
     let mut docs = Vec::new();
-    let mut skipped = 0usize;
+    let mut skipped = Vec::new();
     for item in read_sources(sources, options) {
         match item {
             Item::Document(d) => docs.push(d),
             Item::Skipped(s) => {
-                skipped += 1;
-                if !quiet {
+                if quiet.verbose() {
                     eprintln!(
                         "slst: skipped {}{}: {}",
                         s.location,
-                        s.id.map(|i| format!(" ({i})")).unwrap_or_default(),
+                        s.id.as_ref().map(|i| format!(" ({i})")).unwrap_or_default(),
                         s.reason
                     );
                 }
+                skipped.push(s);
             }
         }
     }
-    if skipped > 0 && !quiet {
-        eprintln!("slst: {skipped} documents or files skipped");
+    if quiet.verbose() {
+        if let Some(line) = crate::args::skipped_line(&skipped, docs.len()) {
+            eprintln!("slst: {line}");
+        }
+    } else {
+        quiet.skipped_line(&skipped, docs.len(), "run without -q to see them");
     }
     docs
 }
