@@ -50,6 +50,14 @@ pub enum Error {
         /// The first of them: where, and why.
         first: Option<String>,
     },
+    /// A file whose format cannot be told by its content alone (SGML in unknown elements).
+    #[error("{}: {detail}", path.display())]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+        /// What it looks like, and the flags that read it.
+        detail: String,
+    },
     /// A directory was given where a file was expected.
     #[error("{}: is a directory, not a file", path.display())]
     IsDirectory {

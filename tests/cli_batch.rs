@@ -450,7 +450,7 @@ fn a_repeated_id_is_a_skipped_document_not_a_pair() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(std::fs::read_to_string(d.join("p.jsonl")).unwrap(), "");
     assert!(
-        stderr(&out).contains("skipped: d0 (d0): the id of an earlier document"),
+        stderr(&out).contains("skipped: d0: the id of an earlier document"),
         "{}",
         stderr(&out)
     );
@@ -571,4 +571,83 @@ fn no_follow_leaves_symbolic_links_out() {
     // folder before its subfolders), and the link up the tree ends.
     assert_eq!(ids_read(d, &[]), ["a.txt", "b.txt", "z.txt"]);
     assert_eq!(ids_read(d, &["--no-follow"]), ["a.txt", "b.txt"]);
+}
+
+#[test]
+fn sgml_in_unknown_elements_is_not_read_as_text_but_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let xml = "<?xml version=\"1.0\"?>\n\
+               <article id=\"a1\"><title>Cocoa exports rise</title><body>Cocoa exports from the \
+               Ivory Coast rose sharply in February. Traders said the crop was larger than \
+               expected.</body></article>\n\
+               <article id=\"a2\"><title>Cocoa exports rise</title><body>Cocoa exports from the \
+               Ivory Coast rose sharply in February. Traders said the crop was larger than \
+               expected.</body></article>\n";
+    std::fs::write(d.join("news.xml"), xml).unwrap();
+    std::fs::write(
+        d.join("one.xml"),
+        "<article id=\"x\"><p>One article only. Fine.</p></article>\n",
+    )
+    .unwrap();
+    let hint = "news.xml: looks like SGML with repeated <article> elements, one document each; \
+                read it with --format sgml --doc-tag article --id-attr id --text-tags title,body";
+    // Named to compare: an error with the flags that read it.
+    let out = slst_in(d, &["compare", "news.xml", "one.xml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains(hint), "{}", stderr(&out));
+    // In a batch: skipped with the same hint; a single element is still a text.
+    let out = slst_in(d, &["batch", "news.xml", "one.xml", "--out", "p.jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains(hint), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("documents: 1 read, 1 skipped"),
+        "{}",
+        stderr(&out)
+    );
+    // The hint's flags read it.
+    let out = slst_in(
+        d,
+        &[
+            "batch",
+            "news.xml",
+            "--format",
+            "sgml",
+            "--doc-tag",
+            "article",
+            "--id-attr",
+            "id",
+            "--text-tags",
+            "title,body",
+            "--out",
+            "p.jsonl",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pairs = std::fs::read_to_string(d.join("p.jsonl")).unwrap();
+    assert!(pairs.starts_with(r#"{"a":"a1","b":"a2","#), "{pairs}");
+}
+
+#[test]
+fn json_lines_without_the_text_field_name_the_fields_they_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("docs.jsonl"),
+        "{\"id\":\"1\",\"title\":\"T\",\"body\":\"The body is here. It is long.\"}\n\
+         {\"id\":\"2\",\"title\":\"U\",\"body\":\"Another body. Also long.\"}\n",
+    )
+    .unwrap();
+    let out = slst_in(d, &["batch", "docs.jsonl", "--out", "p.jsonl"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "docs.jsonl:1: no field \"text\" in 1 (fields: id, title, body; use --text-field body)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("slst: error: no document was read"), "{err}");
+    let out = slst_in(d, &["batch", "-qq", "docs.jsonl", "--text-field", "body"]);
+    assert!(out.status.success(), "{}", stderr(&out));
 }

@@ -186,8 +186,10 @@ impl BatchSummary {
             s.push_str(&format!(
                 "skipped: {}{}: {}\n",
                 skip.location,
+                // The id, unless the location says it already (a file's path).
                 skip.id
                     .as_deref()
+                    .filter(|i| !skip.location.ends_with(i))
                     .map(|i| format!(" ({i})"))
                     .unwrap_or_default(),
                 skip.reason

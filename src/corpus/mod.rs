@@ -175,6 +175,15 @@ pub fn read_one(path: &Path, options: &ReadOptions) -> Result<(Document, Vec<Ski
         Format::Auto => detect_format(&bytes, &name),
         f => f,
     };
+    if options.format == Format::Auto
+        && format == Format::Text
+        && let Some(detail) = source::unknown_collection(&bytes)
+    {
+        return Err(Error::UnknownFormat {
+            path: path.to_path_buf(),
+            detail,
+        });
+    }
     if matches!(format, Format::Text | Format::Html | Format::Auto) {
         return single_document(path, name, bytes, format, options).map(|d| (d, Vec::new()));
     }

@@ -116,6 +116,181 @@ pub fn looks_like_trec(text: &str) -> bool {
     open_tag_at(t.as_bytes(), 0, "DOC").is_some()
 }
 
+/// What a file that looks like a collection of documents in unknown SGML elements seems to
+/// hold: see [`guess_collection`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectionGuess {
+    /// The element that repeats (as written in the file).
+    pub doc_tag: String,
+    /// Where an id seems to be: an attribute of that element or a child element.
+    pub id: IdSource,
+    /// The other child elements of its first occurrence, in order (candidates for the text).
+    pub children: Vec<String>,
+}
+
+impl CollectionGuess {
+    /// The flags that read such a file, as a hint to the user.
+    pub fn hint(&self) -> String {
+        let id = match &self.id {
+            IdSource::Attr(a) => format!("--id-attr {a}"),
+            IdSource::Tag(t) => format!("--id-tag {t}"),
+        };
+        let text = if self.children.is_empty() {
+            String::new()
+        } else {
+            format!(" --text-tags {}", self.children.join(","))
+        };
+        format!(
+            "looks like SGML with repeated <{tag}> elements, one document each; read it with \
+             --format sgml --doc-tag {tag} {id}{text} (naming the elements that hold the text), \
+             or with --format text as one document",
+            tag = self.doc_tag
+        )
+    }
+}
+
+/// Whether the start of a file (after an optional XML declaration, doctype and comments) is an
+/// element that is followed by a sibling of the same name, with an id: an attribute named like
+/// one (`id`, `docid`, `newid`, `…id`, `…no`) or a child element named like one. Such a file is a
+/// collection of documents (an XML file has one root), not one text; which of its elements hold
+/// the text cannot be known, so slst asks instead of guessing. `head` should hold the first
+/// element whole and the start of the next (the first 64 KiB, say); TREC and Reuters-21578,
+/// whose elements are known, are not reported.
+///
+/// # Example
+/// ```
+/// use slst::corpus::sgml::{IdSource, guess_collection};
+/// let head = "<?xml version=\"1.0\"?>\n<story key=\"a1\"><title>T</title><body>B.</body></story>\n<story key=\"a2\">";
+/// assert!(guess_collection(head).is_none()); // `key` is not named like an id
+/// let head = head.replace("key=", "id=");
+/// let guess = guess_collection(&head).unwrap();
+/// assert_eq!((guess.doc_tag.as_str(), &guess.id), ("story", &IdSource::Attr("id".into())));
+/// assert_eq!(guess.children, ["title", "body"]);
+/// assert!(guess_collection("<article id=\"1\"><p>One article only.</p></article>\n").is_none());
+/// ```
+pub fn guess_collection(head: &str) -> Option<CollectionGuess> {
+    let bytes = head.as_bytes();
+    let mut at = skip_prolog(bytes, 0);
+    let (name, attrs, content_start) = element_start(bytes, at)?;
+    if ["DOC", "REUTERS", "HTML"]
+        .iter()
+        .any(|t| name.eq_ignore_ascii_case(t))
+    {
+        return None;
+    }
+    let (close, after) = find_close_tag(bytes, content_start, name)?;
+    at = skip_prolog(bytes, after);
+    open_tag_at(bytes, at, name)?;
+    let id_like = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        n == "id" || n.ends_with("id") || n == "docno" || n.ends_with("_no")
+    };
+    let attr_id = attribute_names(attrs).into_iter().find(|a| id_like(a));
+    let mut children: Vec<String> = Vec::new();
+    let mut i = content_start;
+    while let Some(lt) = bytes[i..close].iter().position(|&b| b == b'<') {
+        let lt = i + lt;
+        match element_start(bytes, lt) {
+            Some((child, _, end)) => {
+                if !children.iter().any(|c| c.eq_ignore_ascii_case(child)) {
+                    children.push(child.to_string());
+                }
+                i = end.min(close);
+            }
+            None => i = lt + 1,
+        }
+    }
+    let id = match attr_id {
+        Some(a) => IdSource::Attr(a),
+        None => {
+            let pos = children.iter().position(|c| id_like(c))?;
+            IdSource::Tag(children.remove(pos))
+        }
+    };
+    Some(CollectionGuess {
+        doc_tag: name.to_string(),
+        id,
+        children,
+    })
+}
+
+/// The offset after white space, a byte-order mark, `<?…?>`, `<!…>` and comments from `at`.
+fn skip_prolog(bytes: &[u8], mut at: usize) -> usize {
+    loop {
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        if bytes[at.min(bytes.len())..].starts_with("\u{FEFF}".as_bytes()) {
+            at += 3;
+            continue;
+        }
+        let end = if bytes[at.min(bytes.len())..].starts_with(b"<!--") {
+            find(bytes, at, b"-->").map(|e| e + 3)
+        } else if bytes[at.min(bytes.len())..].starts_with(b"<?")
+            || bytes[at.min(bytes.len())..].starts_with(b"<!")
+        {
+            find(bytes, at, b">").map(|e| e + 1)
+        } else {
+            None
+        };
+        match end {
+            Some(e) => at = e,
+            None => return at,
+        }
+    }
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| from + p)
+}
+
+/// An opening tag at `at`: its name, the text of its attributes and the offset after it.
+fn element_start(bytes: &[u8], at: usize) -> Option<(&str, &str, usize)> {
+    if bytes.get(at) != Some(&b'<') || !bytes.get(at + 1)?.is_ascii_alphabetic() {
+        return None;
+    }
+    let name_len = bytes[at + 1..]
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':')))?;
+    let name_end = at + 1 + name_len;
+    let gt = name_end + bytes[name_end..].iter().position(|&b| b == b'>')?;
+    if !(bytes[name_end] == b'>'
+        || bytes[name_end].is_ascii_whitespace()
+        || bytes[name_end] == b'/')
+    {
+        return None;
+    }
+    let text = std::str::from_utf8(&bytes[at + 1..gt]).ok()?;
+    let (name, attrs) = text.split_at(name_len);
+    Some((name, attrs, gt + 1))
+}
+
+/// The names of the attributes in the text of an opening tag.
+fn attribute_names(attrs: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = attrs;
+    while let Some(eq) = rest.find('=') {
+        let name = rest[..eq]
+            .trim()
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or("");
+        if !name.is_empty() {
+            names.push(name.to_string());
+        }
+        let value = rest[eq + 1..].trim_start();
+        rest = match value.chars().next() {
+            Some(q @ ('"' | '\'')) => value[1..].split_once(q).map_or("", |(_, r)| r),
+            _ => value.split_once(char::is_whitespace).map_or("", |(_, r)| r),
+        };
+    }
+    names
+}
+
 /// Read every document element of an SGML text, in order.
 ///
 /// # Errors

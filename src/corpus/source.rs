@@ -220,6 +220,13 @@ pub fn detect_format(head: &[u8], name: &str) -> Format {
     }
 }
 
+/// For a file detected as plain text: why it is not read as one, when its start looks like a
+/// collection of documents in SGML elements slst does not know ([`sgml::guess_collection`]).
+pub(super) fn unknown_collection(head: &[u8]) -> Option<String> {
+    let head = &head[..head.len().min(1 << 16)];
+    sgml::guess_collection(&String::from_utf8_lossy(head)).map(|g| g.hint())
+}
+
 /// One item of a corpus stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item {
@@ -399,7 +406,13 @@ pub(super) fn stream_items(
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let format = match options.format {
         Format::Auto => match reader.fill_buf() {
-            Ok(head) => detect_format(head, &location),
+            Ok(head) => match detect_format(head, &location) {
+                Format::Text => match unknown_collection(head) {
+                    Some(hint) => return skipped_once(Some(id), location, hint),
+                    None => Format::Text,
+                },
+                format => format,
+            },
             Err(e) => return skipped_once(None, location, format!("cannot read: {e}")),
         },
         f => f,
