@@ -20,7 +20,7 @@ pub struct BatchArgs {
     /// Files, folders (read recursively, in path order) or `-` for standard input.
     #[arg(required = true)]
     pub sources: Vec<PathBuf>,
-    /// Where to write the pairs (default: standard output).
+    /// Where to write the pairs (`-`: standard output).
     #[arg(long, default_value = "-", value_name = "FILE")]
     pub out: PathBuf,
     /// Format of the pairs file.
@@ -35,38 +35,45 @@ pub struct BatchArgs {
     /// Also write the run's summary as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
-    /// The method: slst (suffix-array candidates), or shingle, megashingle, polyhash, spotsigs,
-    /// sentlen, md5 and the web-page methods (candidates from an inverted index over the
-    /// method's keys).
+    /// The method.
+    ///
+    /// slst finds candidates with a suffix array; shingle, megashingle, polyhash, spotsigs,
+    /// sentlen, md5 and the web-page methods with an inverted index over the method's keys.
     #[arg(long, value_enum, default_value_t = MethodArg(Method::Slst), value_name = "NAME")]
     pub method: MethodArg,
     /// Report pairs whose resemblance J is at least this [default: the method's own, 0.5 for
     /// slst].
     #[arg(long, value_name = "θ")]
     pub threshold: Option<f64>,
-    /// Report pairs where either document's containment in the other is at least this,
-    /// instead of using the resemblance threshold.
+    /// Report pairs where either containment is at least this, instead of J ≥ θ.
     #[arg(long, value_name = "θc")]
     pub containment: Option<f64>,
     /// Blocks shorter than this many sentences are dropped.
-    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 2,
+        value_name = "SENTENCES"
+    )]
     pub min_block: usize,
-    /// How candidate pairs are found: `index` (suffix array over block keys) or `all` (compare
-    /// every pair: slow, obviously correct).
+    /// How candidate pairs are found: `index` (exact and fast) or `all` (every pair: slow).
+    ///
+    /// `index`: a suffix array over the sentence keys of blocks (or the method's own keys);
+    /// `all`: compare every pair, slow and obviously correct, for checking.
     #[arg(long, value_enum, default_value_t = CandidatesArg::Index)]
     pub candidates: CandidatesArg,
     /// A run of sentences shared by more documents than this is boilerplate: reported and left
     /// out of candidate generation.
-    #[arg(long, default_value_t = 1000, value_name = "F")]
+    #[arg(hide_short_help = true, long, default_value_t = 1000, value_name = "F")]
     pub max_df: usize,
     /// Web pages: leave out blocks whose normalised text recurs on more than
     /// --boilerplate-pages pages
     /// (navigation, footers) before scoring; the summary lists them. Holds every page in memory.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub drop_boilerplate: bool,
     /// With --drop-boilerplate: a block is boilerplate when it recurs on more than this many
     /// pages.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 10, value_name = "N")]
     pub boilerplate_pages: usize,
     /// Worker threads (default: all cores). The output is the same for any number.
     #[arg(long, value_name = "N")]

@@ -47,7 +47,12 @@ pub struct CreateArgs {
     #[arg(long, value_name = "θ")]
     pub threshold: Option<f64>,
     /// Blocks shorter than this many sentences are dropped.
-    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 2,
+        value_name = "SENTENCES"
+    )]
     pub min_block: usize,
     #[command(flatten)]
     pub profile: ProfileFlags,
@@ -69,7 +74,7 @@ pub struct AddArgs {
     #[arg(long)]
     pub no_replace: bool,
     /// Documents per transaction: a killed add keeps every committed batch.
-    #[arg(long, default_value_t = DEFAULT_BATCH_SIZE, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = DEFAULT_BATCH_SIZE, value_name = "N")]
     pub batch_size: usize,
     #[command(flatten)]
     pub quiet: QuietArgs,
@@ -121,7 +126,7 @@ pub struct QueryArgs {
     pub json: bool,
     /// Write each query's time in milliseconds (index lookup and verification) to this file,
     /// one line per query: `id<TAB>ms<TAB>candidates<TAB>hits`.
-    #[arg(long, value_name = "FILE")]
+    #[arg(hide_short_help = true, long, value_name = "FILE")]
     pub timings: Option<PathBuf>,
     #[command(flatten)]
     pub input: InputArgs,

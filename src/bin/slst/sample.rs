@@ -29,11 +29,11 @@ pub struct SampleArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
     /// Documents with fewer sentences are never drawn as queries.
-    #[arg(long, default_value_t = 3, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 3, value_name = "N")]
     pub min_query_sentences: usize,
     /// How text becomes index terms: english (lowercase, stop words, Snowball stemming) or plain
     /// (lowercase only).
-    #[arg(long, value_enum, default_value_t = AnalyzerArg::English)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = AnalyzerArg::English)]
     pub analyzer: AnalyzerArg,
     /// Where to write the subset (TREC SGML).
     #[arg(long, value_name = "FILE")]

@@ -41,13 +41,23 @@ pub struct SynthArgs {
     pub kinds: Vec<String>,
     /// Chance that a word of a rewritten sentence is substituted, deleted or followed by an
     /// inserted word (last-paragraph, every-nth).
-    #[arg(long, default_value_t = 0.3, value_name = "RATE")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 0.3,
+        value_name = "RATE"
+    )]
     pub word_rate: f64,
     /// Only documents with at least this many sentences become originals.
-    #[arg(long, default_value_t = 8, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 8, value_name = "N")]
     pub min_sentences: usize,
     /// Stop words for substitute's stop word ↔ content word swaps: `english`, `none` or a file.
-    #[arg(long, default_value = "english", value_name = "english|none|FILE")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value = "english",
+        value_name = "english|none|FILE"
+    )]
     pub stopwords: String,
     #[command(flatten)]
     pub quiet: QuietArgs,
