@@ -651,3 +651,38 @@ fn json_lines_without_the_text_field_name_the_fields_they_have() {
     let out = slst_in(d, &["batch", "-qq", "docs.jsonl", "--text-field", "body"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn the_summary_says_in_words_where_candidates_came_from_and_which_were_scored() {
+    let dir = corpus_dir();
+    std::fs::write(
+        dir.path().join("corpus/latin1.txt"),
+        b"Caf\xe9 cr\xe8me is good. It is.",
+    )
+    .unwrap();
+    let o = slst_in(dir.path(), &["batch", "corpus", "--out", "p.jsonl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "candidate pairs: 1 (documents sharing a run of sentences, from the suffix array); \
+             0 scored, 1 ruled out unscored (an upper bound on their score is below the threshold)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("documents: 6 read (1 not UTF-8, decoded as Windows-1252)"),
+        "{err}"
+    );
+    let o = slst_in(
+        dir.path(),
+        &["batch", "corpus", "--candidates", "all", "--out", "p.jsonl"],
+    );
+    assert!(
+        stderr(&o).contains(
+            "candidate pairs: 10 (every pair of documents with something to compare); all 10 scored"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
