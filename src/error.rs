@@ -73,14 +73,17 @@ pub enum Error {
         reason: String,
     },
     /// The file is larger than the configured limit.
-    #[error("{}: {size} bytes is more than the limit of {limit} bytes", path.display())]
+    #[error("{}: {} more than the limit of {limit} bytes", path.display(), if *inflated { "gzip'd data that inflates to".to_string() } else { format!("{size} bytes is") })]
     TooLarge {
         /// The file.
         path: PathBuf,
-        /// Its size (after decompression, if it was gzip'd), or the part read before giving up.
+        /// Its size on disk, or, when it inflates past the limit, the part inflated before
+        /// giving up.
         size: u64,
         /// The limit in force.
         limit: u64,
+        /// Whether gzip'd data inflated past the limit (inflating stopped there).
+        inflated: bool,
     },
     /// The gzip stream is corrupt or ends early.
     #[error("{}: damaged gzip data ({detail}); the file may be truncated", path.display())]

@@ -371,15 +371,19 @@ pub fn parse_document(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawElement {
     /// From the opening tag to the end of the closing tag (or to where the next document
-    /// starts, or to the end of the stream).
+    /// starts, or to the end of the stream); only the first `limit + 1` bytes when the element
+    /// is longer than the splitter's limit ([`SgmlSplitter::with_limit`]).
     pub bytes: Vec<u8>,
+    /// The element's whole length in bytes.
+    pub len: u64,
     /// 1-based line of the opening tag.
     pub line: usize,
 }
 
 /// Cuts a byte stream into document elements (`<DOC>…</DOC>`), holding at most one document and
-/// a read buffer in memory. Bytes outside document elements (a `<!DOCTYPE>` line, white space)
-/// are skipped.
+/// a read buffer in memory (with a limit, at most the limit and a read buffer: a longer element
+/// is passed over). Bytes outside document elements (a `<!DOCTYPE>` line, white space) are
+/// skipped.
 pub struct SgmlSplitter<R> {
     reader: R,
     tag: String,
@@ -387,9 +391,15 @@ pub struct SgmlSplitter<R> {
     eof: bool,
     /// Newlines in the bytes already dropped from the front of `buf`.
     line: usize,
+    /// Elements longer than this keep only their first `limit + 1` bytes.
+    limit: Option<u64>,
 }
 
 const CHUNK: usize = 1 << 20;
+
+/// The longest tail kept from the last `<` of a buffer while looking for a tag cut by a read:
+/// a longer "tag" is not one this reader looks for.
+const MAX_TAG: usize = 1 << 16;
 
 impl<R: Read> SgmlSplitter<R> {
     /// A splitter over `reader` for elements named `doc_tag` (case-insensitive).
@@ -400,7 +410,17 @@ impl<R: Read> SgmlSplitter<R> {
             buf: Vec::new(),
             eof: false,
             line: 1,
+            limit: None,
         }
+    }
+
+    /// Hold at most `limit + 1` bytes of an element: a longer one is read past, its
+    /// [`RawElement::len`] counted and only its start kept, so that memory stays bounded
+    /// whatever the input (a gzip bomb, an element never closed).
+    #[must_use]
+    pub fn with_limit(mut self, limit: u64) -> Self {
+        self.limit = Some(limit);
+        self
     }
 
     fn fill(&mut self) -> std::io::Result<()> {
@@ -423,6 +443,15 @@ impl<R: Read> SgmlSplitter<R> {
         self.buf.drain(..n);
     }
 
+    /// Where to cut the buffer so that a tag cut by the read boundary is kept whole: from its
+    /// last `<` (unless that is further back than any tag is long), else all of it.
+    fn keep_from(&self, from: usize) -> usize {
+        match self.buf[from..].iter().rposition(|&b| b == b'<') {
+            Some(p) if self.buf.len() - (from + p) <= MAX_TAG => from + p,
+            _ => self.buf.len(),
+        }
+    }
+
     /// The next document element, or `None` at the end of the stream.
     ///
     /// # Errors
@@ -439,24 +468,24 @@ impl<R: Read> SgmlSplitter<R> {
             }
             // Keep the tail from the last '<': it may be an opening tag cut by the read
             // boundary (with attributes it can be any length).
-            let keep_from = self
-                .buf
-                .iter()
-                .rposition(|&b| b == b'<')
-                .unwrap_or(self.buf.len());
-            self.consume(keep_from);
+            self.consume(self.keep_from(0));
             self.fill()?;
         };
         self.consume(start);
+        let line = self.line;
+        // Over the limit: the element's first bytes, and how many were dropped since.
+        let mut head: Option<Vec<u8>> = None;
+        let mut dropped: u64 = 0;
         // Find where it ends: its closing tag, or the next opening tag, or the end.
         let mut searched: usize = 1;
         let end = loop {
-            // Resume at the last '<' already seen: a tag may have been cut by the read.
+            // Resume at the last '<' already seen: a tag may have been cut by the read. The
+            // element's own opening tag is at 0 until bytes are dropped.
             let from = self.buf[..searched.min(self.buf.len())]
                 .iter()
                 .rposition(|&b| b == b'<')
                 .unwrap_or(searched)
-                .max(1);
+                .max(usize::from(dropped == 0));
             let close = find_close_tag(&self.buf, from, &self.tag);
             let next = find_open_tag(&self.buf, from, &self.tag).map(|(s, _)| s);
             match (close, next) {
@@ -465,15 +494,29 @@ impl<R: Read> SgmlSplitter<R> {
                 (_, Some(n)) => break n,
                 (None, None) if self.eof => break self.buf.len(),
                 (None, None) => {
+                    if let Some(limit) = self.limit
+                        && dropped + self.buf.len() as u64 > limit
+                    {
+                        if head.is_none() {
+                            let keep = usize::try_from(limit + 1).unwrap_or(usize::MAX);
+                            head = Some(self.buf[..keep.min(self.buf.len())].to_vec());
+                        }
+                        let cut = self.keep_from(from);
+                        dropped += cut as u64;
+                        self.consume(cut);
+                    }
                     searched = self.buf.len();
                     self.fill()?;
                 }
             }
         };
-        let line = self.line;
-        let bytes = self.buf[..end].to_vec();
+        let len = dropped + end as u64;
+        let bytes = match head {
+            Some(head) => head,
+            None => self.buf[..end].to_vec(),
+        };
         self.consume(end);
-        Ok(Some(RawElement { bytes, line }))
+        Ok(Some(RawElement { bytes, len, line }))
     }
 }
 
@@ -650,6 +693,32 @@ fn find_close_tag(bytes: &[u8], from: usize, tag: &str) -> Option<(usize, usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_keeps_memory_bounded_and_the_next_document_whole() {
+        let long = "x ".repeat(3 << 20);
+        let stream = format!(
+            "<DOC>\n<DOCNO>a</DOCNO><TEXT>{long}</TEXT></DOC>\n<DOC>\n<DOCNO>b</DOCNO></DOC>\n\
+             <DOC><DOCNO>c</DOCNO><TEXT>{long}"
+        );
+        let mut splitter = SgmlSplitter::new(stream.as_bytes(), "DOC").with_limit(1000);
+        let a = splitter.next_document().unwrap().unwrap();
+        assert_eq!(
+            (a.bytes.len(), a.len, a.line),
+            (1001, long.len() as u64 + 41, 1)
+        );
+        assert!(a.bytes.starts_with(b"<DOC>\n<DOCNO>a</DOCNO>"));
+        let b = splitter.next_document().unwrap().unwrap();
+        assert_eq!(b.bytes, b"<DOC>\n<DOCNO>b</DOCNO></DOC>");
+        assert_eq!((b.len, b.line), (b.bytes.len() as u64, 3));
+        // Never closed: runs to the end, still counted.
+        let c = splitter.next_document().unwrap().unwrap();
+        assert_eq!(
+            (c.bytes.len(), c.len, c.line),
+            (1001, long.len() as u64 + 27, 5)
+        );
+        assert!(splitter.next_document().unwrap().is_none());
+    }
 
     const AP: &str = "<DOC>\n<DOCNO> AP900101-0001 </DOCNO>\n<FILEID>AP-NR-01-01-90 2359EST</FILEID>\n<HEAD>Markets Rally</HEAD>\n<TEXT>\n   NEW YORK (AP) _ Stocks rose on\nWednesday. AT&T gained <5%.\n</TEXT>\n</DOC>\n<doc>\n<docno>AP900101-0002</docno>\n<text>Second story.</text>\n<text>Its second part.</text>\n</doc>\n";
 

@@ -493,7 +493,8 @@ fn sgml_items(
     } else {
         options.sgml.clone()
     };
-    let mut splitter = SgmlSplitter::new(reader, &sgml_options.doc_tag);
+    let mut splitter =
+        SgmlSplitter::new(reader, &sgml_options.doc_tag).with_limit(options.max_bytes);
     let mut failed = false;
     let mut found_any = false;
     Box::new(std::iter::from_fn(move || {
@@ -517,14 +518,13 @@ fn sgml_items(
             Ok(Some(raw)) => {
                 found_any = true;
                 let at = format!("{}:{}", location, raw.line);
-                if raw.bytes.len() as u64 > options.max_bytes {
+                if raw.len > options.max_bytes {
                     return Some(skipped(
                         None,
                         at,
                         format!(
-                            "document of {} bytes is over the limit of {}",
-                            raw.bytes.len(),
-                            options.max_bytes
+                            "over the limit of {} bytes (a document of {} bytes)",
+                            options.max_bytes, raw.len
                         ),
                     ));
                 }
@@ -557,7 +557,7 @@ fn jsonl_items(
         while !done {
             buf.clear();
             line_no += 1;
-            match reader.read_until(b'\n', &mut buf) {
+            match read_line_bounded(&mut reader, &mut buf, options.max_bytes) {
                 Err(e) => {
                     done = true;
                     return Some(skipped(
@@ -567,15 +567,14 @@ fn jsonl_items(
                     ));
                 }
                 Ok(0) => done = true,
-                Ok(_) => {
+                Ok(len) => {
                     let at = format!("{location}:{line_no}");
-                    if buf.len() as u64 > options.max_bytes {
+                    if len > options.max_bytes {
                         return Some(skipped(
                             None,
                             at,
                             format!(
-                                "line of {} bytes is over the limit of {}",
-                                buf.len(),
+                                "over the limit of {} bytes (a line of {len} bytes)",
                                 options.max_bytes
                             ),
                         ));
@@ -602,6 +601,38 @@ fn jsonl_items(
         }
         None
     }))
+}
+
+/// Read one line (through its `\n`) into `buf`, keeping at most `limit + 1` bytes of it, and
+/// return its whole length (0 at the end of the stream): a line of any length is read past in
+/// bounded memory.
+fn read_line_bounded(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    limit: u64,
+) -> std::io::Result<u64> {
+    let mut len = 0u64;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(len);
+        }
+        let (n, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        let room = usize::try_from((limit + 1).saturating_sub(buf.len() as u64)).unwrap_or(n);
+        buf.extend_from_slice(&available[..n.min(room)]);
+        reader.consume(n);
+        len += n as u64;
+        if done {
+            return Ok(len);
+        }
+    }
 }
 
 fn read_failure(e: &std::io::Error) -> String {

@@ -298,6 +298,9 @@ impl InputArgs {
         for s in &skipped {
             eprintln!("slst: note: {}: {}", s.location, s.reason);
         }
+        for note in doc.segmentation.iter().flat_map(|s| &s.notes) {
+            eprintln!("slst: note: {}: {note}", path.display());
+        }
         if doc.encoding.is_fallback() {
             eprintln!(
                 "slst: note: {}: not valid UTF-8, decoded as {} (byte spans refer to the UTF-8 re-encoding)",
