@@ -7,6 +7,16 @@
 
 use std::path::PathBuf;
 
+/// What [`Error::NothingRead`] adds: how many were skipped, and the first.
+fn nothing_read(skipped: usize, first: Option<&str>) -> String {
+    match (skipped, first) {
+        (0, _) => String::new(),
+        (1, Some(first)) => format!(": 1 skipped ({first})"),
+        (n, Some(first)) => format!(": {n} skipped (the first: {first})"),
+        (n, None) => format!(": {n} skipped"),
+    }
+}
+
 /// A specialised `Result` for slst.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -33,12 +43,20 @@ pub enum Error {
         source: std::io::Error,
     },
     /// None of the inputs gave a document.
-    #[error(
-        "no document was read from the inputs: {skipped} skipped (each reported above); check the paths and the input format"
-    )]
+    #[error("no document was read from the inputs{}; check the paths and the input format", nothing_read(*skipped, first.as_deref()))]
     NothingRead {
         /// Documents and files skipped.
         skipped: usize,
+        /// The first of them: where, and why.
+        first: Option<String>,
+    },
+    /// A file whose format cannot be told by its content alone (SGML in unknown elements).
+    #[error("{}: {detail}", path.display())]
+    UnknownFormat {
+        /// The file.
+        path: PathBuf,
+        /// What it looks like, and the flags that read it.
+        detail: String,
     },
     /// A directory was given where a file was expected.
     #[error("{}: is a directory, not a file", path.display())]
@@ -55,14 +73,17 @@ pub enum Error {
         reason: String,
     },
     /// The file is larger than the configured limit.
-    #[error("{}: {size} bytes is more than the limit of {limit} bytes", path.display())]
+    #[error("{}: {} more than the limit of {limit} bytes", path.display(), if *inflated { "gzip'd data that inflates to".to_string() } else { format!("{size} bytes is") })]
     TooLarge {
         /// The file.
         path: PathBuf,
-        /// Its size (after decompression, if it was gzip'd), or the part read before giving up.
+        /// Its size on disk, or, when it inflates past the limit, the part inflated before
+        /// giving up.
         size: u64,
         /// The limit in force.
         limit: u64,
+        /// Whether gzip'd data inflated past the limit (inflating stopped there).
+        inflated: bool,
     },
     /// The gzip stream is corrupt or ends early.
     #[error("{}: damaged gzip data ({detail}); the file may be truncated", path.display())]

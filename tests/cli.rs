@@ -374,3 +374,73 @@ fn compare_reads_standard_input_as_dash() {
     assert_eq!(r["a"]["id"], "-");
     assert_eq!(r["resemblance"], 1.0);
 }
+
+#[test]
+fn short_help_is_short_and_names_the_key_flags() {
+    for (command, flags) in [
+        (
+            &["compare", "-h"][..],
+            &[
+                "--method",
+                "--threshold",
+                "--containment",
+                "--json",
+                "--mode",
+                "--format",
+            ][..],
+        ),
+        (
+            &["batch", "-h"][..],
+            &[
+                "--out",
+                "--summary",
+                "--threshold",
+                "--method",
+                "--quiet",
+                "--format",
+                "--glob",
+            ][..],
+        ),
+        (
+            &["eval", "-h"][..],
+            &["--truth", "--truth-format", "--method", "--json"][..],
+        ),
+        (
+            &["index", "add", "-h"][..],
+            &["--format", "--glob", "--quiet"][..],
+        ),
+    ] {
+        let o = slst(command);
+        assert!(o.status.success(), "{command:?}");
+        let help = stdout(&o);
+        assert!(
+            help.lines().count() < 60,
+            "{command:?}: {} lines\n{help}",
+            help.lines().count()
+        );
+        for flag in flags {
+            assert!(help.contains(flag), "{command:?} -h lacks {flag}\n{help}");
+        }
+        // Rare flags are left to --help, which has them all.
+        assert!(
+            !help.contains("--x-drop") && !help.contains("--id-attr"),
+            "{help}"
+        );
+        let mut long = command.to_vec();
+        *long.last_mut().unwrap() = "--help";
+        let all = stdout(&slst(&long));
+        assert!(
+            all.contains("--id-attr") && all.contains("--text-field"),
+            "{command:?}"
+        );
+    }
+    // The subcommands, one line each.
+    let help = stdout(&slst(&["-h"]));
+    for sub in ["compare", "batch", "eval", "index", "query", "profile"] {
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{sub} ")))
+            .unwrap_or_else(|| panic!("{sub} not listed\n{help}"));
+        assert!(line.chars().count() <= 90, "{line}");
+    }
+}

@@ -131,7 +131,69 @@ fn candidates_all_gives_the_same_output() {
     assert!(a.status.success() && b.status.success());
     assert!(!a.stdout.is_empty());
     assert_eq!(a.stdout, b.stdout);
-    assert!(a.stderr.is_empty(), "-q prints nothing: {}", stderr(&a));
+}
+
+#[test]
+fn quiet_keeps_one_line_for_skipped_documents_and_qq_nothing() {
+    let dir = corpus_dir();
+    // The corpus holds one binary file among six.
+    let q = slst_in(dir.path(), &["batch", "-q", "corpus", "--out", "p.jsonl"]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    assert_eq!(
+        stderr(&q),
+        "slst: skipped 1 of 6 documents or files (1 looks like a binary file); \
+         --summary FILE lists them\n"
+    );
+    let qq = slst_in(dir.path(), &["batch", "-qq", "corpus", "--out", "p.jsonl"]);
+    assert!(
+        qq.status.success() && qq.stderr.is_empty(),
+        "{}",
+        stderr(&qq)
+    );
+    // Nothing skipped: -q prints nothing.
+    std::fs::remove_file(dir.path().join("corpus/blob.bin")).unwrap();
+    let q = slst_in(dir.path(), &["batch", "-q", "corpus", "--out", "p.jsonl"]);
+    assert!(q.status.success() && q.stderr.is_empty(), "{}", stderr(&q));
+    // The same for index add, eval, synth.
+    std::fs::write(dir.path().join("corpus/blob.bin"), b"\x00\x01binary").unwrap();
+    assert!(
+        slst_in(dir.path(), &["index", "create", "i.db"])
+            .status
+            .success()
+    );
+    for (args, hint) in [
+        (&["index", "add", "i.db", "corpus"][..], "run without -q"),
+        (
+            &["eval", "corpus", "--truth", "t.tsv"][..],
+            "run without -q",
+        ),
+        (
+            &[
+                "synth", "corpus", "--docs", "1", "--out", "s.trec", "--truth", "s.tsv",
+            ][..],
+            "run without -q",
+        ),
+    ] {
+        std::fs::write(dir.path().join("t.tsv"), "orig.txt\tnested/copy.txt\t1\n").unwrap();
+        let mut q = args.to_vec();
+        q.push("-q");
+        let out = slst_in(dir.path(), &q);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("slst: skipped 1 of ")
+                && err.contains(hint)
+                && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+        q.push("-q");
+        let out = slst_in(dir.path(), &q);
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
 }
 
 #[test]
@@ -388,7 +450,7 @@ fn a_repeated_id_is_a_skipped_document_not_a_pair() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(std::fs::read_to_string(d.join("p.jsonl")).unwrap(), "");
     assert!(
-        stderr(&out).contains("skipped: d0 (d0): the id of an earlier document"),
+        stderr(&out).contains("skipped: d0: the id of an earlier document"),
         "{}",
         stderr(&out)
     );
@@ -432,4 +494,195 @@ fn reuters_sgml_is_recognised_by_its_content() {
     assert!(out.status.success(), "{}", stderr(&out));
     let pairs = std::fs::read_to_string(d.join("p.jsonl")).unwrap();
     assert!(pairs.starts_with(r#"{"a":"1","b":"2","#), "{pairs}");
+}
+
+/// The ids `slst batch` reports in pairs, for a folder whose files all hold the same text.
+fn ids_read(dir: &std::path::Path, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["batch", "corpus", "--out", "p.jsonl"];
+    args.extend_from_slice(extra);
+    let out = slst_in(dir, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pairs = std::fs::read_to_string(dir.join("p.jsonl")).unwrap();
+    let mut ids: Vec<String> = pairs
+        .lines()
+        .flat_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            [
+                v["a"].as_str().unwrap().to_string(),
+                v["b"].as_str().unwrap().to_string(),
+            ]
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+#[test]
+fn folder_files_are_chosen_by_glob_and_exclude() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let c = d.join("corpus");
+    let text = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    for name in ["a.txt", "b.md", "sub/c.txt", "drafts/d.txt", "drafts/e.md"] {
+        let path = c.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, &text).unwrap();
+    }
+    assert_eq!(
+        ids_read(d, &[]),
+        ["a.txt", "b.md", "drafts/d.txt", "drafts/e.md", "sub/c.txt"]
+    );
+    // `*` matches across folders; --exclude prunes a whole subfolder.
+    assert_eq!(
+        ids_read(d, &["--glob", "*.txt", "--exclude", "drafts"]),
+        ["a.txt", "sub/c.txt"]
+    );
+    // Repeated patterns: any include, any exclude.
+    assert_eq!(
+        ids_read(
+            d,
+            &["--glob", "*.md", "--glob", "sub/*", "--exclude", "b.*"]
+        ),
+        ["drafts/e.md", "sub/c.txt"]
+    );
+    // A bad pattern is an error naming the flag, before anything is read.
+    let out = slst_in(d, &["batch", "corpus", "--glob", "[a-", "--out", "p.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--glob"), "{}", stderr(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn no_follow_leaves_symbolic_links_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let c = d.join("corpus");
+    std::fs::create_dir_all(&c).unwrap();
+    std::fs::create_dir_all(d.join("elsewhere")).unwrap();
+    let text = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    std::fs::write(c.join("a.txt"), &text).unwrap();
+    std::fs::write(c.join("b.txt"), &text).unwrap();
+    std::fs::write(d.join("elsewhere/c.txt"), &text).unwrap();
+    std::os::unix::fs::symlink(d.join("elsewhere"), c.join("linked")).unwrap();
+    std::os::unix::fs::symlink(d.join("elsewhere/c.txt"), c.join("z.txt")).unwrap();
+    std::os::unix::fs::symlink("..", c.join("up")).unwrap();
+    // Followed: the file outside once (by the first path the walk reaches it by: files of a
+    // folder before its subfolders), and the link up the tree ends.
+    assert_eq!(ids_read(d, &[]), ["a.txt", "b.txt", "z.txt"]);
+    assert_eq!(ids_read(d, &["--no-follow"]), ["a.txt", "b.txt"]);
+}
+
+#[test]
+fn sgml_in_unknown_elements_is_not_read_as_text_but_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let xml = "<?xml version=\"1.0\"?>\n\
+               <article id=\"a1\"><title>Cocoa exports rise</title><body>Cocoa exports from the \
+               Ivory Coast rose sharply in February. Traders said the crop was larger than \
+               expected.</body></article>\n\
+               <article id=\"a2\"><title>Cocoa exports rise</title><body>Cocoa exports from the \
+               Ivory Coast rose sharply in February. Traders said the crop was larger than \
+               expected.</body></article>\n";
+    std::fs::write(d.join("news.xml"), xml).unwrap();
+    std::fs::write(
+        d.join("one.xml"),
+        "<article id=\"x\"><p>One article only. Fine.</p></article>\n",
+    )
+    .unwrap();
+    let hint = "news.xml: looks like SGML with repeated <article> elements, one document each; \
+                read it with --format sgml --doc-tag article --id-attr id --text-tags title,body";
+    // Named to compare: an error with the flags that read it.
+    let out = slst_in(d, &["compare", "news.xml", "one.xml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains(hint), "{}", stderr(&out));
+    // In a batch: skipped with the same hint; a single element is still a text.
+    let out = slst_in(d, &["batch", "news.xml", "one.xml", "--out", "p.jsonl"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains(hint), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("documents: 1 read, 1 skipped"),
+        "{}",
+        stderr(&out)
+    );
+    // The hint's flags read it.
+    let out = slst_in(
+        d,
+        &[
+            "batch",
+            "news.xml",
+            "--format",
+            "sgml",
+            "--doc-tag",
+            "article",
+            "--id-attr",
+            "id",
+            "--text-tags",
+            "title,body",
+            "--out",
+            "p.jsonl",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pairs = std::fs::read_to_string(d.join("p.jsonl")).unwrap();
+    assert!(pairs.starts_with(r#"{"a":"a1","b":"a2","#), "{pairs}");
+}
+
+#[test]
+fn json_lines_without_the_text_field_name_the_fields_they_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("docs.jsonl"),
+        "{\"id\":\"1\",\"title\":\"T\",\"body\":\"The body is here. It is long.\"}\n\
+         {\"id\":\"2\",\"title\":\"U\",\"body\":\"Another body. Also long.\"}\n",
+    )
+    .unwrap();
+    let out = slst_in(d, &["batch", "docs.jsonl", "--out", "p.jsonl"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "docs.jsonl:1: no field \"text\" in 1 (fields: id, title, body; use --text-field body)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("slst: error: no document was read"), "{err}");
+    let out = slst_in(d, &["batch", "-qq", "docs.jsonl", "--text-field", "body"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn the_summary_says_in_words_where_candidates_came_from_and_which_were_scored() {
+    let dir = corpus_dir();
+    std::fs::write(
+        dir.path().join("corpus/latin1.txt"),
+        b"Caf\xe9 cr\xe8me is good. It is.",
+    )
+    .unwrap();
+    let o = slst_in(dir.path(), &["batch", "corpus", "--out", "p.jsonl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "candidate pairs: 1 (documents sharing a run of sentences, from the suffix array); \
+             0 scored, 1 ruled out unscored (an upper bound on their score is below the threshold)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("documents: 6 read (1 not UTF-8, decoded as Windows-1252)"),
+        "{err}"
+    );
+    let o = slst_in(
+        dir.path(),
+        &["batch", "corpus", "--candidates", "all", "--out", "p.jsonl"],
+    );
+    assert!(
+        stderr(&o).contains(
+            "candidate pairs: 10 (every pair of documents with something to compare); all 10 scored"
+        ),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -8,15 +8,29 @@ use crate::corpus::Skipped;
 use crate::method::{Detector, Method, Params};
 use crate::report::SCHEMA_VERSION;
 
-/// The name the summary text gives a candidate source (as its JSON does).
-fn candidates_mode_name(source: CandidateSource) -> &'static str {
+/// Where a run's candidate pairs came from, in words, for the summary text.
+fn candidates_origin(source: CandidateSource) -> &'static str {
     match source {
-        CandidateSource::SuffixArray => "index",
-        CandidateSource::MethodJoin => "method join",
-        CandidateSource::JoinKeys => "join keys",
-        CandidateSource::AllPairs => "all",
-        CandidateSource::Listed => "listed",
+        CandidateSource::SuffixArray => {
+            "(documents sharing a run of sentences, from the suffix array)"
+        }
+        CandidateSource::MethodJoin => "(documents close enough by the method's own join)",
+        CandidateSource::JoinKeys => "(documents sharing one of the method's keys)",
+        CandidateSource::AllPairs => "(every pair of documents with something to compare)",
+        CandidateSource::Listed => "(the pairs listed)",
     }
+}
+
+/// How many candidates were scored, and why the others were not.
+fn scored(candidates: usize, compared: usize) -> String {
+    if compared >= candidates {
+        return format!("all {compared} scored");
+    }
+    format!(
+        "{compared} scored, {} ruled out unscored (an upper bound on their score is below the \
+         threshold)",
+        candidates - compared
+    )
 }
 
 /// A boilerplate run in the summary, located by document id.
@@ -159,13 +173,21 @@ impl BatchSummary {
     /// The human-readable summary.
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "documents: {} read, {} skipped, {} without sentences, {} sentences\n\
+            "documents: {} read{}, {} skipped, {} without sentences, {} sentences\n\
              exact-duplicate groups: {} ({} documents)\n\
              boilerplate runs excluded: {}\n\
-             candidate pairs: {} ({} candidates), {} compared\n\
+             candidate pairs: {} {}; {}\n\
              pairs reported: {}; clusters: {}\n\
              time: {:.2}s reading and profiling, {:.2}s candidates, {:.2}s scoring ({} threads)\n",
             self.documents_read,
+            if self.documents_fallback_decoded > 0 {
+                format!(
+                    " ({} not UTF-8, decoded as Windows-1252)",
+                    self.documents_fallback_decoded
+                )
+            } else {
+                String::new()
+            },
             self.documents_skipped,
             self.documents_without_sentences,
             self.sentences,
@@ -173,8 +195,8 @@ impl BatchSummary {
             self.documents_in_exact_duplicate_groups,
             self.boilerplate_runs_excluded,
             self.candidate_pairs,
-            candidates_mode_name(self.candidates_mode),
-            self.pairs_compared,
+            candidates_origin(self.candidates_mode),
+            scored(self.candidate_pairs, self.pairs_compared),
             self.pairs_reported,
             self.clusters,
             self.seconds.sketch,
@@ -186,8 +208,10 @@ impl BatchSummary {
             s.push_str(&format!(
                 "skipped: {}{}: {}\n",
                 skip.location,
+                // The id, unless the location says it already (a file's path).
                 skip.id
                     .as_deref()
+                    .filter(|i| !skip.location.ends_with(i))
                     .map(|i| format!(" ({i})"))
                     .unwrap_or_default(),
                 skip.reason

@@ -37,8 +37,8 @@ pub fn parse_line(line: &str, options: &JsonlOptions) -> Result<(String, String)
     let Value::Object(mut object) = value else {
         return Err("not a JSON object".into());
     };
-    let id = match object.remove(&options.id_field) {
-        Some(Value::String(s)) if !s.trim().is_empty() => s,
+    let id = match object.get(&options.id_field) {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         Some(Value::Number(n)) => n.to_string(),
         Some(_) => {
             return Err(format!(
@@ -46,19 +46,50 @@ pub fn parse_line(line: &str, options: &JsonlOptions) -> Result<(String, String)
                 options.id_field
             ));
         }
-        None => return Err(format!("no field {:?}", options.id_field)),
-    };
-    let text = match object.remove(&options.text_field) {
-        Some(Value::String(s)) => s,
-        Some(_) => {
+        None => {
             return Err(format!(
-                "field {:?} of {id} is not a string",
-                options.text_field
+                "no field {:?} ({}; name the id field with --id-field)",
+                options.id_field,
+                fields_seen(&object)
             ));
         }
-        None => return Err(format!("no field {:?} in {id}", options.text_field)),
     };
-    Ok((id, text))
+    if !object.contains_key(&options.text_field) {
+        // The longest string is the likeliest text.
+        let hint = object
+            .iter()
+            .filter(|(k, _)| **k != options.id_field)
+            .filter_map(|(k, v)| v.as_str().map(|s| (s.len(), k)))
+            .max_by_key(|&(len, _)| len)
+            .map_or_else(
+                || "name the text field with --text-field".to_string(),
+                |(_, k)| format!("use --text-field {k}"),
+            );
+        return Err(format!(
+            "no field {:?} in {id} ({}; {hint})",
+            options.text_field,
+            fields_seen(&object)
+        ));
+    }
+    match object.remove(&options.text_field) {
+        Some(Value::String(text)) => Ok((id, text)),
+        _ => Err(format!(
+            "field {:?} of {id} is not a string",
+            options.text_field
+        )),
+    }
+}
+
+/// "fields: a, b, c" (the first 10), or "no other fields".
+fn fields_seen(object: &serde_json::Map<String, Value>) -> String {
+    if object.is_empty() {
+        return "no other fields".into();
+    }
+    let mut names: Vec<&str> = object.keys().map(String::as_str).take(10).collect();
+    if object.len() > 10 {
+        names.push("…");
+    }
+    format!("fields: {}", names.join(", "))
 }
 
 #[cfg(test)]
@@ -79,6 +110,19 @@ mod tests {
             parse_line(r#"{"doc":"a"}"#, &o)
                 .unwrap_err()
                 .contains("no field \"body\"")
+        );
+        // A missing field is named with the fields the record has, and the likeliest text.
+        assert_eq!(
+            parse_line(
+                r#"{"doc":"a","title":"T","content":"Longer text.","n":3}"#,
+                &o
+            )
+            .unwrap_err(),
+            "no field \"body\" in a (fields: doc, title, content, n; use --text-field content)"
+        );
+        assert_eq!(
+            parse_line(r#"{"url":"u","body":"x"}"#, &o).unwrap_err(),
+            "no field \"doc\" (fields: url, body; name the id field with --id-field)"
         );
         assert!(
             parse_line("[1]", &o)

@@ -26,7 +26,9 @@ use std::path::Path;
 
 pub use decode::{NotText, decode_text};
 use sgml::SgmlOptions;
-pub use source::{Item, Skipped, SourceOptions, check_sources, detect_format, read_sources};
+pub use source::{
+    FolderOptions, Item, Skipped, SourceOptions, check_sources, detect_format, read_sources,
+};
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
 
@@ -97,10 +99,11 @@ pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
         path: path.to_path_buf(),
         source,
     };
-    let too_large = |size| Error::TooLarge {
+    let too_large = |size, inflated| Error::TooLarge {
         path: path.to_path_buf(),
         size,
         limit: max_bytes,
+        inflated,
     };
     let mut raw = Vec::new();
     // `-`: standard input, read to its end (its size is known only then).
@@ -118,15 +121,23 @@ pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
                 path: path.to_path_buf(),
             });
         }
-        File::open(path)
-            .map_err(io)?
-            .take(max_bytes.saturating_add(1))
+        let mut file = File::open(path).map_err(io)?;
+        if meta.len() > max_bytes {
+            // Refused unread unless it is gzip'd (whose size says nothing of what it inflates to).
+            let mut magic = [0u8; 2];
+            let n = file.read(&mut magic).map_err(io)?;
+            if magic[..n] != [0x1F, 0x8B] {
+                return Err(too_large(meta.len(), false));
+            }
+            raw.extend_from_slice(&magic[..n]);
+        }
+        file.take(max_bytes.saturating_add(1).saturating_sub(raw.len() as u64))
             .read_to_end(&mut raw)
             .map_err(io)?;
         meta.len()
     };
     if raw.len() as u64 > max_bytes {
-        return Err(too_large(size));
+        return Err(too_large(size, false));
     }
     if !raw.starts_with(&[0x1F, 0x8B]) {
         return Ok(raw);
@@ -140,7 +151,7 @@ pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
             detail: e.to_string(),
         })?;
     if out.len() as u64 > max_bytes {
-        return Err(too_large(out.len() as u64));
+        return Err(too_large(out.len() as u64, true));
     }
     Ok(out)
 }
@@ -173,6 +184,15 @@ pub fn read_one(path: &Path, options: &ReadOptions) -> Result<(Document, Vec<Ski
         Format::Auto => detect_format(&bytes, &name),
         f => f,
     };
+    if options.format == Format::Auto
+        && format == Format::Text
+        && let Some(detail) = source::unknown_collection(&bytes)
+    {
+        return Err(Error::UnknownFormat {
+            path: path.to_path_buf(),
+            detail,
+        });
+    }
     if matches!(format, Format::Text | Format::Html | Format::Auto) {
         return single_document(path, name, bytes, format, options).map(|d| (d, Vec::new()));
     }
@@ -197,6 +217,7 @@ pub fn read_one(path: &Path, options: &ReadOptions) -> Result<(Document, Vec<Ski
         max_bytes: options.max_bytes,
         mail_body: false,
         web: options.web,
+        folders: FolderOptions::default(),
     };
     let mut docs = Vec::new();
     let mut skipped = Vec::new();

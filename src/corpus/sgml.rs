@@ -116,6 +116,181 @@ pub fn looks_like_trec(text: &str) -> bool {
     open_tag_at(t.as_bytes(), 0, "DOC").is_some()
 }
 
+/// What a file that looks like a collection of documents in unknown SGML elements seems to
+/// hold: see [`guess_collection`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectionGuess {
+    /// The element that repeats (as written in the file).
+    pub doc_tag: String,
+    /// Where an id seems to be: an attribute of that element or a child element.
+    pub id: IdSource,
+    /// The other child elements of its first occurrence, in order (candidates for the text).
+    pub children: Vec<String>,
+}
+
+impl CollectionGuess {
+    /// The flags that read such a file, as a hint to the user.
+    pub fn hint(&self) -> String {
+        let id = match &self.id {
+            IdSource::Attr(a) => format!("--id-attr {a}"),
+            IdSource::Tag(t) => format!("--id-tag {t}"),
+        };
+        let text = if self.children.is_empty() {
+            String::new()
+        } else {
+            format!(" --text-tags {}", self.children.join(","))
+        };
+        format!(
+            "looks like SGML with repeated <{tag}> elements, one document each; read it with \
+             --format sgml --doc-tag {tag} {id}{text} (naming the elements that hold the text), \
+             or with --format text as one document",
+            tag = self.doc_tag
+        )
+    }
+}
+
+/// Whether the start of a file (after an optional XML declaration, doctype and comments) is an
+/// element that is followed by a sibling of the same name, with an id: an attribute named like
+/// one (`id`, `docid`, `newid`, `…id`, `…no`) or a child element named like one. Such a file is a
+/// collection of documents (an XML file has one root), not one text; which of its elements hold
+/// the text cannot be known, so slst asks instead of guessing. `head` should hold the first
+/// element whole and the start of the next (the first 64 KiB, say); TREC and Reuters-21578,
+/// whose elements are known, are not reported.
+///
+/// # Example
+/// ```
+/// use slst::corpus::sgml::{IdSource, guess_collection};
+/// let head = "<?xml version=\"1.0\"?>\n<story key=\"a1\"><title>T</title><body>B.</body></story>\n<story key=\"a2\">";
+/// assert!(guess_collection(head).is_none()); // `key` is not named like an id
+/// let head = head.replace("key=", "id=");
+/// let guess = guess_collection(&head).unwrap();
+/// assert_eq!((guess.doc_tag.as_str(), &guess.id), ("story", &IdSource::Attr("id".into())));
+/// assert_eq!(guess.children, ["title", "body"]);
+/// assert!(guess_collection("<article id=\"1\"><p>One article only.</p></article>\n").is_none());
+/// ```
+pub fn guess_collection(head: &str) -> Option<CollectionGuess> {
+    let bytes = head.as_bytes();
+    let mut at = skip_prolog(bytes, 0);
+    let (name, attrs, content_start) = element_start(bytes, at)?;
+    if ["DOC", "REUTERS", "HTML"]
+        .iter()
+        .any(|t| name.eq_ignore_ascii_case(t))
+    {
+        return None;
+    }
+    let (close, after) = find_close_tag(bytes, content_start, name)?;
+    at = skip_prolog(bytes, after);
+    open_tag_at(bytes, at, name)?;
+    let id_like = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        n == "id" || n.ends_with("id") || n == "docno" || n.ends_with("_no")
+    };
+    let attr_id = attribute_names(attrs).into_iter().find(|a| id_like(a));
+    let mut children: Vec<String> = Vec::new();
+    let mut i = content_start;
+    while let Some(lt) = bytes[i..close].iter().position(|&b| b == b'<') {
+        let lt = i + lt;
+        match element_start(bytes, lt) {
+            Some((child, _, end)) => {
+                if !children.iter().any(|c| c.eq_ignore_ascii_case(child)) {
+                    children.push(child.to_string());
+                }
+                i = end.min(close);
+            }
+            None => i = lt + 1,
+        }
+    }
+    let id = match attr_id {
+        Some(a) => IdSource::Attr(a),
+        None => {
+            let pos = children.iter().position(|c| id_like(c))?;
+            IdSource::Tag(children.remove(pos))
+        }
+    };
+    Some(CollectionGuess {
+        doc_tag: name.to_string(),
+        id,
+        children,
+    })
+}
+
+/// The offset after white space, a byte-order mark, `<?…?>`, `<!…>` and comments from `at`.
+fn skip_prolog(bytes: &[u8], mut at: usize) -> usize {
+    loop {
+        while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        if bytes[at.min(bytes.len())..].starts_with("\u{FEFF}".as_bytes()) {
+            at += 3;
+            continue;
+        }
+        let end = if bytes[at.min(bytes.len())..].starts_with(b"<!--") {
+            find(bytes, at, b"-->").map(|e| e + 3)
+        } else if bytes[at.min(bytes.len())..].starts_with(b"<?")
+            || bytes[at.min(bytes.len())..].starts_with(b"<!")
+        {
+            find(bytes, at, b">").map(|e| e + 1)
+        } else {
+            None
+        };
+        match end {
+            Some(e) => at = e,
+            None => return at,
+        }
+    }
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| from + p)
+}
+
+/// An opening tag at `at`: its name, the text of its attributes and the offset after it.
+fn element_start(bytes: &[u8], at: usize) -> Option<(&str, &str, usize)> {
+    if bytes.get(at) != Some(&b'<') || !bytes.get(at + 1)?.is_ascii_alphabetic() {
+        return None;
+    }
+    let name_len = bytes[at + 1..]
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':')))?;
+    let name_end = at + 1 + name_len;
+    let gt = name_end + bytes[name_end..].iter().position(|&b| b == b'>')?;
+    if !(bytes[name_end] == b'>'
+        || bytes[name_end].is_ascii_whitespace()
+        || bytes[name_end] == b'/')
+    {
+        return None;
+    }
+    let text = std::str::from_utf8(&bytes[at + 1..gt]).ok()?;
+    let (name, attrs) = text.split_at(name_len);
+    Some((name, attrs, gt + 1))
+}
+
+/// The names of the attributes in the text of an opening tag.
+fn attribute_names(attrs: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = attrs;
+    while let Some(eq) = rest.find('=') {
+        let name = rest[..eq]
+            .trim()
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or("");
+        if !name.is_empty() {
+            names.push(name.to_string());
+        }
+        let value = rest[eq + 1..].trim_start();
+        rest = match value.chars().next() {
+            Some(q @ ('"' | '\'')) => value[1..].split_once(q).map_or("", |(_, r)| r),
+            _ => value.split_once(char::is_whitespace).map_or("", |(_, r)| r),
+        };
+    }
+    names
+}
+
 /// Read every document element of an SGML text, in order.
 ///
 /// # Errors
@@ -196,15 +371,19 @@ pub fn parse_document(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawElement {
     /// From the opening tag to the end of the closing tag (or to where the next document
-    /// starts, or to the end of the stream).
+    /// starts, or to the end of the stream); only the first `limit + 1` bytes when the element
+    /// is longer than the splitter's limit ([`SgmlSplitter::with_limit`]).
     pub bytes: Vec<u8>,
+    /// The element's whole length in bytes.
+    pub len: u64,
     /// 1-based line of the opening tag.
     pub line: usize,
 }
 
 /// Cuts a byte stream into document elements (`<DOC>…</DOC>`), holding at most one document and
-/// a read buffer in memory. Bytes outside document elements (a `<!DOCTYPE>` line, white space)
-/// are skipped.
+/// a read buffer in memory (with a limit, at most the limit and a read buffer: a longer element
+/// is passed over). Bytes outside document elements (a `<!DOCTYPE>` line, white space) are
+/// skipped.
 pub struct SgmlSplitter<R> {
     reader: R,
     tag: String,
@@ -212,9 +391,15 @@ pub struct SgmlSplitter<R> {
     eof: bool,
     /// Newlines in the bytes already dropped from the front of `buf`.
     line: usize,
+    /// Elements longer than this keep only their first `limit + 1` bytes.
+    limit: Option<u64>,
 }
 
 const CHUNK: usize = 1 << 20;
+
+/// The longest tail kept from the last `<` of a buffer while looking for a tag cut by a read:
+/// a longer "tag" is not one this reader looks for.
+const MAX_TAG: usize = 1 << 16;
 
 impl<R: Read> SgmlSplitter<R> {
     /// A splitter over `reader` for elements named `doc_tag` (case-insensitive).
@@ -225,7 +410,17 @@ impl<R: Read> SgmlSplitter<R> {
             buf: Vec::new(),
             eof: false,
             line: 1,
+            limit: None,
         }
+    }
+
+    /// Hold at most `limit + 1` bytes of an element: a longer one is read past, its
+    /// [`RawElement::len`] counted and only its start kept, so that memory stays bounded
+    /// whatever the input (a gzip bomb, an element never closed).
+    #[must_use]
+    pub fn with_limit(mut self, limit: u64) -> Self {
+        self.limit = Some(limit);
+        self
     }
 
     fn fill(&mut self) -> std::io::Result<()> {
@@ -248,6 +443,15 @@ impl<R: Read> SgmlSplitter<R> {
         self.buf.drain(..n);
     }
 
+    /// Where to cut the buffer so that a tag cut by the read boundary is kept whole: from its
+    /// last `<` (unless that is further back than any tag is long), else all of it.
+    fn keep_from(&self, from: usize) -> usize {
+        match self.buf[from..].iter().rposition(|&b| b == b'<') {
+            Some(p) if self.buf.len() - (from + p) <= MAX_TAG => from + p,
+            _ => self.buf.len(),
+        }
+    }
+
     /// The next document element, or `None` at the end of the stream.
     ///
     /// # Errors
@@ -264,24 +468,24 @@ impl<R: Read> SgmlSplitter<R> {
             }
             // Keep the tail from the last '<': it may be an opening tag cut by the read
             // boundary (with attributes it can be any length).
-            let keep_from = self
-                .buf
-                .iter()
-                .rposition(|&b| b == b'<')
-                .unwrap_or(self.buf.len());
-            self.consume(keep_from);
+            self.consume(self.keep_from(0));
             self.fill()?;
         };
         self.consume(start);
+        let line = self.line;
+        // Over the limit: the element's first bytes, and how many were dropped since.
+        let mut head: Option<Vec<u8>> = None;
+        let mut dropped: u64 = 0;
         // Find where it ends: its closing tag, or the next opening tag, or the end.
         let mut searched: usize = 1;
         let end = loop {
-            // Resume at the last '<' already seen: a tag may have been cut by the read.
+            // Resume at the last '<' already seen: a tag may have been cut by the read. The
+            // element's own opening tag is at 0 until bytes are dropped.
             let from = self.buf[..searched.min(self.buf.len())]
                 .iter()
                 .rposition(|&b| b == b'<')
                 .unwrap_or(searched)
-                .max(1);
+                .max(usize::from(dropped == 0));
             let close = find_close_tag(&self.buf, from, &self.tag);
             let next = find_open_tag(&self.buf, from, &self.tag).map(|(s, _)| s);
             match (close, next) {
@@ -290,15 +494,29 @@ impl<R: Read> SgmlSplitter<R> {
                 (_, Some(n)) => break n,
                 (None, None) if self.eof => break self.buf.len(),
                 (None, None) => {
+                    if let Some(limit) = self.limit
+                        && dropped + self.buf.len() as u64 > limit
+                    {
+                        if head.is_none() {
+                            let keep = usize::try_from(limit + 1).unwrap_or(usize::MAX);
+                            head = Some(self.buf[..keep.min(self.buf.len())].to_vec());
+                        }
+                        let cut = self.keep_from(from);
+                        dropped += cut as u64;
+                        self.consume(cut);
+                    }
                     searched = self.buf.len();
                     self.fill()?;
                 }
             }
         };
-        let line = self.line;
-        let bytes = self.buf[..end].to_vec();
+        let len = dropped + end as u64;
+        let bytes = match head {
+            Some(head) => head,
+            None => self.buf[..end].to_vec(),
+        };
         self.consume(end);
-        Ok(Some(RawElement { bytes, line }))
+        Ok(Some(RawElement { bytes, len, line }))
     }
 }
 
@@ -475,6 +693,32 @@ fn find_close_tag(bytes: &[u8], from: usize, tag: &str) -> Option<(usize, usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_keeps_memory_bounded_and_the_next_document_whole() {
+        let long = "x ".repeat(3 << 20);
+        let stream = format!(
+            "<DOC>\n<DOCNO>a</DOCNO><TEXT>{long}</TEXT></DOC>\n<DOC>\n<DOCNO>b</DOCNO></DOC>\n\
+             <DOC><DOCNO>c</DOCNO><TEXT>{long}"
+        );
+        let mut splitter = SgmlSplitter::new(stream.as_bytes(), "DOC").with_limit(1000);
+        let a = splitter.next_document().unwrap().unwrap();
+        assert_eq!(
+            (a.bytes.len(), a.len, a.line),
+            (1001, long.len() as u64 + 41, 1)
+        );
+        assert!(a.bytes.starts_with(b"<DOC>\n<DOCNO>a</DOCNO>"));
+        let b = splitter.next_document().unwrap().unwrap();
+        assert_eq!(b.bytes, b"<DOC>\n<DOCNO>b</DOCNO></DOC>");
+        assert_eq!((b.len, b.line), (b.bytes.len() as u64, 3));
+        // Never closed: runs to the end, still counted.
+        let c = splitter.next_document().unwrap().unwrap();
+        assert_eq!(
+            (c.bytes.len(), c.len, c.line),
+            (1001, long.len() as u64 + 27, 5)
+        );
+        assert!(splitter.next_document().unwrap().is_none());
+    }
 
     const AP: &str = "<DOC>\n<DOCNO> AP900101-0001 </DOCNO>\n<FILEID>AP-NR-01-01-90 2359EST</FILEID>\n<HEAD>Markets Rally</HEAD>\n<TEXT>\n   NEW YORK (AP) _ Stocks rose on\nWednesday. AT&T gained <5%.\n</TEXT>\n</DOC>\n<doc>\n<docno>AP900101-0002</docno>\n<text>Second story.</text>\n<text>Its second part.</text>\n</doc>\n";
 

@@ -33,6 +33,109 @@ pub struct SourceOptions {
     pub mail_body: bool,
     /// How web pages are cut into blocks, and which WARC field is a page's id.
     pub web: WebOptions,
+    /// Which files of a folder are read, and whether symbolic links in it are followed.
+    pub folders: FolderOptions,
+}
+
+/// Which files of a folder source are read: glob patterns over each file's path inside the
+/// folder, and whether symbolic links are followed. Files named as sources are always read.
+///
+/// Patterns are [`globset`]'s: `*` and `?` also match `/` (so `*.txt` matches at any depth),
+/// `**`, `[abc]` and `{a,b}` as usual.
+///
+/// # Example
+/// ```
+/// use slst::corpus::FolderOptions;
+/// let f = FolderOptions::new(&["*.txt".into()], &["drafts/**".into()]).unwrap();
+/// assert!(f.includes_file("a.txt".as_ref()) && f.includes_file("sub/b.txt".as_ref()));
+/// assert!(!f.includes_file("drafts/c.txt".as_ref()) && !f.includes_file("d.html".as_ref()));
+/// assert!(FolderOptions::new(&["[".into()], &[]).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct FolderOptions {
+    include: Vec<String>,
+    exclude: Vec<String>,
+    include_set: globset::GlobSet,
+    exclude_set: globset::GlobSet,
+    /// Follow symbolic links (each folder and file at most once, by its canonical path); when
+    /// false, links inside a folder are left out. Default: true.
+    pub follow_links: bool,
+}
+
+impl FolderOptions {
+    /// Read only files matching one of `include` (every file when it is empty), and none
+    /// matching one of `exclude` (a folder matching one is not entered).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming a pattern that is not a glob.
+    pub fn new(include: &[String], exclude: &[String]) -> crate::error::Result<Self> {
+        Ok(FolderOptions {
+            include_set: glob_set(include, "--glob")?,
+            exclude_set: glob_set(exclude, "--exclude")?,
+            include: include.to_vec(),
+            exclude: exclude.to_vec(),
+            follow_links: true,
+        })
+    }
+
+    /// The include patterns.
+    pub fn include(&self) -> &[String] {
+        &self.include
+    }
+
+    /// The exclude patterns.
+    pub fn exclude(&self) -> &[String] {
+        &self.exclude
+    }
+
+    /// Whether a file at `relative` (its path inside the folder) is read.
+    pub fn includes_file(&self, relative: &Path) -> bool {
+        (self.include.is_empty() || self.include_set.is_match(relative))
+            && !self.exclude_set.is_match(relative)
+    }
+
+    /// Whether a folder at `relative` (its path inside the folder named) is entered.
+    pub fn enters_folder(&self, relative: &Path) -> bool {
+        !self.exclude_set.is_match(relative)
+    }
+}
+
+impl Default for FolderOptions {
+    fn default() -> Self {
+        FolderOptions {
+            include: Vec::new(),
+            exclude: Vec::new(),
+            include_set: globset::GlobSet::empty(),
+            exclude_set: globset::GlobSet::empty(),
+            follow_links: true,
+        }
+    }
+}
+
+impl PartialEq for FolderOptions {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.include, &self.exclude, self.follow_links)
+            == (&other.include, &other.exclude, other.follow_links)
+    }
+}
+
+impl Eq for FolderOptions {}
+
+fn glob_set(patterns: &[String], flag: &'static str) -> crate::error::Result<globset::GlobSet> {
+    let mut set = globset::GlobSetBuilder::new();
+    for p in patterns {
+        let glob = globset::Glob::new(p).map_err(|e| Error::InvalidParameter {
+            name: flag,
+            value: format!("{p} ({})", e.kind()),
+            expected: "a glob pattern: *, ?, **, [abc], {a,b}",
+        })?;
+        set.add(glob);
+    }
+    set.build().map_err(|e| Error::InvalidParameter {
+        name: flag,
+        value: e.to_string(),
+        expected: "glob patterns",
+    })
 }
 
 impl Default for SourceOptions {
@@ -44,6 +147,7 @@ impl Default for SourceOptions {
             max_bytes: super::DEFAULT_MAX_BYTES,
             mail_body: false,
             web: WebOptions::default(),
+            folders: FolderOptions::default(),
         }
     }
 }
@@ -116,6 +220,13 @@ pub fn detect_format(head: &[u8], name: &str) -> Format {
     }
 }
 
+/// For a file detected as plain text: why it is not read as one, when its start looks like a
+/// collection of documents in SGML elements slst does not know ([`sgml::guess_collection`]).
+pub(super) fn unknown_collection(head: &[u8]) -> Option<String> {
+    let head = &head[..head.len().min(1 << 16)];
+    sgml::guess_collection(&String::from_utf8_lossy(head)).map(|g| g.hint())
+}
+
 /// One item of a corpus stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Item {
@@ -178,7 +289,7 @@ pub fn read_sources(
                 continue;
             }
             if path.is_dir() {
-                match folder_files(&path) {
+                match folder_files(&path, &options.folders) {
                     Ok(files) => {
                         let root = root.unwrap_or_else(|| path.clone());
                         pending.extend(files.into_iter().rev().map(|f| (f, Some(root.clone()))));
@@ -218,11 +329,12 @@ fn error_reason(e: &Error) -> String {
     }
 }
 
-/// The files of a folder, recursively, sorted by path; hidden entries are left out.
-fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    // Symbolic links are followed, each folder and file at most once (by its canonical path):
-    // a link back up the tree would otherwise be walked for ever, and a file reached twice
-    // read twice.
+/// The files of a folder, recursively, sorted by path; hidden entries, and what `filter` leaves
+/// out, are left out.
+fn folder_files(dir: &Path, filter: &FolderOptions) -> Result<Vec<PathBuf>, String> {
+    // Symbolic links are followed (unless `filter` says not to), each folder and file at most
+    // once (by its canonical path): a link back up the tree would otherwise be walked for ever,
+    // and a file reached twice read twice.
     let mut seen: HashSet<PathBuf> = HashSet::new();
     let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     seen.insert(canonical(dir));
@@ -242,10 +354,23 @@ fn folder_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
             let hidden = path
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-            if hidden || !seen.insert(canonical(&path)) {
+            if hidden {
                 continue;
             }
-            if path.is_dir() {
+            if !filter.follow_links && path.symlink_metadata().is_ok_and(|m| m.is_symlink()) {
+                continue;
+            }
+            let relative = path.strip_prefix(dir).unwrap_or(&path);
+            let is_dir = path.is_dir();
+            let wanted = if is_dir {
+                filter.enters_folder(relative)
+            } else {
+                filter.includes_file(relative)
+            };
+            if !wanted || !seen.insert(canonical(&path)) {
+                continue;
+            }
+            if is_dir {
                 stack.push(path);
             } else {
                 out.push(path);
@@ -281,7 +406,13 @@ pub(super) fn stream_items(
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let format = match options.format {
         Format::Auto => match reader.fill_buf() {
-            Ok(head) => detect_format(head, &location),
+            Ok(head) => match detect_format(head, &location) {
+                Format::Text => match unknown_collection(head) {
+                    Some(hint) => return skipped_once(Some(id), location, hint),
+                    None => Format::Text,
+                },
+                format => format,
+            },
             Err(e) => return skipped_once(None, location, format!("cannot read: {e}")),
         },
         f => f,
@@ -362,7 +493,8 @@ fn sgml_items(
     } else {
         options.sgml.clone()
     };
-    let mut splitter = SgmlSplitter::new(reader, &sgml_options.doc_tag);
+    let mut splitter =
+        SgmlSplitter::new(reader, &sgml_options.doc_tag).with_limit(options.max_bytes);
     let mut failed = false;
     let mut found_any = false;
     Box::new(std::iter::from_fn(move || {
@@ -386,14 +518,13 @@ fn sgml_items(
             Ok(Some(raw)) => {
                 found_any = true;
                 let at = format!("{}:{}", location, raw.line);
-                if raw.bytes.len() as u64 > options.max_bytes {
+                if raw.len > options.max_bytes {
                     return Some(skipped(
                         None,
                         at,
                         format!(
-                            "document of {} bytes is over the limit of {}",
-                            raw.bytes.len(),
-                            options.max_bytes
+                            "over the limit of {} bytes (a document of {} bytes)",
+                            options.max_bytes, raw.len
                         ),
                     ));
                 }
@@ -426,7 +557,7 @@ fn jsonl_items(
         while !done {
             buf.clear();
             line_no += 1;
-            match reader.read_until(b'\n', &mut buf) {
+            match read_line_bounded(&mut reader, &mut buf, options.max_bytes) {
                 Err(e) => {
                     done = true;
                     return Some(skipped(
@@ -436,15 +567,14 @@ fn jsonl_items(
                     ));
                 }
                 Ok(0) => done = true,
-                Ok(_) => {
+                Ok(len) => {
                     let at = format!("{location}:{line_no}");
-                    if buf.len() as u64 > options.max_bytes {
+                    if len > options.max_bytes {
                         return Some(skipped(
                             None,
                             at,
                             format!(
-                                "line of {} bytes is over the limit of {}",
-                                buf.len(),
+                                "over the limit of {} bytes (a line of {len} bytes)",
                                 options.max_bytes
                             ),
                         ));
@@ -471,6 +601,38 @@ fn jsonl_items(
         }
         None
     }))
+}
+
+/// Read one line (through its `\n`) into `buf`, keeping at most `limit + 1` bytes of it, and
+/// return its whole length (0 at the end of the stream): a line of any length is read past in
+/// bounded memory.
+fn read_line_bounded(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    limit: u64,
+) -> std::io::Result<u64> {
+    let mut len = 0u64;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(len);
+        }
+        let (n, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        let room = usize::try_from((limit + 1).saturating_sub(buf.len() as u64)).unwrap_or(n);
+        buf.extend_from_slice(&available[..n.min(room)]);
+        reader.consume(n);
+        len += n as u64;
+        if done {
+            return Ok(len);
+        }
+    }
 }
 
 fn read_failure(e: &std::io::Error) -> String {

@@ -10,7 +10,7 @@ use super::retrieval::{BM25_B, BM25_K1};
 use super::{QueryResult, SampleConfig, Subset};
 use crate::corpus::jsonl::JsonlOptions;
 use crate::corpus::sgml::{IdSource, SgmlOptions};
-use crate::corpus::{Format, SourceOptions};
+use crate::corpus::{FolderOptions, Format, SourceOptions};
 use crate::document::Document;
 use crate::error::{Error, Result};
 
@@ -111,6 +111,15 @@ pub struct ReaderSettings {
     /// Plain text: mail/Usenet headers were dropped.
     #[serde(default)]
     pub mail_body: bool,
+    /// Folders: only files matching one of these globs were read (all when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub glob: Vec<String>,
+    /// Folders: files and subfolders matching one of these globs were left out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
+    /// Folders: symbolic links were left out instead of followed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_follow: bool,
 }
 
 impl From<&SourceOptions> for ReaderSettings {
@@ -140,6 +149,9 @@ impl From<&SourceOptions> for ReaderSettings {
             text_field: o.jsonl.text_field.clone(),
             max_bytes: o.max_bytes,
             mail_body: o.mail_body,
+            glob: o.folders.include().to_vec(),
+            exclude: o.folders.exclude().to_vec(),
+            no_follow: !o.folders.follow_links,
         }
     }
 }
@@ -187,6 +199,11 @@ impl ReaderSettings {
             max_bytes: self.max_bytes,
             mail_body: self.mail_body,
             web: Default::default(),
+            folders: {
+                let mut folders = FolderOptions::new(&self.glob, &self.exclude)?;
+                folders.follow_links = !self.no_follow;
+                folders
+            },
         })
     }
 }

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use slst::align::AlignConfig;
 use slst::corpus::jsonl::JsonlOptions;
 use slst::corpus::sgml::{IdSource, SgmlOptions};
-use slst::corpus::{self, Format, ReadOptions, SourceOptions, WarcId, WebOptions};
+use slst::corpus::{self, FolderOptions, Format, ReadOptions, SourceOptions, WarcId, WebOptions};
 use slst::method::Method;
 use slst::profile::ProfileConfig;
 use slst::text::StopWords;
@@ -63,21 +63,30 @@ impl MethodList {
 
 /// How to read input files.
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Input")]
 pub struct InputArgs {
-    /// Input format: auto (by content, the same rule for every command: WARC/ → warc, a doctype
-    /// or <html> or a .html/.htm name → html, <DOC> → trec, `{` or a .jsonl/.ndjson name →
-    /// jsonl, else text), text, trec, sgml (with --doc-tag, --id-tag/--id-attr, --text-tags),
-    /// jsonl, html, warc.
+    /// Input format (auto: by content).
+    ///
+    /// auto decides by content, the same rule for every command: WARC/ → warc, a doctype or
+    /// <html> or a .html/.htm name → html, <DOC> → trec, Reuters-21578's <REUTERS> → sgml with
+    /// its elements, `{` or a .jsonl/.ndjson name → jsonl, else text. sgml takes --doc-tag,
+    /// --id-tag or --id-attr, --text-tags; jsonl takes --id-field, --text-field.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
     /// For TREC input: put headline elements (HEAD, HEADLINE, HL) before the body text.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub headlines: bool,
     /// For --format sgml: the element holding one document.
-    #[arg(long, default_value = "DOC", value_name = "TAG")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value = "DOC",
+        value_name = "TAG"
+    )]
     pub doc_tag: String,
     /// For --format sgml: the element holding the id.
     #[arg(
+        hide_short_help = true,
         long,
         default_value = "DOCNO",
         value_name = "TAG",
@@ -86,10 +95,11 @@ pub struct InputArgs {
     pub id_tag: String,
     /// For --format sgml: take the id from this attribute of the document element instead
     /// (Reuters-21578: NEWID).
-    #[arg(long, value_name = "ATTR")]
+    #[arg(hide_short_help = true, long, value_name = "ATTR")]
     pub id_attr: Option<String>,
     /// For --format sgml: the elements whose text makes the document, in order.
     #[arg(
+        hide_short_help = true,
         long,
         default_value = "TEXT",
         value_name = "TAG,…",
@@ -97,28 +107,68 @@ pub struct InputArgs {
     )]
     pub text_tags: Vec<String>,
     /// For JSON lines: the field holding the id.
-    #[arg(long, default_value = "id", value_name = "FIELD")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value = "id",
+        value_name = "FIELD"
+    )]
     pub id_field: String,
     /// For JSON lines: the field holding the text.
-    #[arg(long, default_value = "text", value_name = "FIELD")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value = "text",
+        value_name = "FIELD"
+    )]
     pub text_field: String,
     /// For plain-text files: drop a mail/Usenet header block (up to the first blank line).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub mail_body: bool,
-    /// Refuse files (single-document commands) or skip documents (batch) larger than this many
-    /// bytes (after gzip decompression).
+    /// Refuse larger files or documents (bytes, after gzip decompression).
+    ///
+    /// Commands that read one document refuse the file; commands that read a corpus skip the
+    /// document (or file) and go on.
     #[arg(long, default_value_t = corpus::DEFAULT_MAX_BYTES, value_name = "BYTES")]
     pub max_bytes: u64,
     /// For web pages: the block coefficients, by the number of blocks wanted (seed 004).
-    #[arg(long, value_enum, default_value_t = PresetArg::P3to7)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = PresetArg::P3to7)]
     pub preset: PresetArg,
     /// For web pages: stop cutting after this many blocks, the rest being the last one
     /// [default: the preset's upper bound, 4, 7 or 12].
-    #[arg(long, value_name = "N")]
+    #[arg(hide_short_help = true, long, value_name = "N")]
     pub max_blocks: Option<usize>,
     /// For WARC files: the field that is a page's id.
-    #[arg(long, value_enum, default_value_t = WarcIdArg::Uri)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = WarcIdArg::Uri)]
     pub warc_id: WarcIdArg,
+}
+
+/// Which files of a folder source are read.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Input")]
+pub struct FolderArgs {
+    /// Folders: read only files whose path inside the folder matches (repeatable).
+    ///
+    /// Patterns are globs: `*` also matches `/`, so `*.txt` matches at any depth; `**`,
+    /// `?`, `[abc]` and `{a,b}` as usual.
+    #[arg(long = "glob", value_name = "PATTERN")]
+    pub glob: Vec<String>,
+    /// Folders: leave out files and subfolders whose path inside the folder matches this glob
+    /// (repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    pub exclude: Vec<String>,
+    /// Folders: leave out symbolic links instead of following them (each once).
+    #[arg(hide_short_help = true, long)]
+    pub no_follow: bool,
+}
+
+impl FolderArgs {
+    /// The library's folder settings.
+    pub fn options(&self) -> Result<FolderOptions> {
+        let mut options = FolderOptions::new(&self.glob, &self.exclude)?;
+        options.follow_links = !self.no_follow;
+        Ok(options)
+    }
 }
 
 /// The block coefficient presets.
@@ -220,16 +270,17 @@ impl InputArgs {
         }
     }
 
-    /// The settings of a streaming corpus read.
-    pub fn source_options(&self) -> SourceOptions {
-        SourceOptions {
+    /// The settings of a streaming corpus read, folders filtered by `folders`.
+    pub fn source_options(&self, folders: &FolderArgs) -> Result<SourceOptions> {
+        Ok(SourceOptions {
             format: self.format(),
             sgml: self.sgml(),
             jsonl: self.jsonl(),
             max_bytes: self.max_bytes,
             mail_body: self.mail_body,
             web: self.web(),
-        }
+            folders: folders.options()?,
+        })
     }
 
     /// Read one document, picking `docno` from a collection file with several; reports what
@@ -247,6 +298,9 @@ impl InputArgs {
         for s in &skipped {
             eprintln!("slst: note: {}: {}", s.location, s.reason);
         }
+        for note in doc.segmentation.iter().flat_map(|s| &s.notes) {
+            eprintln!("slst: note: {}: {note}", path.display());
+        }
         if doc.encoding.is_fallback() {
             eprintln!(
                 "slst: note: {}: not valid UTF-8, decoded as {} (byte spans refer to the UTF-8 re-encoding)",
@@ -260,12 +314,18 @@ impl InputArgs {
 
 /// The settings of the profile stage (SPEC §2).
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Sentences")]
 pub struct ProfileFlags {
     /// Sentences with more terms than this are dropped (1–35).
-    #[arg(long, default_value_t = 35, value_name = "TERMS")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 35,
+        value_name = "TERMS"
+    )]
     pub max_length: usize,
     /// Leading terms kept per sentence for verification.
-    #[arg(long, default_value_t = 2, value_name = "K")]
+    #[arg(hide_short_help = true, long, default_value_t = 2, value_name = "K")]
     pub leading_terms: usize,
     /// Stop words: `english` (built-in list, the default), `none`, or a file with one word per
     /// line.
@@ -293,23 +353,24 @@ impl ProfileFlags {
 
 /// The settings of the passage stage ([`slst::align`]).
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Passages")]
 pub struct PassageFlags {
     /// Do not grow passages from the blocks.
     #[arg(long)]
     pub no_passages: bool,
     /// Passages: two extended blocks in the same order in both documents merge when at most
     /// this many words lie between them on each side.
-    #[arg(long, default_value_t = AlignConfig::default().merge_gap, value_name = "WORDS")]
+    #[arg(hide_short_help = true, long, default_value_t = AlignConfig::default().merge_gap, value_name = "WORDS")]
     pub merge_gap: usize,
     /// Passages: extension stops this far below its best score (+1 per equal word, −1 per word
     /// skipped).
-    #[arg(long, default_value_t = AlignConfig::default().x_drop, value_name = "POINTS")]
+    #[arg(hide_short_help = true, long, default_value_t = AlignConfig::default().x_drop, value_name = "POINTS")]
     pub x_drop: i64,
     /// Passages: the most words skipped on one side to step over a difference.
-    #[arg(long, default_value_t = AlignConfig::default().lookahead, value_name = "WORDS")]
+    #[arg(hide_short_help = true, long, default_value_t = AlignConfig::default().lookahead, value_name = "WORDS")]
     pub lookahead: usize,
     /// Passages with fewer words than this on either side are dropped.
-    #[arg(long, default_value_t = AlignConfig::default().min_words, value_name = "WORDS")]
+    #[arg(hide_short_help = true, long, default_value_t = AlignConfig::default().min_words, value_name = "WORDS")]
     pub min_passage_words: usize,
 }
 
@@ -322,5 +383,112 @@ impl PassageFlags {
             merge_gap: self.merge_gap,
             min_words: self.min_passage_words,
         })
+    }
+}
+
+/// `-q`: no progress bars and no summary, but one line when documents were skipped; `-qq`:
+/// nothing at all on standard error (errors still are).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct QuietArgs {
+    /// -q: no progress or summary, one line if documents were skipped; -qq: nothing.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub quiet: u8,
+}
+
+impl QuietArgs {
+    /// Whether the full report (progress, summary, each skipped document) is printed.
+    pub fn verbose(self) -> bool {
+        self.quiet == 0
+    }
+
+    /// Print the one-line count of skipped documents, at `-q` only. `read`: documents read;
+    /// `hint`: where the list is.
+    pub fn skipped_line(self, skipped: &[slst::corpus::Skipped], read: usize, hint: &str) {
+        if self.quiet == 1
+            && let Some(line) = skipped_line(skipped, read)
+        {
+            eprintln!("slst: {line}; {hint}");
+        }
+    }
+}
+
+/// A skipped document as one line: where, its id when known, and why.
+pub fn skip_text(s: &slst::corpus::Skipped) -> String {
+    match &s.id {
+        Some(id) if !s.location.ends_with(id.as_str()) => {
+            format!("{} ({id}): {}", s.location, s.reason)
+        }
+        _ => format!("{}: {}", s.location, s.reason),
+    }
+}
+
+/// "skipped 3 of 120 documents (2 looks like a binary file, 1 not JSON)", or `None` when
+/// nothing was skipped. Reasons are grouped by their first words (up to a `:` or `(`), the most
+/// frequent first.
+pub fn skipped_line(skipped: &[slst::corpus::Skipped], read: usize) -> Option<String> {
+    if skipped.is_empty() {
+        return None;
+    }
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for s in skipped {
+        let kind = s
+            .reason
+            .split([':', '('])
+            .next()
+            .unwrap_or(&s.reason)
+            .trim();
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    // Stable: equal counts keep the order they were first met in.
+    kinds.sort_by_key(|k| std::cmp::Reverse(k.1));
+    let mut parts: Vec<String> = kinds
+        .iter()
+        .take(3)
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    if kinds.len() > 3 {
+        let rest: usize = kinds[3..].iter().map(|(_, n)| n).sum();
+        parts.push(format!("{rest} other"));
+    }
+    Some(format!(
+        "skipped {} of {} ({})",
+        skipped.len(),
+        slst::report::count(
+            skipped.len() + read,
+            "document or file",
+            "documents or files"
+        ),
+        parts.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skipped_line;
+    use slst::corpus::Skipped;
+
+    fn skip(reason: &str) -> Skipped {
+        Skipped {
+            id: None,
+            location: "f".into(),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn skipped_documents_are_counted_by_reason_in_one_line() {
+        assert_eq!(skipped_line(&[], 5), None);
+        let skipped = [
+            skip("not JSON: expected value at line 1 column 19"),
+            skip("looks like a binary file (NUL byte at offset 3)"),
+            skip("not JSON: EOF while parsing"),
+        ];
+        assert_eq!(
+            skipped_line(&skipped, 117).unwrap(),
+            "skipped 3 of 120 documents or files (2 not JSON, 1 looks like a binary file)"
+        );
     }
 }

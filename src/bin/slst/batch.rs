@@ -12,7 +12,7 @@ use slst::corpus::read_sources;
 use slst::method::{Method, PairRule, WithDetector};
 use slst::{Detector, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, MethodArg, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
 
 /// Arguments of `slst batch`.
 #[derive(Args, Debug)]
@@ -20,7 +20,7 @@ pub struct BatchArgs {
     /// Files, folders (read recursively, in path order) or `-` for standard input.
     #[arg(required = true)]
     pub sources: Vec<PathBuf>,
-    /// Where to write the pairs (default: standard output).
+    /// Where to write the pairs (`-`: standard output).
     #[arg(long, default_value = "-", value_name = "FILE")]
     pub out: PathBuf,
     /// Format of the pairs file.
@@ -35,51 +35,59 @@ pub struct BatchArgs {
     /// Also write the run's summary as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
-    /// The method: slst (suffix-array candidates), or shingle, megashingle, polyhash, spotsigs,
-    /// sentlen, md5 and the web-page methods (candidates from an inverted index over the
-    /// method's keys).
+    /// The method.
+    ///
+    /// slst finds candidates with a suffix array; shingle, megashingle, polyhash, spotsigs,
+    /// sentlen, md5 and the web-page methods with an inverted index over the method's keys.
     #[arg(long, value_enum, default_value_t = MethodArg(Method::Slst), value_name = "NAME")]
     pub method: MethodArg,
     /// Report pairs whose resemblance J is at least this [default: the method's own, 0.5 for
     /// slst].
     #[arg(long, value_name = "θ")]
     pub threshold: Option<f64>,
-    /// Report pairs where either document's containment in the other is at least this,
-    /// instead of using the resemblance threshold.
+    /// Report pairs where either containment is at least this, instead of J ≥ θ.
     #[arg(long, value_name = "θc")]
     pub containment: Option<f64>,
     /// Blocks shorter than this many sentences are dropped.
-    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 2,
+        value_name = "SENTENCES"
+    )]
     pub min_block: usize,
-    /// How candidate pairs are found: `index` (suffix array over block keys) or `all` (compare
-    /// every pair: slow, obviously correct).
+    /// How candidate pairs are found: `index` (exact and fast) or `all` (every pair: slow).
+    ///
+    /// `index`: a suffix array over the sentence keys of blocks (or the method's own keys);
+    /// `all`: compare every pair, slow and obviously correct, for checking.
     #[arg(long, value_enum, default_value_t = CandidatesArg::Index)]
     pub candidates: CandidatesArg,
     /// A run of sentences shared by more documents than this is boilerplate: reported and left
     /// out of candidate generation.
-    #[arg(long, default_value_t = 1000, value_name = "F")]
+    #[arg(hide_short_help = true, long, default_value_t = 1000, value_name = "F")]
     pub max_df: usize,
     /// Web pages: leave out blocks whose normalised text recurs on more than
     /// --boilerplate-pages pages
     /// (navigation, footers) before scoring; the summary lists them. Holds every page in memory.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub drop_boilerplate: bool,
     /// With --drop-boilerplate: a block is boilerplate when it recurs on more than this many
     /// pages.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 10, value_name = "N")]
     pub boilerplate_pages: usize,
     /// Worker threads (default: all cores). The output is the same for any number.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// No progress bars and no summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     #[command(flatten)]
     pub profile: ProfileFlags,
     #[command(flatten)]
     pub methods: crate::methods::MethodFlags,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 /// Pair file formats.
@@ -118,6 +126,35 @@ impl Bars {
     }
 }
 
+/// A rate for a progress bar: whole numbers with thousands separators from 100 up
+/// (`1,234 docs/s`), one decimal below (`12.3 docs/s`).
+pub fn rate(per_sec: f64, unit: &str) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return format!("0 {unit}/s");
+    }
+    if per_sec < 99.95 {
+        return format!("{per_sec:.1} {unit}/s");
+    }
+    let digits = format!("{per_sec:.0}");
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{grouped} {unit}/s")
+}
+
+/// What a stage counts, for its rate.
+fn unit(stage: &str) -> &'static str {
+    if stage.contains("pairs") {
+        "pairs"
+    } else {
+        "docs"
+    }
+}
+
 impl Progress for Bars {
     fn stage(&self, name: &'static str, total: Option<u64>) {
         let target = if self.hidden {
@@ -125,19 +162,23 @@ impl Progress for Bars {
         } else {
             ProgressDrawTarget::stderr()
         };
+        let unit = unit(name);
+        let rate_key = move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = w.write_str(&rate(state.per_sec(), unit));
+        };
         let bar = match total {
             Some(n) => ProgressBar::with_draw_target(Some(n), target).with_style(
                 ProgressStyle::with_template(
-                    "{msg:>26} [{bar:30}] {human_pos}/{human_len} ({per_sec}, {eta})",
+                    "{msg:>26} [{bar:30}] {human_pos}/{human_len} ({rate}, {eta})",
                 )
+                .map(|s| s.with_key("rate", rate_key))
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> "),
             ),
             None => ProgressBar::with_draw_target(None, target).with_style(
-                ProgressStyle::with_template(
-                    "{msg:>26} {spinner} {human_pos} ({per_sec}) {elapsed}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                ProgressStyle::with_template("{msg:>26} {spinner} {human_pos} ({rate}) {elapsed}")
+                    .map(|s| s.with_key("rate", rate_key))
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             ),
         };
         bar.set_message(name);
@@ -174,12 +215,12 @@ impl WithDetector for Run<'_> {
 
     fn with<D: Detector>(self, detector: &D) -> Result<()> {
         let args = self.args;
-        let bars = Bars::new(args.quiet);
-        let items = read_sources(&args.sources, &args.input.source_options());
+        let bars = Bars::new(!args.quiet.verbose());
+        let items = read_sources(&args.sources, &args.input.source_options(&args.folders)?);
         let result = batch::run(items, detector, &self.config, &bars);
         if result.candidates.source == CandidateSource::AllPairs
             && self.config.candidates == Candidates::Index
-            && !args.quiet
+            && args.quiet.quiet < 2
         {
             eprintln!(
                 "slst: warning: {} has no join keys here: every pair of the {} documents is compared",
@@ -207,6 +248,7 @@ impl WithDetector for Run<'_> {
         if result.corpus.ids.is_empty() {
             return Err(slst::Error::NothingRead {
                 skipped: result.corpus.skipped.len(),
+                first: result.corpus.skipped.first().map(crate::args::skip_text),
             });
         }
         Ok(())
@@ -262,8 +304,31 @@ fn finish(args: &BatchArgs, summary: &BatchSummary) -> Result<()> {
             w.write_all(b"\n")
         })?;
     }
-    if !args.quiet {
+    if args.quiet.verbose() {
         eprint!("{}", summary.to_text());
+    } else {
+        let hint = match &args.summary {
+            Some(path) => format!("{} lists them", path.display()),
+            None => "--summary FILE lists them".into(),
+        };
+        args.quiet
+            .skipped_line(&summary.skipped, summary.documents_read, &hint);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn rates_are_whole_numbers_with_separators_or_one_decimal() {
+        assert_eq!(rate(1234.5678, "docs"), "1,235 docs/s");
+        assert_eq!(rate(12.3456, "docs"), "12.3 docs/s");
+        assert_eq!(rate(99.96, "pairs"), "100 pairs/s");
+        assert_eq!(rate(100.0, "pairs"), "100 pairs/s");
+        assert_eq!(rate(7_902_300.4, "pairs"), "7,902,300 pairs/s");
+        assert_eq!(rate(0.0, "docs"), "0 docs/s");
+        assert_eq!(rate(f64::NAN, "docs"), "0 docs/s");
+    }
 }

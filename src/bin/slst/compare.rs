@@ -14,34 +14,40 @@ use crate::methods::MethodFlags;
 /// Arguments of `slst compare`.
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// The first document (A): a text file, or a TREC SGML file (gzip'd or not).
+    /// The first document (A): a file of any format slst reads, or `-` for standard input.
     pub a: PathBuf,
     /// The second document (B).
     pub b: PathBuf,
-    /// The DOCNO to take from A when it is a TREC file with several documents.
+    /// The id to take from A when it holds several documents (TREC, SGML, JSON lines, WARC).
     #[arg(long, value_name = "ID")]
     pub doc_a: Option<String>,
-    /// The DOCNO to take from B when it is a TREC file with several documents.
+    /// The id to take from B when it holds several documents.
     #[arg(long, value_name = "ID")]
     pub doc_b: Option<String>,
-    /// The method: slst (SL+ST), shingle, megashingle, polyhash, spotsigs, sentlen, md5,
-    /// slst-flat, blocks-md5, blocks-shingle, specialchars, blocks-specialchars, or `all` (every
-    /// method side by side in one table; with --json, an array of their records).
+    /// The method, or `all` for every method side by side.
+    ///
+    /// slst (SL+ST), shingle, megashingle, polyhash, spotsigs, sentlen, md5, and for web pages
+    /// slst-flat, blocks-md5, blocks-shingle, specialchars, blocks-specialchars; `all`: every
+    /// method in one table (with --json, an array of their records).
     #[arg(long, default_value = Method::Slst.name(), value_name = "NAME|all", value_parser = MethodList::parse)]
     pub method: MethodList,
-    /// Duplicate when the resemblance J (or the method's own score) is at least this
-    /// [default: the method's own: 0.5; 0.85 for spotsigs].
+    /// Duplicate when J (or the method's score) is at least this [default: 0.5; spotsigs 0.85].
     #[arg(long, value_name = "θ")]
     pub threshold: Option<f64>,
-    /// Also decide containment: "A is contained in B" when containment_a is at least this.
+    /// Also decide "A is contained in B" when containment_a is at least this.
     #[arg(long, value_name = "θc")]
     pub containment: Option<f64>,
     /// Blocks shorter than this many sentences are dropped.
-    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 2,
+        value_name = "SENTENCES"
+    )]
     pub min_block: usize,
     /// What the suffix array matches on: `terms` (length and leading terms in one symbol) or
     /// `length` (the paper's literal length string, verified afterwards). Same blocks either way.
-    #[arg(long, value_enum, default_value_t = MatchKeyArg::Terms)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = MatchKeyArg::Terms)]
     pub match_key: MatchKeyArg,
     /// Print one JSON object instead of the report.
     #[arg(long)]

@@ -9,7 +9,7 @@ use slst::eval::{self, EvalConfig, EvalReport, MethodEval, Prepared, ScoreKind, 
 use slst::method::{Method, WithDetector};
 use slst::{Detector, Error, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, MethodList, PassageFlags, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodList, PassageFlags, ProfileFlags, QuietArgs};
 
 /// Arguments of `slst eval`.
 #[derive(Args, Debug)]
@@ -20,6 +20,8 @@ pub struct EvalArgs {
     /// The ground truth file (with --truth-format pan-xml: a file or a folder of them).
     #[arg(long, value_name = "FILE")]
     pub truth: PathBuf,
+    /// The truth's layout: labelled pairs or clusters, or text-alignment cases.
+    ///
     /// `pairs` (id_a<TAB>id_b<TAB>label), `clusters` (cluster_id<TAB>doc_id, or
     /// cluster_id<TAB>space-separated ids); text alignment, scored by PAN's character measures:
     /// `alignment` (susp<TAB>src<TAB>susp_offset<TAB>susp_length<TAB>src_offset<TAB>src_length,
@@ -30,31 +32,35 @@ pub struct EvalArgs {
     #[arg(long, value_delimiter = ',', value_name = "LABEL,…")]
     pub positive: Vec<String>,
     /// Pairs left out of scoring (id_a<TAB>id_b per line), e.g. genuine quotations.
-    #[arg(long, value_name = "FILE")]
+    #[arg(hide_short_help = true, long, value_name = "FILE")]
     pub ignore: Option<PathBuf>,
     /// `all`: every pair of documents, unlisted pairs negative; `listed`: only the truth's pairs.
     #[arg(long, value_enum, default_value_t = UniverseArg::All)]
     pub universe: UniverseArg,
     /// The score thresholded: resemblance, or the larger containment.
-    #[arg(long, value_enum, default_value_t = ScoreArg::Resemblance)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = ScoreArg::Resemblance)]
     pub score: ScoreArg,
-    /// The methods to evaluate: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5,
-    /// the web-page methods, a comma-separated list of them, or `all`. SL+ST is evaluated once
-    /// per --mode (`--mode paper,robust`: both side by side). Every method is scored by its own
-    /// resemblance (or containment with --score), so its own threshold does not matter here.
+    /// The methods to evaluate: a comma-separated list, or `all`.
+    ///
+    /// slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5 and the web-page methods.
+    /// SL+ST is evaluated once per --mode (`--mode paper,robust`: both side by side). Every
+    /// method is scored by its own resemblance (or containment with --score), so its own
+    /// threshold does not matter here.
     #[arg(long, default_value = Method::Slst.name(), value_name = "NAME,…|all", value_parser = MethodList::parse)]
     pub method: MethodList,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     /// Web pages: leave out blocks whose normalised text recurs on more than
     /// --boilerplate-pages pages
     /// (navigation, footers) before scoring; they are listed on standard error (and in --json).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub drop_boilerplate: bool,
     /// With --drop-boilerplate: a block is boilerplate when it recurs on more than this many
     /// pages.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 10, value_name = "N")]
     pub boilerplate_pages: usize,
     /// Write PNG plots (P/R/F1 against θ per method; pairs reported against θ) into this folder.
     #[arg(long, value_name = "DIR")]
@@ -63,17 +69,22 @@ pub struct EvalArgs {
     /// PAN 2013 detection files into this folder, one `SUSP-SRC.xml` per pair of documents, for
     /// PAN's own scorers; with several methods, one subfolder each (`slst-paper`, `slst-robust`,
     /// `slst-flat`). A folder holding other XML files is refused.
-    #[arg(long, value_name = "DIR")]
+    #[arg(hide_short_help = true, long, value_name = "DIR")]
     pub detections_out: Option<PathBuf>,
     /// A title for the plots.
-    #[arg(long, default_value = "evaluation")]
+    #[arg(hide_short_help = true, long, default_value = "evaluation")]
     pub title: String,
     /// Print the whole threshold sweep of each method (text alignment: over the passages'
     /// similarity).
     #[arg(long)]
     pub sweep: bool,
     /// Blocks shorter than this many sentences are dropped (SL+ST).
-    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 2,
+        value_name = "SENTENCES"
+    )]
     pub min_block: usize,
     #[command(flatten)]
     pub profile: ProfileFlags,
@@ -84,6 +95,8 @@ pub struct EvalArgs {
     pub methods: crate::methods::MethodFlags,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 /// Truth file layouts.
@@ -203,21 +216,29 @@ pub fn detectors(args: &EvalArgs) -> Result<Vec<slst::method::MethodDetector>> {
 /// # Errors
 /// No document at all was read.
 pub fn read_documents(args: &EvalArgs) -> Result<(Vec<slst::Document>, usize)> {
-    let mut skipped = 0;
-    let docs: Vec<slst::Document> = read_sources(&args.sources, &args.input.source_options())
-        .filter_map(|item| match item {
-            Item::Document(d) => Some(d),
-            Item::Skipped(s) => {
-                skipped += 1;
-                eprintln!("slst: skipped {}: {}", s.location, s.reason);
-                None
-            }
-        })
-        .collect();
+    let mut skipped = Vec::new();
+    let docs: Vec<slst::Document> =
+        read_sources(&args.sources, &args.input.source_options(&args.folders)?)
+            .filter_map(|item| match item {
+                Item::Document(d) => Some(d),
+                Item::Skipped(s) => {
+                    if args.quiet.verbose() {
+                        eprintln!("slst: skipped {}", crate::args::skip_text(&s));
+                    }
+                    skipped.push(s);
+                    None
+                }
+            })
+            .collect();
     if docs.is_empty() {
-        return Err(slst::Error::NothingRead { skipped });
+        return Err(slst::Error::NothingRead {
+            skipped: skipped.len(),
+            first: skipped.first().map(crate::args::skip_text),
+        });
     }
-    Ok((docs, skipped))
+    args.quiet
+        .skipped_line(&skipped, docs.len(), "run without -q to see them");
+    Ok((docs, skipped.len()))
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {
@@ -244,7 +265,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     } else {
         Vec::new()
     };
-    if !dropped.is_empty() && !args.json {
+    if !dropped.is_empty() && !args.json && args.quiet.verbose() {
         eprintln!("slst: {} boilerplate blocks dropped:", dropped.len());
         for b in dropped.iter().take(20) {
             eprintln!(
@@ -297,7 +318,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
 fn plots(dir: &std::path::Path, args: &EvalArgs, results: &[MethodEval]) -> Result<()> {
     let font = std::env::var_os("SLST_FONT").map(std::path::PathBuf::from);
     let files = eval::plot::write_plots(dir, &args.title, results, font.as_deref())?;
-    if !args.json {
+    if !args.json && args.quiet.verbose() {
         eprintln!("slst: wrote {} plots to {}", files.len(), dir.display());
     }
     Ok(())

@@ -88,7 +88,7 @@ pub fn run(args: &EvalArgs, detectors: &[MethodDetector]) -> Result<()> {
     }
     for (dir, result) in outputs.iter().zip(&results) {
         let files = pan_xml::write_pairs(dir, &result.pairs)?;
-        if !args.json {
+        if !args.json && args.quiet.verbose() {
             eprintln!("slst: wrote {files} detection files to {}", dir.display());
         }
     }
@@ -129,7 +129,7 @@ fn plots(dir: &std::path::Path, args: &EvalArgs, results: &[AlignmentEval]) -> R
     let font = std::env::var_os("SLST_FONT").map(std::path::PathBuf::from);
     let files =
         slst::eval::plot::write_alignment_plots(dir, &args.title, results, font.as_deref())?;
-    if !args.json {
+    if !args.json && args.quiet.verbose() {
         eprintln!("slst: wrote {} plots to {}", files.len(), dir.display());
     }
     Ok(())

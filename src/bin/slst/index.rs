@@ -13,7 +13,7 @@ use slst::method::{Method, MethodSettings, WithDetector};
 use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION, Versioned, count};
 use slst::{Detector, Document, MatchKey, Result, SlstConfig};
 
-use crate::args::{InputArgs, MethodArg, ProfileFlags};
+use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
 use crate::batch::Bars;
 use crate::methods::{MegaShingleFlags, ShingleFlags};
 
@@ -47,7 +47,12 @@ pub struct CreateArgs {
     #[arg(long, value_name = "θ")]
     pub threshold: Option<f64>,
     /// Blocks shorter than this many sentences are dropped.
-    #[arg(long, default_value_t = 2, value_name = "SENTENCES")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 2,
+        value_name = "SENTENCES"
+    )]
     pub min_block: usize,
     #[command(flatten)]
     pub profile: ProfileFlags,
@@ -69,13 +74,14 @@ pub struct AddArgs {
     #[arg(long)]
     pub no_replace: bool,
     /// Documents per transaction: a killed add keeps every committed batch.
-    #[arg(long, default_value_t = DEFAULT_BATCH_SIZE, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = DEFAULT_BATCH_SIZE, value_name = "N")]
     pub batch_size: usize,
-    /// No progress bar and no summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 /// Arguments of `slst index remove`.
@@ -120,10 +126,12 @@ pub struct QueryArgs {
     pub json: bool,
     /// Write each query's time in milliseconds (index lookup and verification) to this file,
     /// one line per query: `id<TAB>ms<TAB>candidates<TAB>hits`.
-    #[arg(long, value_name = "FILE")]
+    #[arg(hide_short_help = true, long, value_name = "FILE")]
     pub timings: Option<PathBuf>,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 pub fn run(command: IndexCommand) -> Result<()> {
@@ -166,15 +174,15 @@ fn create(args: CreateArgs) -> Result<()> {
 fn add(args: AddArgs) -> Result<()> {
     slst::corpus::check_sources(&args.sources)?;
     let mut index = Index::open(&args.index)?;
-    let bars = Bars::new(args.quiet);
-    let items = read_sources(&args.sources, &args.input.source_options());
+    let bars = Bars::new(!args.quiet.verbose());
+    let items = read_sources(&args.sources, &args.input.source_options(&args.folders)?);
     let options = AddOptions {
         batch_size: args.batch_size,
         no_replace: args.no_replace,
     };
     let t = Instant::now();
     let summary = index.add(items, &options, &bars)?;
-    if !args.quiet {
+    if args.quiet.verbose() {
         eprintln!(
             "slst: added {} ({} replaced) in {}, {:.1} s",
             count(summary.added, "document", "documents"),
@@ -188,10 +196,17 @@ fn add(args: AddArgs) -> Result<()> {
         for s in &summary.skipped {
             eprintln!("slst: skipped {}: {}", s.location, s.reason);
         }
+    } else {
+        args.quiet.skipped_line(
+            &summary.skipped,
+            summary.added + summary.refused.len(),
+            "run without -q to see them",
+        );
     }
     if summary.added == 0 && summary.refused.is_empty() {
         return Err(slst::Error::NothingRead {
             skipped: summary.skipped.len(),
+            first: summary.skipped.first().map(crate::args::skip_text),
         });
     }
     Ok(())
@@ -270,6 +285,7 @@ struct Queries<'a> {
     args: &'a QueryArgs,
     index: &'a Index,
     options: QueryOptions,
+    sources: slst::corpus::SourceOptions,
 }
 
 impl WithDetector for Queries<'_> {
@@ -278,7 +294,7 @@ impl WithDetector for Queries<'_> {
     fn with<D: Detector>(self, d: &D) -> Result<()> {
         let args = self.args;
         let mut timings = String::new();
-        for doc in query_documents(args) {
+        for doc in query_documents(args, &self.sources) {
             let t = Instant::now();
             let result = self.index.query(d, &doc, &self.options)?;
             let ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -410,16 +426,21 @@ pub fn query(args: QueryArgs) -> Result<()> {
         top: args.top,
     };
     let detector = index.query_detector(args.threshold)?;
+    let sources = args.input.source_options(&args.folders)?;
     detector.visit(Queries {
         args: &args,
         index: &index,
         options,
+        sources,
     })
 }
 
 /// The query documents of `args`, skipped ones reported on standard error.
-fn query_documents(args: &QueryArgs) -> impl Iterator<Item = Document> {
-    read_sources(&args.files, &args.input.source_options()).filter_map(|item| match item {
+fn query_documents(
+    args: &QueryArgs,
+    sources: &slst::corpus::SourceOptions,
+) -> impl Iterator<Item = Document> + use<> {
+    read_sources(&args.files, sources).filter_map(|item| match item {
         slst::corpus::Item::Document(doc) => Some(doc),
         slst::corpus::Item::Skipped(s) => {
             eprintln!("slst: skipped {}: {}", s.location, s.reason);

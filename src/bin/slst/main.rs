@@ -32,35 +32,48 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compare two documents: scores, decision, and the matching sentence blocks (or any
-    /// other method's evidence with --method; all of them side by side with --method all).
+    /// Compare two documents: scores, decision and the matching sentence blocks.
+    ///
+    /// With --method, any other method's scores and evidence; with --method all, every method
+    /// side by side.
     Compare(compare::CompareArgs),
-    /// Find every near-duplicate pair and cluster of a corpus (TREC, SGML, JSON lines, folders).
+    /// Find every near-duplicate pair and cluster of a corpus.
+    ///
+    /// Sources are files, folders and standard input: plain text, TREC and other SGML, JSON
+    /// lines, HTML and WARC, gzip'd or not.
     Batch(batch::BatchArgs),
-    /// Evaluate methods against labelled pairs or clusters (precision, recall, F1 over a
-    /// threshold sweep, χ², plots), or against text-alignment cases (PAN's character measures).
+    /// Score methods against labelled pairs, clusters or text-alignment cases.
+    ///
+    /// Labelled pairs or clusters: precision, recall and F1 over a threshold sweep, χ², plots.
+    /// Text-alignment cases: PAN's character measures of the passages found.
     Eval(eval::EvalArgs),
-    /// Plant near-duplicates of real documents: a corpus, its ground truth and an edit log.
+    /// Plant near-duplicates of real documents, with ground truth and an edit log.
     Synth(synth::SynthArgs),
-    /// Build an AP90-S-like subset: the BM25 top k of q query documents, with a manifest.
+    /// Build an AP90-S-like subset (BM25 top k of q query documents), with a manifest.
     #[cfg(feature = "sample")]
     Sample(sample::SampleArgs),
-    /// A persistent, incremental near-duplicate index: create, add, remove, stats, check.
+    /// Keep a persistent near-duplicate index: create, add, remove, stats, check.
     #[cfg(feature = "index")]
     #[command(subcommand)]
     Index(index::IndexCommand),
-    /// Ask an index for the near-duplicates of each query document: scores and verified blocks
-    /// with spans in both documents, as `slst compare` gives against each indexed document.
+    /// Ask an index for the near-duplicates of each query document.
+    ///
+    /// Scores and verified blocks with spans in both documents, as `slst compare` gives against
+    /// each indexed document.
     #[cfg(feature = "index")]
     Query(index::QueryArgs),
-    /// Show a document's sentence profile: each kept sentence's span, length, symbol and
-    /// leading terms, and the length string.
+    /// Show a document's sentence profile: spans, lengths, symbols, leading terms.
+    ///
+    /// Each kept sentence's byte span, length, symbol and leading terms, and the length string.
     Profile(profile::ProfileArgs),
-    /// Show a web page's structural-semantic blocks in extraction order: weight, depth, DOM
-    /// path, text length, byte spans and an excerpt.
+    /// Show a web page's structural-semantic blocks.
+    ///
+    /// In extraction order: weight, depth, DOM path, text length, byte spans and an excerpt.
     Blocks(blocks::BlocksArgs),
-    /// Show what a method keeps of a document: shingle fingerprints, minima and
-    /// super/megashingles, n-gram counts, spot signatures, sentence-length features, a digest.
+    /// Show what a method keeps of a document (fingerprints, signatures, features).
+    ///
+    /// Shingle fingerprints, minima and super/megashingles, n-gram counts, spot signatures,
+    /// sentence-length features, a digest.
     Sketch(sketch::SketchArgs),
 }
 

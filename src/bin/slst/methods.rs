@@ -36,13 +36,13 @@ pub struct MethodFlags {
 pub struct BlocksFlags {
     /// blocks-shingle: shingles kept per page, spread over its blocks in proportion to their
     /// length (at least one per block); the shingle size is --shingle-size.
-    #[arg(long, default_value_t = 10, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 10, value_name = "N")]
     pub shingles_per_page: usize,
     /// Threshold of blocks-md5 and blocks-shingle [default: --threshold, else 0.5].
-    #[arg(long, value_name = "θ")]
+    #[arg(hide_short_help = true, long, value_name = "θ")]
     pub blocks_threshold: Option<f64>,
     /// Threshold of specialchars and blocks-specialchars [default: --threshold, else 0.9].
-    #[arg(long, value_name = "θ")]
+    #[arg(hide_short_help = true, long, value_name = "θ")]
     pub specialchars_threshold: Option<f64>,
 }
 
@@ -50,6 +50,8 @@ pub struct BlocksFlags {
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Method slst")]
 pub struct RobustFlags {
+    /// SL+ST's mode: `paper` (faithful) or `robust` (close lengths and term sets).
+    ///
     /// `paper`: faithful SL+ST (equal lengths and leading terms); `robust`: sentences match when
     /// their lengths and term sets are close (see README, "which mode when"). `slst eval` takes
     /// both (`paper,robust`) to score the two modes side by side.
@@ -62,45 +64,45 @@ pub struct RobustFlags {
     )]
     pub mode: Vec<ModeArg>,
     /// Robust mode: two matching sentences differ in length by at most this many terms (δ).
-    #[arg(long, default_value_t = RobustConfig::default().length_tolerance, value_name = "TERMS")]
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().length_tolerance, value_name = "TERMS")]
     pub length_tolerance: usize,
     /// Robust mode: two matching sentences have a term-set Jaccard of at least this (τ).
-    #[arg(long, default_value_t = RobustConfig::default().term_similarity, value_name = "τ")]
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().term_similarity, value_name = "τ")]
     pub term_similarity: f64,
     /// Robust mode: one sentence pair is a block when both have at least this many terms
     /// (0: never) …
-    #[arg(long, default_value_t = RobustConfig::default().single_min_terms, value_name = "TERMS")]
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().single_min_terms, value_name = "TERMS")]
     pub single_min_terms: usize,
     /// … and their term-set Jaccard is at least this.
-    #[arg(long, default_value_t = RobustConfig::default().single_similarity, value_name = "τ1")]
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().single_similarity, value_name = "τ1")]
     pub single_similarity: f64,
     /// Robust mode: also cut sentences at semicolons and colons (clauses as units).
-    #[arg(long, default_value_t = RobustConfig::default().clauses, value_name = "true|false",
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().clauses, value_name = "true|false",
           action = clap::ArgAction::Set)]
     pub clauses: bool,
     /// Robust mode: stem terms (Snowball English) after stop-word removal.
-    #[arg(long, default_value_t = RobustConfig::default().stem, value_name = "true|false",
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().stem, value_name = "true|false",
           action = clap::ArgAction::Set)]
     pub stem: bool,
     /// Robust mode: two matching sentences also share one of their K longest terms, a
     /// single-pair block two of them (0: off; exact term-set matching, slower corpus runs).
-    #[arg(long, default_value_t = RobustConfig::default().anchor_terms, value_name = "K")]
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().anchor_terms, value_name = "K")]
     pub anchor_terms: usize,
     /// Robust mode: cut sentences glued without a space (`organization.Coalition`).
-    #[arg(long, default_value_t = RobustConfig::default().split_glued, value_name = "true|false",
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().split_glued, value_name = "true|false",
           action = clap::ArgAction::Set)]
     pub split_glued: bool,
     /// Robust mode: cut units longer than --max-length into windows of this many terms instead
     /// of dropping them (0: drop).
-    #[arg(long, default_value_t = RobustConfig::default().window, value_name = "TERMS")]
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().window, value_name = "TERMS")]
     pub window: usize,
     /// Robust mode: a duplicate also has a weighted resemblance (sentence pairs in blocks
     /// counted by their term-set Jaccard) of at least this (0: no such condition).
-    #[arg(long, default_value_t = RobustConfig::default().min_weighted, value_name = "J")]
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().min_weighted, value_name = "J")]
     pub min_weighted: f64,
     /// Robust mode: a duplicate also has at least this share of the figures (terms with a
     /// digit) in its blocks' sentence pairs the same on both sides (0: no such condition).
-    #[arg(long, default_value_t = RobustConfig::default().min_figures, value_name = "SHARE")]
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().min_figures, value_name = "SHARE")]
     pub min_figures: f64,
     /// Robust mode: also a duplicate when at least this share of either document's sentences
     /// lie in blocks — a flash and its story, a story and its first paragraphs (0: J alone).
@@ -197,25 +199,25 @@ impl RobustFlags {
 #[command(next_help_heading = "Method shingle")]
 pub struct ShingleFlags {
     /// Terms per shingle, w.
-    #[arg(long, default_value_t = 4, value_name = "W")]
+    #[arg(hide_short_help = true, long, default_value_t = 4, value_name = "W")]
     pub shingle_size: usize,
     /// Fingerprint: Karp–Rabin (64-bit word, 61 bits) or CRC-32 of the shingle text.
-    #[arg(long, value_enum, default_value_t = HashArg::Rabin)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = HashArg::Rabin)]
     pub hash: HashArg,
     /// Which fingerprints to keep: all, those ≡ 0 mod m, or the n smallest.
-    #[arg(long, value_enum, default_value_t = SketchArg::Full)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = SketchArg::Full)]
     pub sketch: SketchArg,
     /// m of `--sketch mod`.
-    #[arg(long, default_value_t = 25, value_name = "M")]
+    #[arg(hide_short_help = true, long, default_value_t = 25, value_name = "M")]
     pub modulus: u64,
     /// n of `--sketch min`.
-    #[arg(long, default_value_t = 160, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 160, value_name = "N")]
     pub sketch_size: usize,
     /// The score that decides: resemblance, containment (either way) or Dice over shingle lists.
-    #[arg(long, value_enum, default_value_t = MeasureArg::Resemblance)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = MeasureArg::Resemblance)]
     pub measure: MeasureArg,
     /// Threshold of the shingle method [default: --threshold, else 0.5].
-    #[arg(long, value_name = "θ")]
+    #[arg(hide_short_help = true, long, value_name = "θ")]
     pub shingle_threshold: Option<f64>,
 }
 
@@ -255,16 +257,21 @@ pub enum MeasureArg {
 #[command(next_help_heading = "Method megashingle")]
 pub struct MegaShingleFlags {
     /// Terms per shingle.
-    #[arg(long, default_value_t = 5, value_name = "W")]
+    #[arg(hide_short_help = true, long, default_value_t = 5, value_name = "W")]
     pub mega_shingle_size: usize,
     /// Min-wise permutations, i.e. minima per signature.
-    #[arg(long, default_value_t = 84, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 84, value_name = "N")]
     pub minima: usize,
     /// Minima per supershingle (84 / 14 = 6 supershingles, 15 megashingles).
-    #[arg(long, default_value_t = 14, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 14, value_name = "N")]
     pub supershingle_size: usize,
     /// Seed of the fixed family of permutations.
-    #[arg(long, default_value_t = 2003, value_name = "SEED")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 2003,
+        value_name = "SEED"
+    )]
     pub permutation_seed: u64,
 }
 
@@ -273,19 +280,19 @@ pub struct MegaShingleFlags {
 #[command(next_help_heading = "Method polyhash")]
 pub struct PolyHashFlags {
     /// Characters per n-gram.
-    #[arg(long, default_value_t = 6, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 6, value_name = "N")]
     pub ngram: usize,
     /// Base p of the polynomial hash.
-    #[arg(long, default_value_t = 257, value_name = "P")]
+    #[arg(hide_short_help = true, long, default_value_t = 257, value_name = "P")]
     pub poly_base: u64,
     /// The two prime moduli.
-    #[arg(long, value_delimiter = ',', default_values_t = [1_000_000_007u64, 1_000_000_009], value_name = "M1,M2")]
+    #[arg(hide_short_help = true, long, value_delimiter = ',', default_values_t = [1_000_000_007u64, 1_000_000_009], value_name = "M1,M2")]
     pub poly_moduli: Vec<u64>,
     /// Snowball stemmer language (english, russian, french, …) or `none`.
-    #[arg(long, default_value = "english", value_parser = parse_stemmer, value_name = "LANG|none")]
+    #[arg(hide_short_help = true, long, default_value = "english", value_parser = parse_stemmer, value_name = "LANG|none")]
     pub stemmer: StemmerArg,
     /// Threshold of the polyhash method [default: --threshold, else 0.5].
-    #[arg(long, value_name = "θ")]
+    #[arg(hide_short_help = true, long, value_name = "θ")]
     pub polyhash_threshold: Option<f64>,
 }
 
@@ -295,22 +302,27 @@ pub struct PolyHashFlags {
 pub struct SpotSigsFlags {
     /// Antecedents, comma-separated [default: the, be, is, are, was, will, would, shall, should,
     /// can, could, has, have, had, do, did, does, done, un, une, le, la, el, al].
-    #[arg(long, value_delimiter = ',', value_name = "WORDS")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        value_delimiter = ',',
+        value_name = "WORDS"
+    )]
     pub antecedents: Option<Vec<String>>,
     /// Spot distance d: each chain word is the first non-stop word ≥ d words on.
-    #[arg(long, default_value_t = 1, value_name = "D")]
+    #[arg(hide_short_help = true, long, default_value_t = 1, value_name = "D")]
     pub spot_distance: usize,
     /// Words per chain.
-    #[arg(long, default_value_t = 1, value_name = "C")]
+    #[arg(hide_short_help = true, long, default_value_t = 1, value_name = "C")]
     pub chain_length: usize,
     /// Documents with fewer signatures are not compared.
-    #[arg(long, default_value_t = 4, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 4, value_name = "N")]
     pub min_signatures: usize,
     /// Write the antecedent into each signature (`the:president`, as the paper's examples do).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub with_antecedent: bool,
     /// Threshold of SpotSigs [default: --threshold, else 0.85].
-    #[arg(long, value_name = "θ")]
+    #[arg(hide_short_help = true, long, value_name = "θ")]
     pub spotsigs_threshold: Option<f64>,
 }
 
@@ -319,10 +331,10 @@ pub struct SpotSigsFlags {
 #[command(next_help_heading = "Method sentlen")]
 pub struct SentLenFlags {
     /// Consecutive sentence lengths per feature.
-    #[arg(long, default_value_t = 3, value_name = "K")]
+    #[arg(hide_short_help = true, long, default_value_t = 3, value_name = "K")]
     pub sentlen_k: usize,
     /// Threshold of the sentlen method [default: --threshold, else 0.5].
-    #[arg(long, value_name = "θ")]
+    #[arg(hide_short_help = true, long, value_name = "θ")]
     pub sentlen_threshold: Option<f64>,
 }
 

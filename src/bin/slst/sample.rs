@@ -8,7 +8,7 @@ use slst::batch::output::write_atomically;
 use slst::sample::{self, Analyzer, Manifest, SampleConfig};
 use slst::{Error, Result};
 
-use crate::args::InputArgs;
+use crate::args::{FolderArgs, InputArgs, QuietArgs};
 
 /// Arguments of `slst sample`.
 #[derive(Args, Debug)]
@@ -29,11 +29,11 @@ pub struct SampleArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
     /// Documents with fewer sentences are never drawn as queries.
-    #[arg(long, default_value_t = 3, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 3, value_name = "N")]
     pub min_query_sentences: usize,
     /// How text becomes index terms: english (lowercase, stop words, Snowball stemming) or plain
     /// (lowercase only).
-    #[arg(long, value_enum, default_value_t = AnalyzerArg::English)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = AnalyzerArg::English)]
     pub analyzer: AnalyzerArg,
     /// Where to write the subset (TREC SGML).
     #[arg(long, value_name = "FILE")]
@@ -45,11 +45,12 @@ pub struct SampleArgs {
     /// analyzer) and fail unless it comes out bit for bit the same.
     #[arg(long, value_name = "MANIFEST", conflicts_with_all = ["query_ids", "queries", "top", "seed"])]
     pub rebuild: Option<PathBuf>,
-    /// No summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 /// Analyzers.
@@ -74,7 +75,7 @@ pub fn run(args: SampleArgs) -> Result<()> {
         }
         None => (
             args.sources.clone(),
-            args.input.source_options(),
+            args.input.source_options(&args.folders)?,
             SampleConfig {
                 queries: args.queries,
                 top: args.top,
@@ -109,7 +110,7 @@ pub fn run(args: SampleArgs) -> Result<()> {
             w.write_all(b"\n")
         })?;
     }
-    if !args.quiet {
+    if args.quiet.verbose() {
         for q in &subset.queries {
             eprintln!(
                 "slst sample: query {} ({} terms): {} hits, itself at rank {}",

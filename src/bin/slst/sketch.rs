@@ -16,8 +16,7 @@ use crate::methods::MethodFlags;
 pub struct SketchArgs {
     /// The document: a text file, or a TREC SGML file (gzip'd or not).
     pub file: PathBuf,
-    /// The method: slst, shingle, megashingle, polyhash, spotsigs, sentlen, md5 or a web-page
-    /// method.
+    /// The method.
     #[arg(long, value_enum, default_value_t = MethodArg(Method::Slst), value_name = "NAME")]
     pub method: MethodArg,
     /// The DOCNO to take from a TREC file holding several documents.

@@ -10,7 +10,7 @@ use slst::synth::{self, EditKind, KindSpec, SynthConfig};
 use slst::text::StopWords;
 use slst::{Document, Result};
 
-use crate::args::InputArgs;
+use crate::args::{FolderArgs, InputArgs, QuietArgs};
 
 /// Arguments of `slst synth`.
 #[derive(Args, Debug)]
@@ -41,19 +41,30 @@ pub struct SynthArgs {
     pub kinds: Vec<String>,
     /// Chance that a word of a rewritten sentence is substituted, deleted or followed by an
     /// inserted word (last-paragraph, every-nth).
-    #[arg(long, default_value_t = 0.3, value_name = "RATE")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = 0.3,
+        value_name = "RATE"
+    )]
     pub word_rate: f64,
     /// Only documents with at least this many sentences become originals.
-    #[arg(long, default_value_t = 8, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = 8, value_name = "N")]
     pub min_sentences: usize,
     /// Stop words for substitute's stop word ↔ content word swaps: `english`, `none` or a file.
-    #[arg(long, default_value = "english", value_name = "english|none|FILE")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value = "english",
+        value_name = "english|none|FILE"
+    )]
     pub stopwords: String,
-    /// No summary on standard error.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub quiet: QuietArgs,
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub folders: FolderArgs,
 }
 
 pub fn run(args: SynthArgs) -> Result<()> {
@@ -78,14 +89,18 @@ pub fn run(args: SynthArgs) -> Result<()> {
         min_sentences: args.min_sentences,
         stopwords,
     };
-    let docs = read_documents(&args.sources, &args.input.source_options(), args.quiet);
+    let docs = read_documents(
+        &args.sources,
+        &args.input.source_options(&args.folders)?,
+        args.quiet,
+    );
     let out = synth::synthesize(docs, &config)?;
     write_atomically(&args.out, |w| out.write_corpus(w))?;
     write_atomically(&args.truth, |w| out.write_truth(w))?;
     if let Some(log) = &args.log {
         write_atomically(log, |w| out.write_log(w))?;
     }
-    if !args.quiet {
+    if args.quiet.verbose() {
         if !out.duplicate_ids.is_empty() {
             eprintln!(
                 "slst: note: {} documents repeat an earlier id and were left out (first: {})",
@@ -113,27 +128,35 @@ pub fn run(args: SynthArgs) -> Result<()> {
 }
 
 /// Every document of the sources; what cannot be read is reported and skipped.
-pub fn read_documents(sources: &[PathBuf], options: &SourceOptions, quiet: bool) -> Vec<Document> {
+pub fn read_documents(
+    sources: &[PathBuf],
+    options: &SourceOptions,
+    quiet: QuietArgs,
+) -> Vec<Document> {
     let mut docs = Vec::new();
-    let mut skipped = 0usize;
+    let mut skipped = Vec::new();
     for item in read_sources(sources, options) {
         match item {
             Item::Document(d) => docs.push(d),
             Item::Skipped(s) => {
-                skipped += 1;
-                if !quiet {
+                if quiet.verbose() {
                     eprintln!(
                         "slst: skipped {}{}: {}",
                         s.location,
-                        s.id.map(|i| format!(" ({i})")).unwrap_or_default(),
+                        s.id.as_ref().map(|i| format!(" ({i})")).unwrap_or_default(),
                         s.reason
                     );
                 }
+                skipped.push(s);
             }
         }
     }
-    if skipped > 0 && !quiet {
-        eprintln!("slst: {skipped} documents or files skipped");
+    if quiet.verbose() {
+        if let Some(line) = crate::args::skipped_line(&skipped, docs.len()) {
+            eprintln!("slst: {line}");
+        }
+    } else {
+        quiet.skipped_line(&skipped, docs.len(), "run without -q to see them");
     }
     docs
 }
