@@ -18,7 +18,7 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 
 #[test]
 fn compare_prints_counts_scores_decision_and_blocks() {
-    let o = slst(&["compare", CUT, SOURCE]);
+    let o = slst(&["compare", "--mode", "paper", CUT, SOURCE]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
@@ -41,7 +41,7 @@ fn compare_prints_counts_scores_decision_and_blocks() {
 
 #[test]
 fn compare_json_has_the_documented_schema() {
-    let o = slst(&["compare", "--json", CUT, SOURCE]);
+    let o = slst(&["compare", "--mode", "paper", "--json", CUT, SOURCE]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["method"], "slst");
@@ -64,10 +64,27 @@ fn compare_json_has_the_documented_schema() {
 
 #[test]
 fn threshold_and_min_block_flags_change_the_result() {
-    let o = slst(&["compare", "--json", "--threshold=0.15", CUT, SOURCE]);
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "paper",
+        "--json",
+        "--threshold=0.15",
+        CUT,
+        SOURCE,
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["duplicate"], true);
-    let o = slst(&["compare", "--json", "--min-block", "3", CUT, SOURCE]);
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "paper",
+        "--json",
+        "--min-block",
+        "3",
+        CUT,
+        SOURCE,
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["blocks"].as_array().unwrap().len(), 1);
     assert_eq!(v["params"]["min_block"], 3);
@@ -317,7 +334,7 @@ fn too_large_file_is_refused() {
 
 #[test]
 fn identical_files_score_one() {
-    let o = slst(&["compare", "--json", CUT, CUT]);
+    let o = slst(&["compare", "--mode", "paper", "--json", CUT, CUT]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["resemblance"], 1.0);
     assert_eq!(v["duplicate"], true);
@@ -326,18 +343,43 @@ fn identical_files_score_one() {
 
 #[test]
 fn containment_threshold_reports_the_answer_inside_its_source() {
-    let o = slst(&["compare", "--json", "--containment", "0.6", CUT, SOURCE]);
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "paper",
+        "--json",
+        "--containment",
+        "0.6",
+        CUT,
+        SOURCE,
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["contained"]["a_in_b"], true);
     assert_eq!(v["contained"]["b_in_a"], false);
     assert_eq!(v["duplicate"], false);
-    let o = slst(&["compare", "--containment", "0.6", CUT, SOURCE]);
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "paper",
+        "--containment",
+        "0.6",
+        CUT,
+        SOURCE,
+    ]);
     assert!(
         stdout(&o).contains("A contained in B at θc = 0.6: yes"),
         "{}",
         stdout(&o)
     );
-    let o = slst(&["compare", "--containment", "2", CUT, SOURCE]);
+    let o = slst(&[
+        "compare",
+        "--mode",
+        "paper",
+        "--containment",
+        "2",
+        CUT,
+        SOURCE,
+    ]);
     assert_eq!(o.status.code(), Some(2));
 }
 

@@ -120,7 +120,7 @@ fn pan_xml_truth_gives_the_same_figures_and_lists_a_pair_without_case() {
         &[&susp, &src],
         &sample("cases.tsv"),
         "alignment",
-        &["--no-passages"],
+        &["--no-passages", "--mode", "paper"],
     );
     assert_eq!(blocks["detections"], "blocks");
     let [_, precision, recall, _] = figures(&blocks["methods"][0]);

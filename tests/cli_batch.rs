@@ -33,6 +33,8 @@ fn batch_writes_pairs_clusters_and_summary() {
         dir.path(),
         &[
             "batch",
+            "--mode",
+            "paper",
             "corpus",
             "--out",
             "pairs.jsonl",
@@ -201,7 +203,15 @@ fn tsv_and_csv_outputs() {
     let dir = corpus_dir();
     let o = slst_in(
         dir.path(),
-        &["batch", "-q", "corpus", "--out-format", "tsv"],
+        &[
+            "batch",
+            "--mode",
+            "paper",
+            "-q",
+            "corpus",
+            "--out-format",
+            "tsv",
+        ],
     );
     let tsv = String::from_utf8(o.stdout).unwrap();
     assert_eq!(
@@ -214,7 +224,15 @@ fn tsv_and_csv_outputs() {
     );
     let o = slst_in(
         dir.path(),
-        &["batch", "-q", "corpus", "--out-format", "csv"],
+        &[
+            "batch",
+            "--mode",
+            "paper",
+            "-q",
+            "corpus",
+            "--out-format",
+            "csv",
+        ],
     );
     let csv = String::from_utf8(o.stdout).unwrap();
     assert_eq!(
@@ -660,7 +678,10 @@ fn the_summary_says_in_words_where_candidates_came_from_and_which_were_scored() 
         b"Caf\xe9 cr\xe8me is good. It is.",
     )
     .unwrap();
-    let o = slst_in(dir.path(), &["batch", "corpus", "--out", "p.jsonl"]);
+    let o = slst_in(
+        dir.path(),
+        &["batch", "--mode", "paper", "corpus", "--out", "p.jsonl"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
@@ -676,7 +697,16 @@ fn the_summary_says_in_words_where_candidates_came_from_and_which_were_scored() 
     );
     let o = slst_in(
         dir.path(),
-        &["batch", "corpus", "--candidates", "all", "--out", "p.jsonl"],
+        &[
+            "batch",
+            "--mode",
+            "paper",
+            "corpus",
+            "--candidates",
+            "all",
+            "--out",
+            "p.jsonl",
+        ],
     );
     assert!(
         stderr(&o).contains(

@@ -21,6 +21,8 @@ fn eval_on_the_bible_sample_with_plots_and_json() {
         dir.path(),
         &[
             "eval",
+            "--mode",
+            "paper",
             sample.to_str().unwrap(),
             "--truth",
             "truth.tsv",

@@ -88,6 +88,8 @@ fn query_gives_what_compare_gives_against_each_indexed_document() {
                 // The index keeps profiles, not texts: hits have blocks, not passages.
                 &[
                     "compare",
+                    "--mode",
+                    "paper",
                     "q.txt",
                     name,
                     "--json",

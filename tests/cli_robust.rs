@@ -51,7 +51,7 @@ fn compare_robust_json_names_the_mode_and_gives_spans() {
 }
 
 #[test]
-fn paper_mode_output_is_unchanged_by_the_new_flags() {
+fn the_default_mode_is_robust_and_paper_mode_is_the_published_method() {
     let args = [
         "compare",
         "--json",
@@ -60,10 +60,19 @@ fn paper_mode_output_is_unchanged_by_the_new_flags() {
     ];
     let default = stdout(&slst(&args));
     let mut with_mode = args.to_vec();
-    with_mode.extend(["--mode", "paper"]);
+    with_mode.extend(["--mode", "robust"]);
     assert_eq!(default, stdout(&slst(&with_mode)));
     let v: serde_json::Value = serde_json::from_str(&default).unwrap();
+    assert_eq!(v["params"]["mode"], "robust");
+    // The answer lies whole in the article: a near-duplicate by containment.
+    assert_eq!(v["matched_sentences"], 9);
+    assert_eq!(v["duplicate"], true);
+    let mut paper = args.to_vec();
+    paper.extend(["--mode", "paper"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&slst(&paper))).unwrap();
+    assert_eq!(v["params"]["mode"], "paper");
     assert_eq!(v["matched_sentences"], 5);
+    assert_eq!(v["duplicate"], false);
 }
 
 #[test]
@@ -181,7 +190,7 @@ fn robust_containment_decision_and_bad_settings() {
     assert_eq!(v["duplicate"], false, "{v}");
     assert_eq!(
         v["rule"],
-        "J ≥ 0.5, shared figures ≥ 0.8, word agreement ≥ 0.6"
+        "J ≥ 0.5, shared figures ≥ 0.8, word agreement ≥ 0.6, shared terms ≥ 0.8"
     );
     let text = stdout(&args(false));
     assert!(text.contains("A contained in B at θc = 0.9: yes"), "{text}");

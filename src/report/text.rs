@@ -87,9 +87,9 @@ impl<E: Serialize> CompareRecord<'_, E> {
             ));
         } else {
             out.push_str(&format!(
-                "duplicate ({}): {}\n",
-                self.rule,
-                yes_no(self.duplicate)
+                "duplicate            {}\n  by the rule: {}\n",
+                yes_no(self.duplicate),
+                self.rule
             ));
         }
         if let Some(c) = self.contained {

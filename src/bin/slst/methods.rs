@@ -50,16 +50,18 @@ pub struct BlocksFlags {
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Method slst")]
 pub struct RobustFlags {
-    /// SL+ST's mode: `paper` (faithful) or `robust` (close lengths and term sets).
+    /// SL+ST's mode: `robust` (the default) or `paper` (the published method).
     ///
-    /// `paper`: faithful SL+ST (equal lengths and leading terms); `robust`: sentences match when
-    /// their lengths and term sets are close (see README, "which mode when"). `slst eval` takes
-    /// both (`paper,robust`) to score the two modes side by side.
+    /// `robust`: sentences match when their lengths and term sets are close, and a pair is
+    /// decided as a reader would (one text contained in the other counts; other figures or other
+    /// parties in the same words do not); `paper`: the published SL+ST (equal lengths and leading
+    /// terms, J ≥ θ), to reproduce the paper. `slst eval` takes both (`paper,robust`) to score
+    /// the two modes side by side.
     #[arg(
         long,
         value_enum,
         value_delimiter = ',',
-        default_value = "paper",
+        default_value = "robust",
         value_name = "MODE"
     )]
     pub mode: Vec<ModeArg>,
