@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Pair sets on Reuters-21578 scored against the 400 pairs judged by reading
-# (results/judged-pairs/reuters/: RULE.md, verdicts.tsv): slst in paper mode, robust mode with
-# its decision conditions (--min-weighted, --min-figures) over a small grid, and the MinHash
-# peers (rensa, gaoya, datasketch at their documented settings, scripts/peers/minhash_peers.py).
+# Pair sets on Reuters-21578 scored against the pairs judged by reading (rule:
+# results/judged-pairs/reuters/RULE.md): slst's default (robust mode and its decision), robust
+# mode with its decision conditions off (J >= θ alone), paper mode, and the MinHash peers
+# (rensa, gaoya, datasketch at their documented settings, scripts/peers/minhash_peers.py).
 #
 #   scripts/evaluate_judged_pairs.sh [CORPORA]   (default ../shared/corpora)
 #
 # Writes results/judged-pairs/reuters/scores.txt: per half (A: tune, B: report) each output's
-# pairs, its pairs inside and outside the peers' union, stratified precision, and recall of the
-# judged near-duplicates among the peers' pairs (scripts/score_judged_pairs.py). The peers are
-# installed, pinned, into the ignored venv .venv-peers as scripts/bench_peers.sh does.
+# pairs, stratified precision over the first, stratified sample, and recall of the judged
+# near-duplicates among the peers' pairs (scripts/score_judged_pairs.py); then the precision of
+# each output on the uniform sample of the default output (results/judged-pairs/reuters-default/,
+# valid for outputs inside the sampled one). The peers are installed, pinned, into the ignored
+# venv .venv-peers as scripts/bench_peers.sh does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpora="${1:-../shared/corpora}"
@@ -31,15 +33,16 @@ for p in rensa gaoya datasketch; do
   peers+=("$work/$p.tsv")
 done
 outs=()
-"$bin" batch "$jsonl" --format jsonl --mode paper --out "$work/paper.tsv" --out-format tsv -q
-outs+=("paper=$work/paper.tsv")
-for w in 0 0.4 0.5; do
-  for f in 0 0.5 0.7; do
-    "$bin" batch "$jsonl" --format jsonl --mode robust --min-weighted "$w" --min-figures "$f" \
-      --out "$work/robust-$w-$f.tsv" --out-format tsv -q
-    outs+=("robust,weighted≥$w,figures≥$f=$work/robust-$w-$f.tsv")
-  done
-done
+run() {
+  local name="$1"; shift
+  "$bin" batch "$jsonl" --format jsonl --out "$work/$name.tsv" --out-format tsv -qq "$@"
+  outs+=("$name=$work/$name.tsv")
+}
+run default
+run robust,J-alone --mode robust --contained 0 --min-figure-containment 0 --min-agreement 0 \
+  --min-term-containment 0
+run robust,no-term-containment --mode robust --min-term-containment 0
+run paper --mode paper
 for p in rensa gaoya datasketch; do outs+=("$p=$work/$p.tsv"); done
 out=results/judged-pairs/reuters/scores.txt
 {
@@ -49,5 +52,10 @@ out=results/judged-pairs/reuters/scores.txt
     python3 scripts/score_judged_pairs.py results/judged-pairs/reuters/verdicts.tsv \
       "$(IFS=,; echo "${peers[*]}")" "${outs[@]}" --half "$half"
   done
+  echo
+  echo "# precision on the uniform sample of the default output (results/judged-pairs/reuters-default/)"
+  # The sampled output (commit 2924ecf) is today's default without its last condition.
+  python3 scripts/score_judged_pairs.py --sample results/judged-pairs/reuters-default/verdicts.tsv \
+    "robust,no-term-containment=$work/robust,no-term-containment.tsv" "${outs[@]}"
 } > "$out"
 cat "$out"

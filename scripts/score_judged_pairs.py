@@ -17,7 +17,16 @@ thin stratum shows). Recall is the share of the judged `yes`
 pairs of the peer stratum that the output reports (the target: of the pairs the MinHash tools
 report, those a reader calls near-duplicates). `--half` keeps the judged pairs of one half only
 (A: tune, B: report); the output's own counts are always over the whole corpus.
+
+    python3 scripts/score_judged_pairs.py --sample VERDICTS SAMPLED OUTPUT...
+
+With --sample, VERDICTS is a uniform sample of one output (draw_judged_pairs.py --from, e.g.
+results/judged-pairs/reuters-default/verdicts.tsv) and SAMPLED (NAME=PAIRS.tsv) that output
+made again: each OUTPUT's precision is the share of `yes` among the judged pairs it reports, per
+half and over all. The judged pairs an output reports are a uniform sample of it only when it
+lies inside SAMPLED (a stricter decision of it); the last column says whether it does.
 """
+import math
 import pathlib
 import sys
 
@@ -25,7 +34,45 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from draw_judged_pairs import read_pairs  # noqa: E402
 
 
+def wilson(k, n, z=1.96):
+    """The 95% Wilson score interval of k successes in n."""
+    if n == 0:
+        return float("nan"), float("nan")
+    p = k / n
+    d = 1 + z * z / n
+    c = p + z * z / (2 * n)
+    w = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (c - w) / d, (c + w) / d
+
+
+def sample_precision(argv):
+    rows = [line.rstrip("\n").split("\t") for line in open(argv[0], encoding="utf-8")][1:]
+    judged = [(tuple(sorted((r[1], r[2]), key=int)), r[4], r[5] == "yes") for r in rows]
+    sampled_name, _, sampled_path = argv[1].partition("=")
+    sampled = read_pairs(sampled_path)
+    missing = sum(1 for p, _, _ in judged if p not in sampled)
+    print(f"uniform sample of {len(judged)} pairs of `{sampled_name}` ({len(sampled)} pairs; "
+          f"{missing} judged pairs missing from it): precision of each output on the judged "
+          "pairs it reports (95% Wilson interval)")
+    print("%-28s %7s %22s %22s %22s  %s" % ("output", "pairs", "half A", "half B", "all",
+                                            "inside the sampled output"))
+    for spec in argv[1:]:
+        name, _, path = spec.partition("=")
+        out = read_pairs(path)
+        cells = []
+        inside = "yes" if out <= sampled else f"no ({len(out - sampled)} pairs outside)"
+        for h in ("A", "B", "AB"):
+            kept = [y for p, half, y in judged if half in h and p in out]
+            lo, hi = wilson(sum(kept), len(kept))
+            share = sum(kept) / len(kept) if kept else float("nan")
+            cells.append(f"{sum(kept)}/{len(kept)}={share:.3f} ({lo:.2f}-{hi:.2f})")
+        print("%-28s %7d %22s %22s %22s  %s" % (name, len(out), *cells, inside))
+    return 0
+
+
 def main(argv):
+    if argv and argv[0] == "--sample":
+        return sample_precision(argv[1:])
     half, pos = "all", []
     it = iter(argv)
     for a in it:
