@@ -480,8 +480,9 @@ pub struct RobustComparison {
     /// document holds too; 1 when either has none.
     pub figure_containment: f64,
     /// Of the distinct terms of the document with fewer of them (all its text), the share the
-    /// other document holds too; 1 when either has none. Computed only for a pair that reaches
-    /// the decision (else 0).
+    /// other document holds too; 1 when either has none. Computed only when the decision needs
+    /// it — [`RobustConfig::min_term_containment`] is set and every other part of the decision
+    /// keeps the pair — else 0.
     pub term_containment: f64,
     /// Why a pair whose resemblance reaches the threshold is not a duplicate.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -674,12 +675,9 @@ impl Detector for RobustSlst {
         };
         let figure_containment = matching::containment(&a.figures, &b.figures);
         let reaches = self.config.reaches(&similarity, matched);
-        // Only a pair that may be reported needs the vocabularies merged.
-        let term_containment = if reaches {
-            matching::containment(&a.vocabulary(), &b.vocabulary())
-        } else {
-            0.0
-        };
+        // The vocabularies are merged last, only for a pair every other part of the decision
+        // keeps: most candidates never need them.
+        let mut term_containment = 0.0;
         let refused = if !reaches {
             None
         } else if weighted < self.config.min_weighted {
@@ -692,7 +690,10 @@ impl Detector for RobustSlst {
             Some("the documents differ in their figures: one template filled twice?")
         } else if agreement < self.config.min_agreement * len_a.min(len_b) as f64 {
             Some("the matched sentences agree only loosely in their words")
-        } else if term_containment < self.config.min_term_containment {
+        } else if self.config.min_term_containment > 0.0 && {
+            term_containment = matching::containment(&a.vocabulary(), &b.vocabulary());
+            term_containment < self.config.min_term_containment
+        } {
             Some("the documents differ in their words: one notice for two parties?")
         } else {
             None
