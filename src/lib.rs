@@ -101,10 +101,17 @@ pub mod synth; // planted near-duplicates of real documents: corpus, truth, edit
 pub mod sample; // AP90-S-like subsets: BM25 top k of query documents, with a manifest
 pub mod report; // JSON records and human text of compare/profile
 
-/// The README's Rust examples, compiled and run as doctests so they cannot rot.
+/// The README's examples, compiled as doctests (it has no Rust code today; kept so that any it
+/// gains is tested).
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The Rust examples of the library guide (`docs/library.md`), compiled and run as doctests so
+/// they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+pub struct LibraryGuideDoctests;
 
 pub use block::Block;
 pub use document::{Document, Encoding};
