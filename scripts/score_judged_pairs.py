@@ -66,6 +66,9 @@ def sample_precision(argv):
             lo, hi = wilson(sum(kept), len(kept))
             share = sum(kept) / len(kept) if kept else float("nan")
             cells.append(f"{sum(kept)}/{len(kept)}={share:.3f} ({lo:.2f}-{hi:.2f})")
+        if not out <= sampled:
+            # Its pairs outside the sampled output were never drawn: no estimate.
+            cells = ["—"] * 3
         print("%-28s %7d %22s %22s %22s  %s" % (name, len(out), *cells, inside))
     return 0
 
