@@ -50,6 +50,15 @@ pub enum Error {
         /// The first of them: where, and why.
         first: Option<String>,
     },
+    /// Files named on the command line that gave no document, beside others that did: the run's
+    /// results are written, and the user learns that part of what they asked for is missing.
+    #[error("{skipped} file{} named on the command line could not be read (the first: {first}); the other documents were read and the results written", if *skipped == 1 { "" } else { "s" })]
+    NamedInputsSkipped {
+        /// How many of the named files.
+        skipped: usize,
+        /// The first of them: where, and why.
+        first: String,
+    },
     /// A file whose format cannot be told by its content alone (SGML in unknown elements).
     #[error("{}: {detail}", path.display())]
     UnknownFormat {

@@ -1,8 +1,8 @@
 //! The bad-input matrix, end to end: every kind of bad input through `slst compare`, `slst batch`
 //! and `slst index add`, run as the built binary.
 //!
-//! For each: the exit status (2 when the bad input is the one the user named, 0 for a corpus run
-//! that read anything), a message naming the file and the problem, the other documents of a corpus
+//! For each: the exit status (2 when the bad input is the one the user named, 1 when it was
+//! named beside good ones, 0 for a folder or collection that read anything), a message naming the file and the problem, the other documents of a corpus
 //! still read — and the peak memory of every run, which must stay small whatever the input claims
 //! to hold (a gzip bomb, a 300 MB line, an element never closed).
 
@@ -513,4 +513,51 @@ fn index_add_keeps_the_good_documents_of_a_folder_and_reports_the_bad() {
     let query = slst(d, &["query", "keep.db", "corpus/good-a.txt", "--json"]);
     assert_eq!(query.code, Some(0), "{}", query.stderr);
     assert!(query.stdout.contains("good-b.txt"), "{}", query.stdout);
+}
+
+#[test]
+fn a_bad_file_named_beside_good_ones_is_reported_with_exit_status_1() {
+    // The results of the good files are written; the status says part of the request failed.
+    let d = corpus();
+    let _ = std::fs::remove_file(d.join("named.db"));
+    assert_eq!(slst(d, &["index", "create", "named.db"]).code, Some(0));
+    for command in [
+        &["batch", "--out", "named.jsonl"][..],
+        &["index", "add", "named.db"][..],
+    ] {
+        let mut args = command.to_vec();
+        args.extend([
+            "corpus/good-a.txt",
+            "corpus/binary.bin",
+            "corpus/good-b.txt",
+        ]);
+        let run = slst(d, &args);
+        assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("1 file named on the command line could not be read")
+                && run.stderr.contains("corpus/binary.bin"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    let pairs = std::fs::read_to_string(d.join("named.jsonl")).unwrap();
+    assert!(
+        pairs.contains("good-a.txt") && pairs.contains("good-b.txt"),
+        "{pairs}"
+    );
+    // A folder holding the same bad file is a corpus run: the bad file is reported, status 0.
+    let run = slst(
+        d,
+        &[
+            "batch",
+            "corpus",
+            "--out",
+            "folder.jsonl",
+            "--max-bytes",
+            "1000000",
+            "-q",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
 }

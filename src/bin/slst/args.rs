@@ -413,6 +413,26 @@ impl QuietArgs {
 }
 
 /// A skipped document as one line: where, its id when known, and why.
+/// [`slst::Error::NamedInputsSkipped`] when some of the files named on the command line (not
+/// folders, not documents inside a collection file) were skipped whole while others were read.
+pub fn named_inputs_skipped(sources: &[PathBuf], skipped: &[slst::corpus::Skipped]) -> Result<()> {
+    let named: Vec<&slst::corpus::Skipped> = skipped
+        .iter()
+        .filter(|s| {
+            sources
+                .iter()
+                .any(|p| !p.is_dir() && s.location == p.display().to_string())
+        })
+        .collect();
+    match named.first() {
+        None => Ok(()),
+        Some(first) => Err(slst::Error::NamedInputsSkipped {
+            skipped: named.len(),
+            first: skip_text(first),
+        }),
+    }
+}
+
 pub fn skip_text(s: &slst::corpus::Skipped) -> String {
     match &s.id {
         Some(id) if !s.location.ends_with(id.as_str()) => {

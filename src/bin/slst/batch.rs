@@ -251,7 +251,7 @@ impl WithDetector for Run<'_> {
                 first: result.corpus.skipped.first().map(crate::args::skip_text),
             });
         }
-        Ok(())
+        crate::args::named_inputs_skipped(&args.sources, &result.corpus.skipped)
     }
 }
 

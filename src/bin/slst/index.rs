@@ -209,7 +209,7 @@ fn add(args: AddArgs) -> Result<()> {
             first: summary.skipped.first().map(crate::args::skip_text),
         });
     }
-    Ok(())
+    crate::args::named_inputs_skipped(&args.sources, &summary.skipped)
 }
 
 fn remove(args: RemoveArgs) -> Result<()> {

@@ -96,6 +96,11 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // Results written, but part of what was asked for is missing.
+        Err(e @ slst::Error::NamedInputsSkipped { .. }) => {
+            eprintln!("slst: error: {}", describe(&e));
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("slst: error: {}", describe(&e));
             ExitCode::from(2)
