@@ -414,20 +414,29 @@ impl QuietArgs {
 
 /// A skipped document as one line: where, its id when known, and why.
 /// [`slst::Error::NamedInputsSkipped`] when some of the files named on the command line (not
-/// folders, not documents inside a collection file) were skipped whole while others were read.
-pub fn named_inputs_skipped(sources: &[PathBuf], skipped: &[slst::corpus::Skipped]) -> Result<()> {
-    let named: Vec<&slst::corpus::Skipped> = skipped
+/// folders) gave no document while others did. A file with a note at its own location (a WARC
+/// file's records left out, a repeated id) may still have given documents: such a file is read
+/// once more, alone, to tell.
+pub fn named_inputs_skipped(
+    sources: &[PathBuf],
+    skipped: &[slst::corpus::Skipped],
+    options: &SourceOptions,
+) -> Result<()> {
+    let unread: Vec<&slst::corpus::Skipped> = sources
         .iter()
-        .filter(|s| {
-            sources
-                .iter()
-                .any(|p| !p.is_dir() && s.location == p.display().to_string())
+        .filter(|p| !p.is_dir() && p.as_os_str() != "-")
+        .filter_map(|p| {
+            let at = p.display().to_string();
+            let skip = skipped.iter().find(|s| s.location == at)?;
+            let gave_one = corpus::read_sources(std::slice::from_ref(p), options)
+                .any(|item| matches!(item, corpus::Item::Document(_)));
+            (!gave_one).then_some(skip)
         })
         .collect();
-    match named.first() {
+    match unread.first() {
         None => Ok(()),
         Some(first) => Err(slst::Error::NamedInputsSkipped {
-            skipped: named.len(),
+            skipped: unread.len(),
             first: skip_text(first),
         }),
     }

@@ -251,7 +251,11 @@ impl WithDetector for Run<'_> {
                 first: result.corpus.skipped.first().map(crate::args::skip_text),
             });
         }
-        crate::args::named_inputs_skipped(&args.sources, &result.corpus.skipped)
+        crate::args::named_inputs_skipped(
+            &args.sources,
+            &result.corpus.skipped,
+            &args.input.source_options(&args.folders)?,
+        )
     }
 }
 

@@ -209,7 +209,11 @@ fn add(args: AddArgs) -> Result<()> {
             first: summary.skipped.first().map(crate::args::skip_text),
         });
     }
-    crate::args::named_inputs_skipped(&args.sources, &summary.skipped)
+    crate::args::named_inputs_skipped(
+        &args.sources,
+        &summary.skipped,
+        &args.input.source_options(&args.folders)?,
+    )
 }
 
 fn remove(args: RemoveArgs) -> Result<()> {
