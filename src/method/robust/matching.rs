@@ -56,42 +56,35 @@ pub(super) fn agreement(x: &[u64], y: &[u64]) -> (f64, usize, usize) {
     (jaccard, shared, either)
 }
 
+/// The size of the intersection of two sorted sets of hashes.
+fn common(x: &[u64], y: &[u64]) -> usize {
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    common
+}
+
 /// Of the smaller of two sorted sets of hashes, the share the other holds too; 1 when either
 /// is empty (nothing to disagree on).
 pub(super) fn containment(x: &[u64], y: &[u64]) -> f64 {
-    let smaller = x.len().min(y.len());
-    if smaller == 0 {
-        return 1.0;
+    match x.len().min(y.len()) {
+        0 => 1.0,
+        smaller => common(x, y) as f64 / smaller as f64,
     }
-    let (mut i, mut j, mut common) = (0, 0, 0usize);
-    while i < x.len() && j < y.len() {
-        match x[i].cmp(&y[j]) {
-            Ordering::Less => i += 1,
-            Ordering::Greater => j += 1,
-            Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    common as f64 / smaller as f64
 }
 
-/// The Jaccard coefficient of two sorted sets of hashes, and the size of their intersection.
+/// The Jaccard coefficient of two sorted sets of hashes.
 pub(super) fn jaccard(x: &[u64], y: &[u64]) -> f64 {
-    let (mut i, mut j, mut common) = (0, 0, 0usize);
-    while i < x.len() && j < y.len() {
-        match x[i].cmp(&y[j]) {
-            Ordering::Less => i += 1,
-            Ordering::Greater => j += 1,
-            Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
+    let common = common(x, y);
     let union = x.len() + y.len() - common;
     if union == 0 {
         0.0
