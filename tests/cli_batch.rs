@@ -688,7 +688,7 @@ fn the_summary_says_in_words_where_candidates_came_from_and_which_were_scored() 
     assert!(
         err.contains(
             "candidate pairs: 1 (documents sharing a run of sentences, from the suffix array); \
-             0 scored, 1 ruled out unscored (an upper bound on their score is below the threshold)"
+             0 scored, 1 ruled out unscored (a bound on their score, or what their sketches hold, shows the rule cannot keep them)"
         ),
         "{err}"
     );

@@ -64,18 +64,28 @@ fn configs() -> impl Strategy<Value = RobustConfig> {
         1usize..4,
         any::<bool>(),
         prop_oneof![Just(0usize), Just(2), Just(5)],
+        // The default decision's containment rule and conditions, or J ≥ θ alone.
+        any::<bool>(),
     )
         .prop_map(
-            |(delta, tau, (s, tau1), min_block, stem, anchor_terms)| RobustConfig {
-                length_tolerance: delta,
-                term_similarity: tau,
-                single_min_terms: s,
-                single_similarity: f64::max(tau1, tau),
-                min_block,
-                stem,
-                anchor_terms,
-                threshold: 0.001,
-                ..RobustConfig::default()
+            |(delta, tau, (s, tau1), min_block, stem, anchor_terms, j_alone)| {
+                let defaults = RobustConfig::default();
+                let off = |x: f64| if j_alone { 0.0 } else { x };
+                RobustConfig {
+                    length_tolerance: delta,
+                    term_similarity: tau,
+                    single_min_terms: s,
+                    single_similarity: f64::max(tau1, tau),
+                    min_block,
+                    stem,
+                    anchor_terms,
+                    threshold: 0.001,
+                    contained: off(defaults.contained),
+                    min_figure_containment: off(defaults.min_figure_containment),
+                    min_agreement: off(defaults.min_agreement),
+                    min_term_containment: off(defaults.min_term_containment),
+                    ..defaults
+                }
             },
         )
 }
@@ -180,9 +190,10 @@ proptest! {
                 let c = d.compare(x, y);
                 for theta in [0.0, 0.01, 0.2, 0.5, 0.8, 1.0] {
                     let j = RobustSlst::new(RobustConfig { threshold: theta, ..config.clone() }).unwrap();
-                    let real_j = c.evidence.matched > 0 && c.similarity.resemblance >= theta;
+                    // The decision at θ, with every condition of the configuration.
+                    let duplicate = j.compare(x, y).duplicate;
                     prop_assert!(
-                        !real_j || j.may_be_reported(x, y, PairRule::Duplicates),
+                        !duplicate || j.may_be_reported(x, y, PairRule::Duplicates),
                         "J ≥ {}", theta
                     );
                     let cont = PairRule::Contained(theta);

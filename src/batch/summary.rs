@@ -27,8 +27,8 @@ fn scored(candidates: usize, compared: usize) -> String {
         return format!("all {compared} scored");
     }
     format!(
-        "{compared} scored, {} ruled out unscored (an upper bound on their score is below the \
-         threshold)",
+        "{compared} scored, {} ruled out unscored (a bound on their score, or what their \
+         sketches hold, shows the rule cannot keep them)",
         candidates - compared
     )
 }

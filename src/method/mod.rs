@@ -296,8 +296,9 @@ pub trait Detector: Send + Sync {
     }
 
     /// Corpus mode: whether comparing `a` and `b` could keep the pair under `rule`, decided
-    /// from cheap upper bounds on the scores. `false` only when no comparison of the two can
-    /// satisfy the rule, so skipping the pair never changes a result. Default: `true` (no bound).
+    /// from cheap upper bounds on the scores, or from a refusal the sketches alone decide (robust
+    /// SL+ST's figures). `false` only when no comparison of the two can satisfy the rule, so
+    /// skipping the pair never changes a result. Default: `true` (no bound).
     fn may_be_reported(&self, _a: &Self::Sketch, _b: &Self::Sketch, _rule: PairRule) -> bool {
         true
     }

@@ -780,6 +780,14 @@ impl Detector for RobustSlst {
     /// Scores bounded by `RobustSlst::max_matched`: a pair is ruled out when even that many
     /// sentences in blocks would not satisfy `rule` (every score is increasing in them).
     fn may_be_reported(&self, a: &RobustProfile, b: &RobustProfile, rule: PairRule) -> bool {
+        // Reporting duplicates only, a pair whose figures disagree is refused whatever its
+        // blocks: the figure sets are in the sketches, so it costs one merge, not a tiling.
+        if rule == PairRule::Duplicates
+            && self.config.min_figure_containment > 0.0
+            && matching::containment(&a.figures, &b.figures) < self.config.min_figure_containment
+        {
+            return false;
+        }
         let may_keep = |m: usize| {
             let bound = Similarity::from_counts(m, a.len(), b.len());
             rule.keeps(&bound, self.config.reaches(&bound, m))
