@@ -164,7 +164,8 @@ pub fn parse_document(
     let id = match &options.id {
         IdSource::Tag(tag) => element_contents(body, tag)
             .next()
-            .map(|(s, e)| decode_entities(body[s..e].trim())),
+            // Trimmed after decoding too: inner tags become spaces, `&#32;` a space.
+            .map(|(s, e)| decode_entities(body[s..e].trim()).trim().to_string()),
         IdSource::Attr(attr) => attribute(&element[..body_start], attr),
     }
     .filter(|d| !d.is_empty())
