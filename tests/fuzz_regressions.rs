@@ -3,6 +3,7 @@
 
 use slst::corpus::sgml::{SgmlOptions, read_sgml};
 use slst::corpus::{Item, SourceOptions, read_stream};
+use slst::web::warc::http_payload;
 
 /// An id element holding only a tag (blanked to spaces) is no id: the document is skipped with
 /// its line, not read with an id of spaces. Ids are trimmed after tags and entities are undone.
@@ -20,4 +21,14 @@ fn trec_id_of_only_markup_is_no_id() {
     .unwrap();
     assert_eq!(docs[0].id, "A");
     assert_eq!(docs[1].id, "B");
+}
+
+/// A WARC block that is not an HTTP response, with a multi-byte character (a replacement
+/// character for invalid UTF-8) across byte 30 of its first line: an error quoting the start of
+/// the line, not a panic slicing inside the character.
+#[test]
+fn http_payload_quotes_a_bad_status_line_by_characters() {
+    let block = b"\xff\xff\xff\xff\xff\xff\xff1\xd2\xd2\xd2\xd2\xd2\n\n";
+    let err = http_payload(block).unwrap_err();
+    assert!(err.starts_with("not an HTTP response"), "{err}");
 }
