@@ -4,7 +4,9 @@
 use slst::align::{AlignConfig, Passage, align};
 use slst::corpus::sgml::{SgmlOptions, read_sgml};
 use slst::corpus::{Item, SourceOptions, read_stream};
+use slst::method::{RobustConfig, RobustSlst};
 use slst::web::warc::http_payload;
+use slst::{Detector, Document, Evidence};
 
 /// An id element holding only a tag (blanked to spaces) is no id: the document is skipped with
 /// its line, not read with an id of spaces. Ids are trimmed after tags and entities are undone.
@@ -62,4 +64,27 @@ fn passages_are_the_same_from_either_side() {
         })
         .collect();
     assert_eq!(ab, ba);
+}
+
+/// The robust mode's weighted resemblance is the same bit for bit from either side, as
+/// `compare(b, a)` = `compare(a, b).swapped()` requires: its sum over the blocks' sentence pairs
+/// ran in A's order, so two crossing blocks summed in another order from B.
+#[test]
+fn robust_weighted_resemblance_is_symmetric_to_the_last_bit() {
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let a = d.sketch(&Document::new(
+        "a",
+        "g ed heaven earth;ad deep.Af G e waters\nGo",
+    ));
+    let b = d.sketch(&Document::new(
+        "b",
+        " deep.Ai G f e waters.\nG heaven n earth.",
+    ));
+    let (ab, ba) = (d.compare(&a, &b), d.compare(&b, &a));
+    assert_eq!(ab.evidence.blocks.len(), 2);
+    assert_eq!(
+        ab.evidence.weighted.to_bits(),
+        ba.evidence.weighted.to_bits()
+    );
+    assert_eq!(ab.evidence, ba.evidence.swapped());
 }
