@@ -147,8 +147,7 @@ fuzz_target!(|data: &[u8]| {
     // The suffix-array matcher and the greedy tiling against their oracles, on short symbol
     // strings read from the input (a small alphabet, so that runs repeat).
     let cut = data.len() / 2;
-    let symbols =
-        |s: &[u8]| -> Vec<u32> { s.iter().take(256).map(|&x| u32::from(x % 4)).collect() };
+    let symbols = |s: &[u8]| -> Vec<u32> { s.iter().take(96).map(|&x| u32::from(x % 4)).collect() };
     let (x, y) = (symbols(&data[..cut]), symbols(&data[cut..]));
     let min_len = usize::from(variant >> 4) % 4 + 1;
     let mut fast = maximal_matches(&x, &y, min_len);
