@@ -210,6 +210,10 @@ pub struct SgmlSplitter<R> {
     reader: R,
     tag: String,
     buf: Vec<u8>,
+    /// Where the bytes not yet consumed start in `buf` (the consumed ones are dropped when
+    /// more are read, not after every document: dropping them moved the rest of the buffer,
+    /// once per document).
+    start: usize,
     eof: bool,
     /// Newlines in the bytes already dropped from the front of `buf`.
     line: usize,
@@ -224,12 +228,15 @@ impl<R: Read> SgmlSplitter<R> {
             reader,
             tag: doc_tag.to_string(),
             buf: Vec::new(),
+            start: 0,
             eof: false,
             line: 1,
         }
     }
 
     fn fill(&mut self) -> std::io::Result<()> {
+        self.buf.drain(..self.start);
+        self.start = 0;
         let old = self.buf.len();
         self.buf.resize(old + CHUNK, 0);
         let n = loop {
@@ -244,9 +251,15 @@ impl<R: Read> SgmlSplitter<R> {
         Ok(())
     }
 
+    /// The bytes read and not yet consumed.
+    fn pending(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+
     fn consume(&mut self, n: usize) {
-        self.line += self.buf[..n].iter().filter(|&&b| b == b'\n').count();
-        self.buf.drain(..n);
+        let consumed = &self.buf[self.start..self.start + n];
+        self.line += consumed.iter().filter(|&&b| b == b'\n').count();
+        self.start += n;
     }
 
     /// The next document element, or `None` at the end of the stream.
@@ -256,20 +269,20 @@ impl<R: Read> SgmlSplitter<R> {
     pub fn next_document(&mut self) -> std::io::Result<Option<RawElement>> {
         // Find the next opening tag.
         let start = loop {
-            if let Some((s, _)) = find_open_tag(&self.buf, 0, &self.tag) {
+            if let Some((s, _)) = find_open_tag(self.pending(), 0, &self.tag) {
                 break s;
             }
             if self.eof {
-                self.consume(self.buf.len());
+                self.consume(self.pending().len());
                 return Ok(None);
             }
             // Keep the tail from the last '<': it may be an opening tag cut by the read
             // boundary (with attributes it can be any length).
-            let keep_from = self
-                .buf
+            let pending = self.pending();
+            let keep_from = pending
                 .iter()
                 .rposition(|&b| b == b'<')
-                .unwrap_or(self.buf.len());
+                .unwrap_or(pending.len());
             self.consume(keep_from);
             self.fill()?;
         };
@@ -277,27 +290,30 @@ impl<R: Read> SgmlSplitter<R> {
         // Find where it ends: its closing tag, or the next opening tag, or the end.
         let mut searched: usize = 1;
         let end = loop {
+            let buf = self.pending();
             // Resume at the last '<' already seen: a tag may have been cut by the read.
-            let from = self.buf[..searched.min(self.buf.len())]
+            let from = buf[..searched.min(buf.len())]
                 .iter()
                 .rposition(|&b| b == b'<')
                 .unwrap_or(searched)
                 .max(1);
-            let close = find_close_tag(&self.buf, from, &self.tag);
-            let next = find_open_tag(&self.buf, from, &self.tag).map(|(s, _)| s);
+            // The closing tag is looked for only before the next opening tag (a closing tag
+            // holds no '<'): a file of documents that are never closed is then read in linear
+            // time, not each document scanning the rest of the buffer.
+            let next = find_open_tag(buf, from, &self.tag).map(|(s, _)| s);
+            let close = find_close_tag(&buf[..next.unwrap_or(buf.len())], from, &self.tag);
             match (close, next) {
-                (Some((c, after)), Some(n)) if c < n => break after,
-                (Some((_, after)), None) => break after,
-                (_, Some(n)) => break n,
-                (None, None) if self.eof => break self.buf.len(),
+                (Some((_, after)), _) => break after,
+                (None, Some(n)) => break n,
+                (None, None) if self.eof => break buf.len(),
                 (None, None) => {
-                    searched = self.buf.len();
+                    searched = buf.len();
                     self.fill()?;
                 }
             }
         };
         let line = self.line;
-        let bytes = self.buf[..end].to_vec();
+        let bytes = self.pending()[..end].to_vec();
         self.consume(end);
         Ok(Some(RawElement { bytes, line }))
     }
