@@ -96,6 +96,45 @@ pub fn align(
     seeds: &[([usize; 2], [usize; 2])],
     config: &AlignConfig,
 ) -> Vec<Passage> {
+    // Extension and merging are greedy, and which document leads decides some of their steps
+    // (which of two crossing seeds a passage takes first): the pair is aligned in one canonical
+    // orientation — the smaller text first, for equal texts the smaller list of seeds — so that
+    // exchanging A and B exchanges the passages and changes nothing else.
+    let flipped: Vec<([usize; 2], [usize; 2])> = seeds.iter().map(|&(sa, sb)| (sb, sa)).collect();
+    let flip = match a.cmp(b) {
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Equal => {
+            let sorted = |s: &[([usize; 2], [usize; 2])]| {
+                let mut s = s.to_vec();
+                s.sort_unstable();
+                s
+            };
+            sorted(&flipped) < sorted(seeds)
+        }
+    };
+    if !flip {
+        return align_oriented(a, b, seeds, config);
+    }
+    let mut out: Vec<Passage> = align_oriented(b, a, &flipped, config)
+        .into_iter()
+        .map(|p| Passage {
+            a_span: p.b_span,
+            b_span: p.a_span,
+            ..p
+        })
+        .collect();
+    out.sort_unstable_by_key(|p| (p.a_span, p.b_span));
+    out
+}
+
+/// [`align`] with A leading.
+fn align_oriented(
+    a: &str,
+    b: &str,
+    seeds: &[([usize; 2], [usize; 2])],
+    config: &AlignConfig,
+) -> Vec<Passage> {
     let (wa, wb) = (words(a), words(b));
     let extend_config = ExtendConfig {
         lookahead: config.lookahead,

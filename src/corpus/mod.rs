@@ -9,6 +9,7 @@
 //! - [`sgml`]: TREC SGML and other SGML collections (Reuters-21578);
 //! - [`detect_format`]: the one rule by which every command tells a file's format;
 //! - [`read_sources`]: every document of files, folders and standard input, as a stream;
+//!   [`read_stream`] the same for one byte stream (bytes in memory, a pipe);
 //! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it
 //!   (collection files through the same stream reader);
 //! - [`write_trec`]: documents back to TREC SGML (`slst synth`, `slst sample`).
@@ -28,6 +29,7 @@ pub use decode::{NotText, decode_text};
 use sgml::SgmlOptions;
 pub use source::{
     FolderOptions, Item, Skipped, SourceOptions, check_sources, detect_format, read_sources,
+    read_stream,
 };
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;

@@ -339,7 +339,8 @@ pub fn parse_document(
     let id = match &options.id {
         IdSource::Tag(tag) => element_contents(body, tag)
             .next()
-            .map(|(s, e)| decode_entities(body[s..e].trim())),
+            // Trimmed after decoding too: inner tags become spaces, `&#32;` a space.
+            .map(|(s, e)| decode_entities(body[s..e].trim()).trim().to_string()),
         IdSource::Attr(attr) => attribute(&element[..body_start], attr),
     }
     .filter(|d| !d.is_empty())
@@ -486,12 +487,15 @@ impl<R: Read> SgmlSplitter<R> {
                 .rposition(|&b| b == b'<')
                 .unwrap_or(searched)
                 .max(usize::from(dropped == 0));
-            let close = find_close_tag(&self.buf, from, &self.tag);
+            // The closing tag is looked for only before the next opening tag (a closing tag
+            // holds no '<'): a file of documents that are never closed is then read in linear
+            // time, not each document scanning the rest of the buffer.
             let next = find_open_tag(&self.buf, from, &self.tag).map(|(s, _)| s);
+            let close =
+                find_close_tag(&self.buf[..next.unwrap_or(self.buf.len())], from, &self.tag);
             match (close, next) {
-                (Some((c, after)), Some(n)) if c < n => break after,
-                (Some((_, after)), None) => break after,
-                (_, Some(n)) => break n,
+                (Some((_, after)), _) => break after,
+                (None, Some(n)) => break n,
                 (None, None) if self.eof => break self.buf.len(),
                 (None, None) => {
                     if let Some(limit) = self.limit

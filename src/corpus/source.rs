@@ -387,13 +387,42 @@ fn open(path: &Path, _max_bytes: u64) -> Result<Box<dyn Read>, Error> {
         path: path.to_path_buf(),
         source,
     };
-    let mut reader = BufReader::new(File::open(path).map_err(io)?);
-    let gz = reader.fill_buf().map_err(io)?.starts_with(&[0x1F, 0x8B]);
+    inflating(BufReader::new(File::open(path).map_err(io)?)).map_err(io)
+}
+
+/// A stream, inflated when its first two bytes are gzip's magic bytes.
+fn inflating<R: Read + 'static>(mut reader: BufReader<R>) -> std::io::Result<Box<dyn Read>> {
+    let gz = reader.fill_buf()?.starts_with(&[0x1F, 0x8B]);
     Ok(if gz {
         Box::new(flate2::read::MultiGzDecoder::new(reader))
     } else {
         Box::new(reader)
     })
+}
+
+/// Every document of one byte stream (bytes in memory, a network body, a pipe), read as
+/// [`read_sources`] reads a file: gzip'd content inflated, the format found by
+/// [`detect_format`] from the first bytes and `name` (unless `options` name one), each document
+/// that cannot be read a [`Skipped`] item. `name` is the id of a plain-text or HTML document and
+/// the location that skipped items give.
+///
+/// # Example
+/// ```
+/// use slst::corpus::{Item, SourceOptions, read_stream};
+/// let sgml = b"<DOC><DOCNO>A</DOCNO><TEXT>One.</TEXT></DOC>\n<DOC><TEXT>no id</TEXT></DOC>";
+/// let items: Vec<Item> = read_stream(&sgml[..], "vol1", &SourceOptions::default()).collect();
+/// assert!(matches!(&items[0], Item::Document(d) if d.id == "A"));
+/// assert!(matches!(&items[1], Item::Skipped(s) if s.location == "vol1:2"));
+/// ```
+pub fn read_stream<R: Read + 'static>(
+    reader: R,
+    name: &str,
+    options: &SourceOptions,
+) -> Box<dyn Iterator<Item = Item>> {
+    match inflating(BufReader::new(reader)) {
+        Ok(reader) => stream_items(reader, name.to_string(), name.to_string(), options),
+        Err(e) => skipped_once(None, name.to_string(), read_failure(&e)),
+    }
 }
 
 /// The items of one opened stream, by its format.

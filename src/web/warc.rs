@@ -491,10 +491,8 @@ pub fn http_payload(block: &[u8]) -> Result<HttpPayload, String> {
     let mut lines = head.lines();
     let status_line = lines.next().unwrap_or("");
     if !status_line.starts_with("HTTP/") {
-        return Err(format!(
-            "not an HTTP response (starts {:?})",
-            &status_line[..status_line.len().min(30)]
-        ));
+        let start: String = status_line.chars().take(30).collect();
+        return Err(format!("not an HTTP response (starts {start:?})"));
     }
     let status = status_line
         .split_whitespace()

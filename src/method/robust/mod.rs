@@ -643,22 +643,17 @@ impl Detector for RobustSlst {
 
     fn compare(&self, a: &RobustProfile, b: &RobustProfile) -> Comparison<RobustComparison> {
         let (len_a, len_b) = (a.len(), b.len());
-        let (blocks, sentence_pairs) = if canonical(a, b) == Ordering::Greater {
-            let (swapped, found) = self.tiled(b, a);
-            let mut blocks: Vec<RobustBlock> =
-                swapped.into_iter().map(RobustBlock::swapped).collect();
-            blocks.sort_unstable_by_key(|x| (x.a_start, x.b_start));
-            (blocks, found)
-        } else {
-            self.tiled(a, b)
-        };
-        let matched = blocks.iter().map(|b| b.len).sum();
+        let flip = canonical(a, b) == Ordering::Greater;
+        let (first, second) = if flip { (b, a) } else { (a, b) };
+        let (tiled, sentence_pairs) = self.tiled(first, second);
+        // Summed in the canonical orientation too: floating-point addition in another order
+        // could give `compare(b, a)` another last bit of the weighted resemblance.
         let (mut agreement, mut figures) = (0.0, [0, 0]);
-        for x in &blocks {
+        for x in &tiled {
             for k in 0..x.len {
                 let (ta, tb) = (
-                    &a.sentences[x.a_start + k].terms,
-                    &b.sentences[x.b_start + k].terms,
+                    &first.sentences[x.a_start + k].terms,
+                    &second.sentences[x.b_start + k].terms,
                 );
                 let (jaccard, shared, either) = matching::agreement(ta, tb);
                 agreement += jaccard;
@@ -666,6 +661,15 @@ impl Detector for RobustSlst {
                 figures[1] += either;
             }
         }
+        let blocks = if flip {
+            let mut blocks: Vec<RobustBlock> =
+                tiled.into_iter().map(RobustBlock::swapped).collect();
+            blocks.sort_unstable_by_key(|x| (x.a_start, x.b_start));
+            blocks
+        } else {
+            tiled
+        };
+        let matched = blocks.iter().map(|b| b.len).sum();
         let similarity = Similarity::from_counts(matched, len_a, len_b);
         // agreement ≤ matched ≤ min(|A|, |B|), so the denominator is at least max(|A|, |B|).
         let weighted = if matched > 0 {
