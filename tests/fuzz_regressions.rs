@@ -57,11 +57,7 @@ fn passages_are_the_same_from_either_side() {
     let ab = align(a, b, &[([0, 7], [0, 7])], &config);
     let ba: Vec<Passage> = align(b, a, &[([0, 7], [0, 7])], &config)
         .into_iter()
-        .map(|p| Passage {
-            a_span: p.b_span,
-            b_span: p.a_span,
-            ..p
-        })
+        .map(Passage::swapped)
         .collect();
     assert_eq!(ab, ba);
 }
@@ -90,24 +86,21 @@ fn robust_weighted_resemblance_is_symmetric_to_the_last_bit() {
 }
 
 /// Documents that are never closed (a collection read with an element that has no closing tag)
-/// are read in linear time: each document's search for its closing tag stops at the next
-/// document, and consumed bytes are dropped once per read, not once per document. Both scanned
-/// or moved the rest of the buffer for every document (found by the `decode` target, whose
-/// executions spent most of their time there).
+/// each end where the next begins. Their search for a closing tag once scanned the rest of the
+/// buffer for every document (found by the `decode` target): quadratic, minutes for these 40,000
+/// documents; the time is measured in `benches/slst.rs` (`unclosed_sgml`), not asserted here.
 #[test]
-fn unclosed_sgml_documents_are_read_in_linear_time() {
+fn unclosed_sgml_documents_each_end_at_the_next() {
     let n = 40_000;
     let sgml: String = (0..n)
         .map(|i| format!("<DOC><DOCNO>{i}</DOCNO><TEXT>Text {i}.\n"))
         .collect();
-    let start = std::time::Instant::now();
     let items: Vec<Item> = read_stream(
         std::io::Cursor::new(sgml.into_bytes()),
         "vol",
         &SourceOptions::default(),
     )
     .collect();
-    let elapsed = start.elapsed();
     assert_eq!(items.len(), n);
     for (i, item) in items.iter().enumerate() {
         let Item::Document(d) = item else {
@@ -116,6 +109,4 @@ fn unclosed_sgml_documents_are_read_in_linear_time() {
         assert_eq!(d.id, i.to_string());
         assert_eq!(d.text, format!("Text {i}.\n"));
     }
-    // Linear: well under a second even unoptimised; quadratic took minutes.
-    assert!(elapsed.as_secs() < 20, "{elapsed:?}");
 }

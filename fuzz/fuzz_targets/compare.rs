@@ -83,14 +83,7 @@ impl WithDetector for Check<'_> {
                 check_fraction(p.similarity, "passage similarity");
             }
             let back = passages(d, (b, &sb), (a, &sa), &ba, &config).expect("passages");
-            let mut back: Vec<Passage> = back
-                .into_iter()
-                .map(|p| Passage {
-                    a_span: p.b_span,
-                    b_span: p.a_span,
-                    ..p
-                })
-                .collect();
+            let mut back: Vec<Passage> = back.into_iter().map(Passage::swapped).collect();
             back.sort_unstable_by_key(|p| (p.a_span, p.b_span));
             assert_eq!(found, &back, "{name}: passages not symmetric");
         }

@@ -79,6 +79,17 @@ pub struct Passage {
     pub seeds: usize,
 }
 
+impl Passage {
+    /// The same passage seen from the other document (A and B exchanged).
+    pub fn swapped(self) -> Passage {
+        Passage {
+            a_span: self.b_span,
+            b_span: self.a_span,
+            ..self
+        }
+    }
+}
+
 /// A seed or a passage in word indices: `[a0, a1)` in A, `[b0, b1)` in B.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Segment {
@@ -118,11 +129,7 @@ pub fn align(
     }
     let mut out: Vec<Passage> = align_oriented(b, a, &flipped, config)
         .into_iter()
-        .map(|p| Passage {
-            a_span: p.b_span,
-            b_span: p.a_span,
-            ..p
-        })
+        .map(Passage::swapped)
         .collect();
     out.sort_unstable_by_key(|p| (p.a_span, p.b_span));
     out
