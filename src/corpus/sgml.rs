@@ -389,8 +389,12 @@ pub struct SgmlSplitter<R> {
     reader: R,
     tag: String,
     buf: Vec<u8>,
+    /// Where the unread part of `buf` starts: consumed bytes are skipped, not moved, and
+    /// dropped only when the buffer is refilled (moving them per document made a buffer of many
+    /// small documents quadratic).
+    pos: usize,
     eof: bool,
-    /// Newlines in the bytes already dropped from the front of `buf`.
+    /// Newlines in the bytes already consumed.
     line: usize,
     /// Elements longer than this keep only their first `limit + 1` bytes.
     limit: Option<u64>,
@@ -409,6 +413,7 @@ impl<R: Read> SgmlSplitter<R> {
             reader,
             tag: doc_tag.to_string(),
             buf: Vec::new(),
+            pos: 0,
             eof: false,
             line: 1,
             limit: None,
@@ -424,7 +429,14 @@ impl<R: Read> SgmlSplitter<R> {
         self
     }
 
+    /// The bytes not yet consumed.
+    fn data(&self) -> &[u8] {
+        &self.buf[self.pos..]
+    }
+
     fn fill(&mut self) -> std::io::Result<()> {
+        self.buf.drain(..self.pos);
+        self.pos = 0;
         let old = self.buf.len();
         self.buf.resize(old + CHUNK, 0);
         let n = loop {
@@ -440,16 +452,17 @@ impl<R: Read> SgmlSplitter<R> {
     }
 
     fn consume(&mut self, n: usize) {
-        self.line += self.buf[..n].iter().filter(|&&b| b == b'\n').count();
-        self.buf.drain(..n);
+        self.line += self.data()[..n].iter().filter(|&&b| b == b'\n').count();
+        self.pos += n;
     }
 
     /// Where to cut the buffer so that a tag cut by the read boundary is kept whole: from its
     /// last `<` (unless that is further back than any tag is long), else all of it.
     fn keep_from(&self, from: usize) -> usize {
-        match self.buf[from..].iter().rposition(|&b| b == b'<') {
-            Some(p) if self.buf.len() - (from + p) <= MAX_TAG => from + p,
-            _ => self.buf.len(),
+        let data = self.data();
+        match data[from..].iter().rposition(|&b| b == b'<') {
+            Some(p) if data.len() - (from + p) <= MAX_TAG => from + p,
+            _ => data.len(),
         }
     }
 
@@ -460,11 +473,11 @@ impl<R: Read> SgmlSplitter<R> {
     pub fn next_document(&mut self) -> std::io::Result<Option<RawElement>> {
         // Find the next opening tag.
         let start = loop {
-            if let Some((s, _)) = find_open_tag(&self.buf, 0, &self.tag) {
+            if let Some((s, _)) = find_open_tag(self.data(), 0, &self.tag) {
                 break s;
             }
             if self.eof {
-                self.consume(self.buf.len());
+                self.consume(self.data().len());
                 return Ok(None);
             }
             // Keep the tail from the last '<': it may be an opening tag cut by the read
@@ -482,7 +495,7 @@ impl<R: Read> SgmlSplitter<R> {
         let end = loop {
             // Resume at the last '<' already seen: a tag may have been cut by the read. The
             // element's own opening tag is at 0 until bytes are dropped.
-            let from = self.buf[..searched.min(self.buf.len())]
+            let from = self.data()[..searched.min(self.data().len())]
                 .iter()
                 .rposition(|&b| b == b'<')
                 .unwrap_or(searched)
@@ -490,26 +503,29 @@ impl<R: Read> SgmlSplitter<R> {
             // The closing tag is looked for only before the next opening tag (a closing tag
             // holds no '<'): a file of documents that are never closed is then read in linear
             // time, not each document scanning the rest of the buffer.
-            let next = find_open_tag(&self.buf, from, &self.tag).map(|(s, _)| s);
-            let close =
-                find_close_tag(&self.buf[..next.unwrap_or(self.buf.len())], from, &self.tag);
+            let next = find_open_tag(self.data(), from, &self.tag).map(|(s, _)| s);
+            let close = find_close_tag(
+                &self.data()[..next.unwrap_or(self.data().len())],
+                from,
+                &self.tag,
+            );
             match (close, next) {
                 (Some((_, after)), _) => break after,
                 (None, Some(n)) => break n,
-                (None, None) if self.eof => break self.buf.len(),
+                (None, None) if self.eof => break self.data().len(),
                 (None, None) => {
                     if let Some(limit) = self.limit
-                        && dropped + self.buf.len() as u64 > limit
+                        && dropped + self.data().len() as u64 > limit
                     {
                         if head.is_none() {
                             let keep = usize::try_from(limit + 1).unwrap_or(usize::MAX);
-                            head = Some(self.buf[..keep.min(self.buf.len())].to_vec());
+                            head = Some(self.data()[..keep.min(self.data().len())].to_vec());
                         }
                         let cut = self.keep_from(from);
                         dropped += cut as u64;
                         self.consume(cut);
                     }
-                    searched = self.buf.len();
+                    searched = self.data().len();
                     self.fill()?;
                 }
             }
@@ -517,7 +533,7 @@ impl<R: Read> SgmlSplitter<R> {
         let len = dropped + end as u64;
         let bytes = match head {
             Some(head) => head,
-            None => self.buf[..end].to_vec(),
+            None => self.data()[..end].to_vec(),
         };
         self.consume(end);
         Ok(Some(RawElement { bytes, len, line }))
