@@ -1,8 +1,8 @@
 //! The tolerant matcher (robust SL+ST) under settings the input picks, on up to four
 //! documents: every pair's blocks one-to-one and inside the texts, scores in range and
 //! symmetric, a pair with a score above 0 sharing a join key (a duplicate a duplicate key), and
-//! the corpus run through the witness join finding exactly the pairs that comparing every pair
-//! finds.
+//! the corpus run through the witness join (or every pair, as the input picks) finding exactly
+//! the pairs that comparing every pair finds.
 #![no_main]
 
 use std::sync::OnceLock;
@@ -51,6 +51,7 @@ fuzz_target!(|data: &[u8]| {
         min_figures: pick(input.byte(), &[0.0, 0.5]),
         ..robust_defaults().clone()
     };
+    let every_pair = input.flag();
     let rule = match input.byte() % 3 {
         0 => PairRule::Duplicates,
         1 => PairRule::Contained(0.5),
@@ -132,11 +133,12 @@ fuzz_target!(|data: &[u8]| {
         let result = pool().install(|| batch::run(items, &detector, &config, &Silent));
         result.pairs.iter().map(|p| (p.a, p.b)).collect::<Vec<_>>()
     };
-    let joined = run(Candidates::Index);
-    assert_eq!(joined, expected, "the witness join lost or added a pair");
-    assert_eq!(
-        run(Candidates::All),
-        expected,
-        "every pair differs from comparing"
-    );
+    // (One of the two per execution, so that executions stay fast.)
+    if every_pair {
+        let all = run(Candidates::All);
+        assert_eq!(all, expected, "every pair differs from comparing");
+    } else {
+        let joined = run(Candidates::Index);
+        assert_eq!(joined, expected, "the witness join lost or added a pair");
+    }
 });
