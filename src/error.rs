@@ -217,6 +217,17 @@ pub enum Error {
         /// What is wrong.
         detail: String,
     },
+    /// A setting named by text (the Python package's parameters) that the method does not
+    /// have, or whose value cannot be read.
+    #[error("{method}: setting {name}: {detail}")]
+    UnknownParameter {
+        /// The method.
+        method: String,
+        /// The setting's name as given.
+        name: String,
+        /// What is wrong, and what would do.
+        detail: String,
+    },
     /// A parameter is out of its valid range.
     #[error("invalid setting {name} = {value}: {expected}")]
     InvalidParameter {

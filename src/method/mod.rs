@@ -45,6 +45,7 @@ mod polyhash;
 mod registry;
 mod robust;
 mod sentlen;
+mod settings;
 mod shingle;
 mod slst;
 mod spotsigs;
@@ -194,7 +195,7 @@ pub trait Evidence: Serialize + Clone + Send + Sync {
 pub trait Detector: Send + Sync {
     /// What the method keeps of a document. Serialisable, so that sketches can be stored (the
     /// index) or shipped between workers.
-    type Sketch: Clone + PartialEq + Send + Sync + Serialize + DeserializeOwned;
+    type Sketch: Clone + PartialEq + Send + Sync + Serialize + DeserializeOwned + 'static;
     /// What a comparison yields besides the scores (e.g. SL+ST's blocks).
     type Evidence: Evidence;
     /// What `slst sketch` shows of a sketch.

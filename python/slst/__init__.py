@@ -1,0 +1,148 @@
+"""slst: near-duplicate documents and reused text by sentence structure.
+
+SL+ST (sentence lengths + suffix array) and the shingling baselines, from Python. The work is
+done in Rust with the GIL released; the results are the same as the ``slst`` command's.
+
+    import slst
+    r = slst.compare(text_a, text_b)          # robust SL+ST, as `slst compare`
+    r.duplicate, r.resemblance, r.containment_a
+    [text_a[b.a] for b in r.blocks]           # the common sentence blocks
+    for p in slst.pairs(docs):                # docs: any iterable of (id, text)
+        print(p.a, p.b, p.resemblance)
+
+Spans are ``slice`` objects over the Python strings: ``a[r.blocks[0].a]`` is the first block's
+text in ``a``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterable, List, Optional, Tuple, Union
+
+from ._slst import (
+    Block,
+    Comparison,
+    Detector,
+    Pair,
+    Pairs,
+    Passage,
+    Profile,
+    Sentence,
+    Sketch,
+    SlstError,
+    __version__,
+    methods,
+)
+from ._slst import profile as _profile
+
+__all__ = [
+    "Block",
+    "Comparison",
+    "Detector",
+    "Pair",
+    "Pairs",
+    "Passage",
+    "Profile",
+    "Sentence",
+    "Sketch",
+    "SlstError",
+    "__version__",
+    "compare",
+    "detector",
+    "keys",
+    "methods",
+    "pairs",
+    "profile",
+    "sketch",
+    "verify",
+]
+
+
+@lru_cache(maxsize=64)
+def _detector(method: str, mode: str, params: Tuple[Tuple[str, Any], ...]) -> Detector:
+    return Detector(method, mode, dict(params))
+
+
+def detector(method: str = "slst", mode: str = "robust", **params: Any) -> Detector:
+    """The detector of ``method`` (``slst``, ``shingle``, ``megashingle``, ``polyhash``, …) in
+    ``mode`` (SL+ST only: ``robust``, the default, or ``paper``, the published method), with
+    settings by name as the command line spells them (``min_block=3``,
+    ``term_similarity=0.5``). Built once per distinct settings and reused."""
+    return _detector(method, mode, tuple(sorted(params.items())))
+
+
+def compare(
+    a: str,
+    b: str,
+    method: str = "slst",
+    mode: str = "robust",
+    *,
+    passages: bool = True,
+    **params: Any,
+) -> Comparison:
+    """Compare two texts: scores, the decision, the common sentence blocks and (for SL+ST)
+    the reused passages, with spans as slices of ``a`` and ``b``. The same record as
+    ``slst compare --json`` (``Comparison.to_json()``)."""
+    return detector(method, mode, **params).compare(a, b, passages=passages)
+
+
+def profile(text: str, **params: Any) -> Profile:
+    """The paper's sentence profile of a text: the length string (one base-36 character per
+    kept sentence) and each sentence's span, length and leading terms. Settings:
+    ``max_length``, ``leading_terms``, ``stopwords``."""
+    return _profile(text, params or None)
+
+
+def sketch(
+    text: str, method: str = "slst", mode: str = "robust", *, id: str = "doc", **params: Any
+) -> Sketch:
+    """What ``method`` keeps of one text: compare two with :func:`verify`, ship one with
+    ``Sketch.to_bytes()``, join on :func:`keys`."""
+    return detector(method, mode, **params).sketch(text, id=id)
+
+
+def keys(
+    doc: Union[str, Sketch],
+    method: str = "slst",
+    mode: str = "robust",
+    *,
+    duplicates: bool = True,
+    **params: Any,
+) -> Optional[List[int]]:
+    """Join keys of a text or sketch: any two documents the method reports as near-duplicates
+    share at least one (with ``duplicates=False``: any two with a score above 0), so a
+    distributed join on them finds every pair. ``None`` for a method without such keys."""
+    if isinstance(doc, Sketch):
+        return doc.detector.keys(doc, duplicates=duplicates)
+    d = detector(method, mode, **params)
+    return d.keys(d.sketch(doc), duplicates=duplicates)
+
+
+def verify(a: Sketch, b: Sketch, *, passages: bool = True) -> Comparison:
+    """Compare two sketches made by the same detector (passages too when both sketches were
+    made here, from their texts)."""
+    return a.detector.verify(a, b, passages=passages)
+
+
+def pairs(
+    docs: Iterable[Tuple[Any, Union[str, bytes]]],
+    method: str = "slst",
+    mode: str = "robust",
+    *,
+    rule: str = "duplicates",
+    containment: float = 0.8,
+    max_df: int = 1000,
+    threads: Optional[int] = None,
+    **params: Any,
+) -> Pairs:
+    """Every near-duplicate pair of a corpus. ``docs`` is any iterable of ``(id, text)``
+    (a generator, a file being read): items are taken one at a time while the run goes on in
+    Rust without the GIL. Returns an iterator of :class:`Pair`, in the order ``slst batch``
+    writes them (``Pair.to_json()`` is its line), with ``clusters`` (lists of ids) and
+    ``documents`` (how many were read).
+
+    ``rule``: ``duplicates`` (the method's decision), ``contained`` (either containment at
+    least ``containment``) or ``scored`` (every pair with a score above 0)."""
+    return detector(method, mode, **params).pairs(
+        docs, rule=rule, containment=containment, max_df=max_df, threads=threads
+    )

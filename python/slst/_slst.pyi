@@ -1,0 +1,108 @@
+"""Type stubs of the Rust extension (see slst/__init__.py for the Python API)."""
+
+from typing import Any, Iterable, Iterator, List, Optional, Tuple, Union
+
+__version__: str
+
+class SlstError(ValueError):
+    """A setting unknown or out of range, or an unreadable input: the message the ``slst``
+    command prints."""
+
+def methods() -> List[str]: ...
+def profile(text: str, params: Optional[dict[str, Any]] = None) -> Profile: ...
+
+class Block:
+    """Sentences common to both documents (SL+ST)."""
+
+    a: Optional[slice]
+    b: Optional[slice]
+    a_bytes: Tuple[int, int]
+    b_bytes: Tuple[int, int]
+    a_start: int
+    b_start: int
+    length: int
+    min_term_similarity: Optional[float]
+
+class Passage:
+    """Reused text grown word by word from the blocks."""
+
+    a: slice
+    b: slice
+    a_bytes: Tuple[int, int]
+    b_bytes: Tuple[int, int]
+    similarity: float
+
+class Comparison:
+    method: str
+    resemblance: float
+    containment_a: Optional[float]
+    containment_b: Optional[float]
+    duplicate: bool
+    rule: str
+    note: Optional[str]
+    blocks: List[Block]
+    passages: Optional[List[Passage]]
+    json: str
+    def to_json(self) -> str: ...
+
+class Sketch:
+    id: str
+    detector: Detector
+    def to_bytes(self) -> bytes: ...
+
+class Pair:
+    a: str
+    b: str
+    resemblance: float
+    containment_a: Optional[float]
+    containment_b: Optional[float]
+    duplicate: bool
+    json: str
+    def to_json(self) -> str: ...
+
+class Pairs(Iterator[Pair]):
+    clusters: List[List[str]]
+    documents: int
+    compared: int
+    def __iter__(self) -> Pairs: ...
+    def __next__(self) -> Pair: ...
+    def __len__(self) -> int: ...
+
+class Sentence:
+    span: slice
+    bytes: Tuple[int, int]
+    length: int
+    symbol: str
+    leading: List[str]
+
+class Profile:
+    length_string: str
+    sentences: List[Sentence]
+    skipped_empty: int
+    dropped_long: int
+    json: str
+    def to_json(self) -> str: ...
+
+class Detector:
+    method: str
+    mode: str
+    rule: str
+    settings: List[str]
+    def __init__(
+        self, method: str = "slst", mode: str = "robust", params: Optional[dict[str, Any]] = None
+    ) -> None: ...
+    def sketch(self, text: str, id: str = "doc") -> Sketch: ...
+    def sketch_from_bytes(self, data: bytes, id: str = "doc") -> Sketch: ...
+    def keys(self, sketch: Sketch, duplicates: bool = True) -> Optional[List[int]]: ...
+    def verify(self, a: Sketch, b: Sketch, passages: bool = True) -> Comparison: ...
+    def compare(
+        self, a: str, b: str, passages: bool = True, a_id: str = "a", b_id: str = "b"
+    ) -> Comparison: ...
+    def pairs(
+        self,
+        docs: Iterable[Tuple[Any, Union[str, bytes]]],
+        rule: str = "duplicates",
+        containment: float = 0.8,
+        max_df: int = 1000,
+        threads: Optional[int] = None,
+    ) -> Pairs: ...

@@ -1,0 +1,210 @@
+"""The Python API against the `slst` command on the shipped corpora: the same records, the
+same pairs; spans as slices of the Python strings; errors as exceptions with the command's
+messages."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+import slst
+from conftest import ROOT, cli_compare, run_slst
+
+CLOUGH = ROOT / "corpora" / "clough-short-answers" / "corpus-20090418"
+PAIRS = [
+    ("corpora/clough/g0pA_taskb.txt", "corpora/clough/orig_taskb.txt"),
+    (
+        "corpora/clough-short-answers/corpus-20090418/g0pB_taskc.txt",
+        "corpora/clough-short-answers/corpus-20090418/orig_taskc.txt",
+    ),
+    (
+        "corpora/clough-short-answers/corpus-20090418/g0pC_taskd.txt",
+        "corpora/clough-short-answers/corpus-20090418/orig_taskd.txt",
+    ),
+]
+
+
+def read(path: str) -> str:
+    return (ROOT / path).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("a,b", PAIRS)
+@pytest.mark.parametrize(
+    "method,mode,flags",
+    [
+        ("slst", "robust", []),
+        ("slst", "paper", ["--mode", "paper"]),
+        ("shingle", "robust", ["--method", "shingle"]),
+        ("polyhash", "robust", ["--method", "polyhash"]),
+    ],
+)
+def test_compare_gives_the_record_of_slst_compare(a, b, method, mode, flags):
+    ours = json.loads(
+        slst.detector(method, mode).compare(read(a), read(b), a_id=a, b_id=b).to_json()
+    )
+    assert ours == cli_compare(a, b, *flags)
+
+
+def test_settings_by_name_match_the_flags():
+    a, b = PAIRS[0]
+    ours = slst.detector("slst", "robust", min_block=3, term_similarity=0.3, stem=True)
+    got = json.loads(ours.compare(read(a), read(b), a_id=a, b_id=b).to_json())
+    flags = ["--min-block", "3", "--term-similarity", "0.3", "--stem", "true"]
+    assert got == cli_compare(a, b, *flags)
+
+
+def test_spans_are_slices_of_the_python_strings():
+    # Non-ASCII text: character offsets differ from byte offsets.
+    a = "Café prices rose in Zürich. Bakers blamed the cost of flour. Buyers queued anyway. " * 3
+    b = "Naïve readers smiled. Café prices rose in Zürich. Bakers blamed the cost of flour."
+    r = slst.compare(a, b)
+    assert r.blocks, r
+    for block in r.blocks:
+        assert a[block.a] == a.encode()[slice(*block.a_bytes)].decode()
+        assert b[block.b] == b.encode()[slice(*block.b_bytes)].decode()
+        assert a[block.a].startswith("Café")
+    for p in r.passages or []:
+        assert a[p.a] == a.encode()[slice(*p.a_bytes)].decode()
+
+
+def test_identity_scores_one_and_comparison_is_symmetric():
+    a, b = (read(p) for p in PAIRS[1])
+    assert slst.compare(a, a).resemblance == 1.0
+    ab, ba = slst.compare(a, b), slst.compare(b, a)
+    assert ab.resemblance == ba.resemblance
+    assert (ab.containment_a, ab.containment_b) == (ba.containment_b, ba.containment_a)
+    assert ab.duplicate == ba.duplicate
+
+
+def test_profile_gives_the_record_of_slst_profile():
+    path = PAIRS[0][1]
+    text = read(path)
+    p = slst.profile(text)
+    cli = json.loads(run_slst("profile", path, "--json"))
+    ours = json.loads(p.to_json())
+    cli.pop("id")
+    ours.pop("id")
+    assert ours == cli
+    assert p.length_string == cli["length_string"]
+    assert [text[s.span] for s in p.sentences][:3] == [
+        text.encode()[slice(*s.bytes)].decode() for s in p.sentences[:3]
+    ]
+
+
+@pytest.mark.parametrize("method,mode", [("slst", "robust"), ("slst", "paper"), ("shingle", "robust")])
+def test_sketches_travel_as_bytes_and_verify_as_compare_does(method, mode):
+    a, b = (read(p) for p in PAIRS[1])
+    d = slst.detector(method, mode)
+    sa, sb = d.sketch(a, id="a"), d.sketch(b, id="b")
+    back_a = d.sketch_from_bytes(sa.to_bytes(), id="a")
+    back_b = d.sketch_from_bytes(sb.to_bytes(), id="b")
+    direct = json.loads(d.compare(a, b, passages=False).to_json())
+    assert json.loads(slst.verify(sa, sb, passages=False).to_json()) == direct
+    # Without their texts the blocks keep their byte spans; the scores are the same.
+    shipped = slst.verify(back_a, back_b)
+    assert shipped.resemblance == direct["resemblance"]
+    assert [x.a_bytes for x in shipped.blocks] == [tuple(x["a_span"]) for x in direct.get("blocks", [])]
+    assert shipped.passages is None and all(x.a is None for x in shipped.blocks)
+
+
+def test_a_reported_pair_shares_a_key():
+    a, b = (read(p) for p in PAIRS[1])
+    assert slst.compare(a, b).duplicate
+    assert set(slst.keys(a)) & set(slst.keys(b))
+    for mode in ("robust", "paper"):
+        assert slst.compare(a, b, "slst", mode).resemblance > 0
+        ka = set(slst.keys(a, "slst", mode, duplicates=False))
+        assert ka & set(slst.keys(b, "slst", mode, duplicates=False))
+
+
+def folder_docs():
+    """The shipped folder as `slst batch` reads it: files in path order, ids relative to it."""
+    for path in sorted(CLOUGH.iterdir()):
+        yield path.name, path.read_bytes()
+
+
+@pytest.mark.parametrize("mode", ["robust", "paper"])
+def test_pairs_are_the_lines_of_slst_batch(mode, tmp_path):
+    out = tmp_path / "pairs.jsonl"
+    run_slst("batch", str(CLOUGH), "--mode", mode, "-qq", "--out", str(out))
+    cli = out.read_text().splitlines()
+    got = slst.pairs(folder_docs(), "slst", mode)
+    lines = [p.to_json() for p in got]
+    assert lines == [line.replace('"corpus-20090418/', '"') for line in cli]
+    assert len(lines) >= 3
+    assert got.documents == len(list(CLOUGH.iterdir()))
+    assert got.clusters and all(len(c) >= 2 for c in got.clusters)
+
+
+def test_pairs_take_any_iterable_and_release_the_gil():
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            stop.wait(0.001)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    import random
+
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = sorted({"".join(rng.choice(letters) for _ in range(7)) for _ in range(5000)})
+
+    def text():
+        return " ".join(
+            " ".join(rng.choice(words) for _ in range(rng.randint(4, 12))).capitalize() + "."
+            for _ in range(8)
+        )
+
+    # 2,000 distinct texts, 100 of them twice: 100 pairs.
+    texts = [text() for _ in range(2000)]
+    docs = [(f"d{i}", t) for i, t in enumerate(texts)] + [
+        (f"copy{i}", texts[i]) for i in range(100)
+    ]
+    try:
+        pairs = list(slst.pairs(iter(docs), "slst", "robust"))
+    finally:
+        stop.set()
+        t.join()
+    assert sorted((p.a, p.b) for p in pairs) == sorted((f"d{i}", f"copy{i}") for i in range(100))
+    assert ticks
+
+
+def test_pairs_at_scale_equal_slst_batch_on_reuters(reuters_jsonl, tmp_path):
+    for mode in ("robust", "paper"):
+        out = tmp_path / f"{mode}.jsonl"
+        run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "-qq", "--out", str(out))
+
+        def docs():
+            with open(reuters_jsonl, encoding="utf-8") as f:
+                for line in f:
+                    r = json.loads(line)
+                    yield r["id"], r["text"]
+
+        lines = [p.to_json() for p in slst.pairs(docs(), "slst", mode)]
+        assert sorted(lines) == sorted(out.read_text().splitlines()), mode
+        assert len(lines) > 500
+
+
+def test_errors_are_exceptions_with_the_commands_messages():
+    with pytest.raises(slst.SlstError, match="unknown method"):
+        slst.compare("a", "b", "nosuch")
+    with pytest.raises(slst.SlstError, match="no such setting; its settings are"):
+        slst.compare("a", "b", no_such_setting=1)
+    with pytest.raises(slst.SlstError, match="cannot read"):
+        slst.compare("a", "b", min_block="two")
+    with pytest.raises(slst.SlstError, match="invalid setting"):
+        slst.compare("a", "b", threshold=1.5)
+    with pytest.raises(TypeError, match=r"\(id, text\)"):
+        list(slst.pairs(["just text"]))
+    with pytest.raises(slst.SlstError, match="binary"):
+        list(slst.pairs([("x", b"\x00\x01\x02" * 100)]))
+    d = slst.detector("slst", "paper")
+    with pytest.raises(slst.SlstError, match="another method or other settings"):
+        d.verify(d.sketch("A. B."), slst.sketch("A. B.", "shingle"))
