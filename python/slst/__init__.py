@@ -31,6 +31,7 @@ from ._slst import (
     Sketch,
     SlstError,
     __version__,
+    decode,
     methods,
 )
 from ._slst import profile as _profile
@@ -48,6 +49,7 @@ __all__ = [
     "SlstError",
     "__version__",
     "compare",
+    "decode",
     "detector",
     "keys",
     "methods",

@@ -822,6 +822,28 @@ impl Detector {
         compared.into_python(py, (Some(a), Some(b)))
     }
 
+    /// Verify candidate pairs of a distributed join: each item is `(a_id, a_sketch_bytes,
+    /// b_id, b_sketch_bytes)` with `a` the earlier document. Returns `(index, line)` for the
+    /// pairs `rule` keeps, `line` being what `slst batch` writes for the pair. The GIL is
+    /// released for the whole list.
+    #[pyo3(signature = (items, rule = "duplicates", containment = 0.8))]
+    fn verify_many(
+        &self,
+        py: Python<'_>,
+        items: Vec<(String, Vec<u8>, String, Vec<u8>)>,
+        rule: &str,
+        containment: f64,
+    ) -> PyResult<Vec<(usize, String)>> {
+        let rule = pair_rule(rule, containment)?;
+        py.detach(|| {
+            self.inner.visit(VerifyMany {
+                items: &items,
+                rule,
+            })
+        })
+        .map_err(|e| SlstError::new_err(format!("not a sketch of this method: {e}")))
+    }
+
     /// Every near-duplicate pair of a corpus: `docs` is any iterable of `(id, text)`, read
     /// one item at a time while the run goes on with the GIL released; the same pairs, in the
     /// same order, as `slst batch` on the same documents.
@@ -835,16 +857,7 @@ impl Detector {
         max_df: usize,
         threads: Option<usize>,
     ) -> PyResult<Pairs> {
-        let rule = match rule {
-            "duplicates" => PairRule::Duplicates,
-            "contained" => PairRule::Contained(containment),
-            "scored" => PairRule::Scored,
-            other => {
-                return Err(SlstError::new_err(format!(
-                    "unknown rule {other:?}; the rules are duplicates, contained, scored"
-                )));
-            }
-        };
+        let rule = pair_rule(rule, containment)?;
         let error = Arc::new(Mutex::new(None));
         let stream = PyDocs {
             iter: docs.try_iter()?.unbind(),
@@ -885,6 +898,64 @@ impl Detector {
             compared: out.compared,
         })
     }
+}
+
+/// Verify candidate pairs given as (id, sketch bytes) twice: the lines a corpus run writes
+/// for the pairs `rule` keeps, with each pair's index in the input.
+struct VerifyMany<'a> {
+    items: &'a [(String, Vec<u8>, String, Vec<u8>)],
+    rule: PairRule,
+}
+
+impl WithDetector for VerifyMany<'_> {
+    type Output = Result<Vec<(usize, String)>, String>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        // A document is in many candidate pairs: each sketch is read once (for a while).
+        let mut cache: std::collections::HashMap<&str, std::rc::Rc<D::Sketch>> = Default::default();
+        let mut out = Vec::new();
+        for (i, (a_id, a_bytes, b_id, b_bytes)) in self.items.iter().enumerate() {
+            let mut sketch =
+                |id: &'_ str, bytes: &[u8]| -> Result<std::rc::Rc<D::Sketch>, String> {
+                    if let Some(s) = cache.get(id) {
+                        return Ok(s.clone());
+                    }
+                    let s: D::Sketch = serde_json::from_slice(bytes)
+                        .map_err(|e| format!("sketch of {id:?}: {e}"))?;
+                    if cache.len() > 4096 {
+                        cache.clear();
+                    }
+                    Ok(std::rc::Rc::new(s))
+                };
+            let sa = sketch(a_id, a_bytes)?;
+            let sb = sketch(b_id, b_bytes)?;
+            cache.insert(a_id, sa.clone());
+            cache.insert(b_id, sb.clone());
+            if d.may_be_reported(&sa, &sb, self.rule) {
+                let c = d.compare(&sa, &sb);
+                if self.rule.keeps(&c.similarity, c.duplicate) {
+                    let record = PairRecord::of(d, (a_id, &sa), (b_id, &sb), &c, false);
+                    out.push((
+                        i,
+                        serde_json::to_string(&record).map_err(|e| e.to_string())?,
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn pair_rule(rule: &str, containment: f64) -> PyResult<PairRule> {
+    Ok(match rule {
+        "duplicates" => PairRule::Duplicates,
+        "contained" => PairRule::Contained(containment),
+        "scored" => PairRule::Scored,
+        other => {
+            return Err(SlstError::new_err(format!(
+                "unknown rule {other:?}; the rules are duplicates, contained, scored"
+            )));
+        }
+    })
 }
 
 impl Detector {
@@ -969,6 +1040,15 @@ fn profile(py: Python<'_>, text: &str, params: Option<&Bound<'_, PyDict>>) -> Py
     })
 }
 
+/// Decode a file's bytes as `slst` does: UTF-8, UTF-16 with a byte-order mark, else
+/// Windows-1252; binary data (NUL bytes, mostly control characters) raises `SlstError`.
+#[pyfunction]
+fn decode(data: &[u8]) -> PyResult<String> {
+    slst::corpus::decode_text(data)
+        .map(|(text, _)| text)
+        .map_err(|e| SlstError::new_err(format!("looks like binary data ({}), not text", e.0)))
+}
+
 /// The method names.
 #[pyfunction]
 fn methods() -> Vec<&'static str> {
@@ -989,6 +1069,7 @@ fn _slst(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Sentence>()?;
     m.add_function(wrap_pyfunction!(profile, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -46,6 +46,8 @@ def reuters_jsonl(tmp_path_factory) -> Path:
     shared corpora; skipped when they are not beside the repository."""
     sgml = sorted((SHARED / "reuters21578").glob("reut2-*.sgm"))
     if not sgml:
+        if os.environ.get("SLST_REQUIRE_CORPORA"):
+            raise FileNotFoundError(f"SLST_REQUIRE_CORPORA is set but {SHARED}/reuters21578 is not there")
         pytest.skip("Reuters-21578 is not in ../shared/corpora")
     out = tmp_path_factory.mktemp("reuters") / "reuters21578.jsonl"
     subprocess.run(

@@ -9,7 +9,7 @@ use serde::Serialize;
 pub use super::summary::{BatchSummary, BoilerplateRecord};
 use super::{BatchResult, PairResult};
 use crate::error::{Error, Result};
-use crate::method::{Detector, Evidence, FoundBlock, Method};
+use crate::method::{Comparison, Detector, Evidence, FoundBlock, Method};
 
 /// The format of the pairs file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -87,18 +87,32 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
         details: bool,
     ) -> Self {
         let corpus = &result.corpus;
-        let c = &pair.comparison;
+        PairRecord::of(
+            detector,
+            (&corpus.ids[pair.a], &corpus.sketches[pair.a]),
+            (&corpus.ids[pair.b], &corpus.sketches[pair.b]),
+            &pair.comparison,
+            details,
+        )
+    }
+
+    /// The record of the comparison `c` of two documents, given by id and sketch (`a` the
+    /// earlier): the line a corpus run writes for the pair, wherever the pair was compared (a
+    /// distributed join verifies pairs outside [`crate::batch::run`]).
+    pub fn of<D: Detector<Evidence = E>>(
+        detector: &D,
+        (a_id, a): (&'a str, &D::Sketch),
+        (b_id, b): (&'a str, &D::Sketch),
+        c: &'a Comparison<E>,
+        details: bool,
+    ) -> Self {
         let found = c.evidence.blocks();
         let blocks = match (&found, details) {
             (Some(found), true) => Some(
                 found
                     .iter()
                     .map(|f| {
-                        let (a_span, b_span) = locate(
-                            detector,
-                            (&corpus.sketches[pair.a], &corpus.sketches[pair.b]),
-                            f,
-                        );
+                        let (a_span, b_span) = locate(detector, (a, b), f);
                         PairBlock {
                             a_start: f.block.a,
                             b_start: f.block.b,
@@ -114,8 +128,8 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
         };
         let others = found.is_none() && details;
         PairRecord {
-            a: &corpus.ids[pair.a],
-            b: &corpus.ids[pair.b],
+            a: a_id,
+            b: b_id,
             method: c.method,
             resemblance: c.similarity.resemblance,
             containment_a: c.similarity.containment_a,

@@ -1,0 +1,509 @@
+"""Corpus discovery on Apache Spark: every near-duplicate pair and cluster of a corpus too large
+for one machine, with the pairs ``slst batch`` finds.
+
+The job, stage by stage (each a Spark stage of its own, timed in the run record):
+
+1. **read** JSON lines (``sc.textFile``), Parquet (``id``/``text`` columns) or a folder of
+   text files (``sc.binaryFiles``, decoded as ``slst batch`` decodes files). Every document
+   gets its position in the input, which orders each pair as ``slst batch`` does (``a`` the
+   earlier document). A record that cannot be a document (not JSON, no text field, text over
+   ``--max-bytes``, binary data) is counted and written to ``bad.jsonl``, never fatal.
+2. **sketch** each partition with the Python package (``mapPartitions``): the sketch as bytes
+   and the method's join keys, such that any two documents the method reports share a key.
+3. **candidates**: the keys exploded and joined with Spark's own shuffle (a self-join on the
+   key); a key held by more than ``--max-df`` documents is boilerplate and dropped, as
+   ``slst batch`` drops runs shared by more than ``--max-df`` documents.
+4. **verify** the candidate pairs in partitions (``Detector.verify_many``): the method's own
+   comparison and decision, each kept pair written as the line ``slst batch`` writes.
+5. **clusters**: connected components of the pairs, by min-label propagation with joins.
+
+Outputs in ``--out``: ``pairs.jsonl/`` (the lines of ``slst batch``, ordered by input
+position), ``pairs.parquet/``, ``clusters.jsonl/`` and ``clusters.parquet/`` (``id``,
+``cluster``: the id of the cluster's earliest document), ``bad.jsonl/`` and ``run.json``
+(counts, per-stage seconds, shuffle bytes, peak memory).
+
+Run it locally::
+
+    python -m slst.spark corpus.jsonl --out result/ --master 'local[2]'
+
+and on a cluster with the wheel shipped to the executors (``docs/python.md``)::
+
+    spark-submit --py-files slst-0.1.0-cp39-abi3-manylinux_2_34_x86_64.whl \\
+        -m slst.spark s3://bucket/corpus.jsonl --out s3://bucket/result/
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+import urllib.request
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+
+import slst
+
+#: Candidate pairs verified per call into Rust (the GIL released for the whole batch).
+VERIFY_BATCH = 4096
+
+_SIGN = 1 << 63
+
+
+def _signed(key: int) -> int:
+    """A 64-bit key as Spark's signed LongType."""
+    return key - (1 << 64) if key >= _SIGN else key
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+# --- stage 1: documents ------------------------------------------------------------------
+
+
+def _jsonl_record(
+    line: str, position: int, id_field: str, text_field: str
+) -> Tuple[int, Optional[str], Optional[str], Optional[str]]:
+    """(position, id, text, problem) of one JSON line."""
+    try:
+        record = json.loads(line)
+    except ValueError as e:
+        return position, None, None, f"line {position + 1}: not JSON ({e})"
+    if not isinstance(record, dict):
+        return position, None, None, f"line {position + 1}: not a JSON object"
+    doc_id = record.get(id_field)
+    text = record.get(text_field)
+    if doc_id is None:
+        return position, None, None, f"line {position + 1}: no {id_field!r} field"
+    doc_id = doc_id if isinstance(doc_id, str) else json.dumps(doc_id)
+    if not isinstance(text, str):
+        fields = ", ".join(sorted(record)) or "none"
+        return (
+            position,
+            doc_id,
+            None,
+            f"line {position + 1}: no {text_field!r} text field (fields: {fields})",
+        )
+    return position, doc_id, text, None
+
+
+def read_documents(spark, inputs: List[str], fmt: str, id_field: str, text_field: str):
+    """An RDD of (position, id, text-or-bytes, problem) in input order."""
+    sc = spark.sparkContext
+    if fmt == "jsonl":
+        lines = sc.textFile(",".join(inputs)).zipWithIndex()
+        return lines.map(lambda li: _jsonl_record(li[0], li[1], id_field, text_field))
+    if fmt == "text":
+        files = sc.binaryFiles(",".join(inputs))
+        paths = sorted(files.keys().collect())
+        # Ids as slst batch gives them: the path inside the folder named, or the file's name.
+        roots = [i.rstrip("/") + "/" for i in inputs]
+
+        def relative(path: str) -> str:
+            bare = path.split(":", 1)[1].lstrip("/") if path.startswith("file:") else path
+            for root in roots:
+                r = root.split(":", 1)[1].lstrip("/") if root.startswith("file:") else root
+                r = r.lstrip("/")
+                if bare.lstrip("/").startswith(r):
+                    return bare.lstrip("/")[len(r):]
+            return os.path.basename(path)
+
+        rank = sc.broadcast({p: i for i, p in enumerate(paths)})
+        return files.map(lambda pb: (rank.value[pb[0]], relative(pb[0]), pb[1], None))
+    if fmt == "parquet":
+        df = spark.read.parquet(*inputs).select(id_field, text_field)
+        return df.rdd.zipWithIndex().map(
+            lambda ri: (
+                ri[1],
+                None if ri[0][0] is None else str(ri[0][0]),
+                ri[0][1],
+                None if isinstance(ri[0][1], (str, bytes, bytearray)) else f"row {ri[1]}: no text",
+            )
+        )
+    raise ValueError(f"unknown format {fmt!r}; the formats are jsonl, text, parquet")
+
+
+# --- stage 2: sketches -------------------------------------------------------------------
+
+
+def _sketch_partition(
+    rows: Iterable[Tuple[int, Optional[str], Any, Optional[str]]],
+    method: str,
+    mode: str,
+    params: Dict[str, Any],
+    duplicates: bool,
+    max_bytes: int,
+) -> Iterator[Tuple[int, str, Optional[bytes], Optional[List[int]], Optional[str], float]]:
+    """(position, id, sketch, keys, problem, worker peak RSS in MB) per document."""
+    detector = slst.detector(method, mode, **params)
+    for position, doc_id, text, problem in rows:
+        doc_id = doc_id if doc_id is not None else f"#{position}"
+        if problem is None:
+            size = len(text) if isinstance(text, (bytes, bytearray)) else len(text.encode("utf-8", "surrogatepass"))
+            if size > max_bytes:
+                problem = f"{doc_id}: {size} bytes is more than the limit of {max_bytes} bytes"
+        if problem is None and isinstance(text, (bytes, bytearray)):
+            try:
+                text = slst.decode(bytes(text))
+            except slst.SlstError as e:
+                problem = f"{doc_id}: {e}"
+        if problem is not None:
+            yield position, doc_id, None, None, problem, _rss_mb()
+            continue
+        sketch = detector.sketch(text, id=doc_id)
+        keys = detector.keys(sketch, duplicates=duplicates)
+        if keys is None:
+            raise ValueError(
+                f"method {method} has no join keys; every pair must be compared: use slst batch"
+            )
+        yield position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys], None, _rss_mb()
+
+
+# --- stage 4: verification ---------------------------------------------------------------
+
+
+def _verify_partition(
+    rows: Iterable[Any], method: str, mode: str, params: Dict[str, Any], rule: str, containment: float
+) -> Iterator[Tuple[int, int, str, float]]:
+    detector = slst.detector(method, mode, **params)
+    batch: List[Tuple[int, int]] = []
+    items: List[Tuple[str, bytes, str, bytes]] = []
+
+    def flush():
+        for i, line in detector.verify_many(items, rule=rule, containment=containment):
+            yield batch[i][0], batch[i][1], line, _rss_mb()
+        batch.clear()
+        items.clear()
+
+    for r in rows:
+        batch.append((r.a, r.b))
+        items.append((r.a_id, bytes(r.a_sketch), r.b_id, bytes(r.b_sketch)))
+        if len(items) >= VERIFY_BATCH:
+            yield from flush()
+    yield from flush()
+
+
+# --- stage 5: clusters -------------------------------------------------------------------
+
+
+def connected_components(spark, edges):
+    """Connected components of an undirected graph of (a, b) long pairs, as (vertex, label)
+    with the label the smallest vertex of the component: min-label propagation, one join per
+    round, until no label changes (rounds grow with the diameter, small for near-duplicate
+    clusters)."""
+    from pyspark.sql import functions as F
+
+    both = edges.select(F.col("a").alias("src"), F.col("b").alias("dst")).union(
+        edges.select(F.col("b").alias("src"), F.col("a").alias("dst"))
+    ).cache()
+    labels = both.select(F.col("src").alias("v")).distinct().withColumn("label", F.col("v"))
+    rounds = 0
+    while True:
+        rounds += 1
+        proposed = (
+            both.join(labels, both.src == labels.v)
+            .groupBy("dst")
+            .agg(F.min("label").alias("proposed"))
+        )
+        updated = (
+            labels.join(proposed, labels.v == proposed.dst, "left")
+            .select("v", F.least("label", F.coalesce("proposed", "label")).alias("label"))
+            .localCheckpoint()
+        )
+        changed = updated.join(labels.withColumnRenamed("label", "old"), "v").where(
+            F.col("label") != F.col("old")
+        ).count()
+        labels = updated
+        if changed == 0:
+            return labels, rounds
+
+
+# --- the job -----------------------------------------------------------------------------
+
+
+def _shuffle_bytes(spark) -> Optional[Dict[str, int]]:
+    """Shuffle bytes written and read over the application, from Spark's REST API (None when
+    the UI is off)."""
+    url = spark.sparkContext.uiWebUrl
+    if not url:
+        return None
+    app = spark.sparkContext.applicationId
+    try:
+        with urllib.request.urlopen(f"{url}/api/v1/applications/{app}/stages", timeout=10) as r:
+            stages = json.load(r)
+    except OSError:
+        return None
+    return {
+        "shuffle_write_bytes": sum(s.get("shuffleWriteBytes", 0) for s in stages),
+        "shuffle_read_bytes": sum(s.get("shuffleReadBytes", 0) for s in stages),
+    }
+
+
+def _jvm_peak_mb(spark) -> Optional[float]:
+    url = spark.sparkContext.uiWebUrl
+    if not url:
+        return None
+    app = spark.sparkContext.applicationId
+    try:
+        with urllib.request.urlopen(f"{url}/api/v1/applications/{app}/executors", timeout=10) as r:
+            executors = json.load(r)
+    except OSError:
+        return None
+    peaks = [
+        (e.get("peakMemoryMetrics") or {}).get("JVMHeapMemory", 0)
+        + (e.get("peakMemoryMetrics") or {}).get("JVMOffHeapMemory", 0)
+        for e in executors
+    ]
+    return max(peaks) / 2**20 if peaks else None
+
+
+def run(
+    spark,
+    inputs: List[str],
+    out: str,
+    fmt: str = "jsonl",
+    method: str = "slst",
+    mode: str = "robust",
+    rule: str = "duplicates",
+    containment: float = 0.8,
+    max_df: int = 1000,
+    max_bytes: int = 256 << 20,
+    id_field: str = "id",
+    text_field: str = "text",
+    partitions: Optional[int] = None,
+    params: Optional[Dict[str, Any]] = None,
+) -> Dict[str, Any]:
+    """Run the job; returns the run record (also written to ``OUT/run.json``)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import Row, functions as F
+    from pyspark.sql.types import (
+        ArrayType,
+        BinaryType,
+        DoubleType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+    )
+
+    params = dict(params or {})
+    slst.detector(method, mode, **params)  # settings checked before any work
+    duplicates = rule == "duplicates"
+    times: Dict[str, float] = {}
+    record: Dict[str, Any] = {
+        "inputs": inputs,
+        "format": fmt,
+        "method": method,
+        "mode": mode,
+        "rule": rule,
+        "max_df": max_df,
+        "params": params,
+        "spark": spark.version,
+        "master": spark.sparkContext.master,
+        "default_parallelism": spark.sparkContext.defaultParallelism,
+    }
+
+    t = time.perf_counter()
+    docs = read_documents(spark, inputs, fmt, id_field, text_field)
+    if partitions:
+        docs = docs.repartition(partitions)
+    schema = StructType(
+        [
+            StructField("pos", LongType(), False),
+            StructField("id", StringType(), False),
+            StructField("sketch", BinaryType(), True),
+            StructField("keys", ArrayType(LongType()), True),
+            StructField("problem", StringType(), True),
+            StructField("rss_mb", DoubleType(), False),
+        ]
+    )
+    sketched = spark.createDataFrame(
+        docs.mapPartitions(
+            lambda rows: _sketch_partition(rows, method, mode, params, duplicates, max_bytes)
+        ),
+        schema,
+    ).persist(StorageLevel.MEMORY_AND_DISK)
+    counts = sketched.agg(
+        F.count("*").alias("n"),
+        F.sum(F.when(F.col("problem").isNotNull(), 1).otherwise(0)).alias("bad"),
+        F.sum(F.length("sketch")).alias("sketch_bytes"),
+        F.sum(F.size("keys")).alias("keys"),
+        F.max("rss_mb").alias("rss"),
+    ).first()
+    times["read_and_sketch"] = time.perf_counter() - t
+    record.update(
+        documents=counts.n - counts.bad,
+        bad_records=counts.bad,
+        sketch_bytes=counts.sketch_bytes or 0,
+        keys=counts["keys"] or 0,
+    )
+    peak_python = counts.rss or 0.0
+    sketched.where(F.col("problem").isNotNull()).select(
+        F.to_json(F.struct("id", F.col("problem").alias("reason"))).alias("value")
+    ).orderBy("value").write.mode("overwrite").text(f"{out}/bad.jsonl")
+
+    t = time.perf_counter()
+    good = sketched.where(F.col("problem").isNull())
+    keys = good.select("pos", F.explode("keys").alias("key"))
+    df = keys.groupBy("key").agg(F.count("*").alias("df"))
+    kept = keys.join(df.where(F.col("df") <= max_df), "key").select("key", "pos")
+    dropped = df.where(F.col("df") > max_df).count()
+    left, right = kept.alias("l"), kept.alias("r")
+    candidates = (
+        left.join(right, F.col("l.key") == F.col("r.key"))
+        .where(F.col("l.pos") < F.col("r.pos"))
+        .select(F.col("l.pos").alias("a"), F.col("r.pos").alias("b"))
+        .distinct()
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    )
+    record["candidate_pairs"] = candidates.count()
+    record["boilerplate_keys"] = dropped
+    times["candidates"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    side = good.select("pos", "id", "sketch")
+    joined = (
+        candidates.join(
+            side.select(F.col("pos").alias("a"), F.col("id").alias("a_id"), F.col("sketch").alias("a_sketch")),
+            "a",
+        )
+        .join(
+            side.select(F.col("pos").alias("b"), F.col("id").alias("b_id"), F.col("sketch").alias("b_sketch")),
+            "b",
+        )
+        .select("a", "b", "a_id", "a_sketch", "b_id", "b_sketch")
+    )
+    pair_schema = StructType(
+        [
+            StructField("a", LongType(), False),
+            StructField("b", LongType(), False),
+            StructField("line", StringType(), False),
+            StructField("rss_mb", DoubleType(), False),
+        ]
+    )
+    pairs = spark.createDataFrame(
+        joined.rdd.mapPartitions(
+            lambda rows: _verify_partition(rows, method, mode, params, rule, containment)
+        ),
+        pair_schema,
+    ).persist(StorageLevel.MEMORY_AND_DISK)
+    verified = pairs.agg(F.count("*").alias("n"), F.max("rss_mb").alias("rss")).first()
+    record["pairs"] = verified.n
+    peak_python = max(peak_python, verified.rss or 0.0)
+    times["verify"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    ordered = pairs.orderBy("a", "b")
+    ordered.select(F.col("line").alias("value")).write.mode("overwrite").text(f"{out}/pairs.jsonl")
+    fields = F.from_json(
+        "line",
+        "a STRING, b STRING, resemblance DOUBLE, containment_a DOUBLE, containment_b DOUBLE",
+    )
+    ordered.select(fields.alias("p")).select("p.*").write.mode("overwrite").parquet(
+        f"{out}/pairs.parquet"
+    )
+    times["write_pairs"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    labels, rounds = connected_components(spark, pairs.select("a", "b"))
+    ids = good.select("pos", "id")
+    clusters = (
+        labels.join(ids, labels.v == ids.pos)
+        .join(ids.select(F.col("pos").alias("label"), F.col("id").alias("cluster")), "label")
+        .select("cluster", "id", "pos")
+        .orderBy("cluster", "pos")
+        .drop("pos")
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    )
+    record["clustered_documents"] = clusters.count()
+    record["clusters"] = clusters.select("cluster").distinct().count()
+    record["cluster_rounds"] = rounds
+    clusters.write.mode("overwrite").parquet(f"{out}/clusters.parquet")
+    clusters.select(F.to_json(F.struct("cluster", "id")).alias("value")).write.mode(
+        "overwrite"
+    ).text(f"{out}/clusters.jsonl")
+    times["clusters"] = time.perf_counter() - t
+
+    record["seconds"] = {k: round(v, 3) for k, v in times.items()}
+    record["seconds"]["total"] = round(sum(times.values()), 3)
+    shuffle = _shuffle_bytes(spark)
+    if shuffle:
+        record.update(shuffle)
+        n = max(record["documents"], 1)
+        record["shuffle_write_bytes_per_document"] = round(shuffle["shuffle_write_bytes"] / n, 1)
+    record["peak_python_worker_rss_mb"] = round(peak_python, 1)
+    record["peak_jvm_memory_mb"] = _jvm_peak_mb(spark)
+    text = json.dumps(record, indent=2) + "\n"
+    if "://" not in out or out.startswith("file:"):
+        path = out.split(":", 1)[1] if out.startswith("file:") else out
+        tmp = os.path.join(path, ".run.json.partial")
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, os.path.join(path, "run.json"))
+    else:  # a cluster's file system: a folder with one part file
+        spark.sparkContext.parallelize([text], 1).saveAsTextFile(f"{out}/run.json")
+    return record
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m slst.spark",
+        description="Every near-duplicate pair and cluster of a corpus, on Apache Spark: "
+        "the pairs slst batch finds.",
+    )
+    p.add_argument("inputs", nargs="+", help="JSON-lines files, Parquet files or text folders")
+    p.add_argument("--out", required=True, help="output folder (pairs, clusters, bad records, run.json)")
+    p.add_argument("--format", default="jsonl", choices=["jsonl", "parquet", "text"])
+    p.add_argument("--method", default="slst")
+    p.add_argument("--mode", default="robust", choices=["robust", "paper"])
+    p.add_argument("--rule", default="duplicates", choices=["duplicates", "contained", "scored"])
+    p.add_argument("--containment", type=float, default=0.8)
+    p.add_argument("--max-df", type=int, default=1000, help="keys held by more documents are boilerplate")
+    p.add_argument("--max-bytes", type=int, default=256 << 20, help="larger documents are bad records")
+    p.add_argument("--id-field", default="id")
+    p.add_argument("--text-field", default="text")
+    p.add_argument("--partitions", type=int, help="repartition the documents into this many")
+    p.add_argument(
+        "--param", action="append", default=[], metavar="NAME=VALUE",
+        help="a setting of the method by its flag name (min_block=3); repeatable",
+    )
+    p.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
+    args = p.parse_args(argv)
+    params: Dict[str, Any] = {}
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep:
+            p.error(f"--param {item!r}: expected NAME=VALUE")
+        params[name.strip()] = value.strip()
+
+    from pyspark.sql import SparkSession
+
+    # Local workers run this interpreter, which has the package (on a cluster, spark-submit's
+    # settings say which Python the executors run).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName("slst")
+    if args.master:
+        builder = builder.master(args.master)
+    spark = builder.getOrCreate()
+    try:
+        record = run(
+            spark, args.inputs, args.out, fmt=args.format, method=args.method, mode=args.mode,
+            rule=args.rule, containment=args.containment, max_df=args.max_df,
+            max_bytes=args.max_bytes, id_field=args.id_field, text_field=args.text_field,
+            partitions=args.partitions, params=params,
+        )
+    finally:
+        spark.stop()
+    print(
+        f"{record['documents']:,} documents, {record['pairs']:,} pairs, "
+        f"{record['clusters']:,} clusters; {record['bad_records']:,} bad records; "
+        f"{record['seconds']['total']} s; run record in {args.out}/run.json",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
