@@ -162,6 +162,38 @@ proptest! {
         prop_assert_eq!(pairs(&index), pairs(&all));
     }
 
+    /// The witness keys a distributed join counts with (`Detector::witness_keys`): every unit
+    /// of A in a block of a comparison with B is witnessed by one of A's keys that B also
+    /// holds, and both ways, so the witnessed units bound the units in blocks.
+    #[test]
+    fn units_in_blocks_are_witnessed(texts in corpus(), config in configs()) {
+        let d = RobustSlst::new(config).unwrap();
+        let docs: Vec<Document> = texts.iter().enumerate().map(|(i, t)| Document::new(format!("d{i}"), t.as_str())).collect();
+        let sketches: Vec<_> = docs.iter().map(|doc| d.sketch(doc)).collect();
+        let keys: Vec<Vec<(u64, u32)>> = sketches.iter().map(|s| d.witness_keys(s).unwrap()).collect();
+        for i in 0..docs.len() {
+            for j in 0..docs.len() {
+                if i == j {
+                    continue;
+                }
+                let c = d.compare(&sketches[i], &sketches[j]);
+                let held: std::collections::HashSet<u64> = keys[j].iter().map(|&(k, _)| k).collect();
+                let witnessed: std::collections::HashSet<u32> =
+                    keys[i].iter().filter(|(k, _)| held.contains(k)).map(|&(_, u)| u).collect();
+                for b in &c.evidence.blocks {
+                    for u in b.a_start..b.a_start + b.len {
+                        prop_assert!(witnessed.contains(&(u as u32)), "unit {} of d{} unwitnessed against d{}", u, i, j);
+                    }
+                }
+                let m = c.evidence.matched;
+                let n = (sketches[i].len(), sketches[j].len());
+                if PairRule::Duplicates.keeps(&c.similarity, c.duplicate) {
+                    prop_assert_eq!(d.may_keep_matched(m, n.0, n.1, PairRule::Duplicates), Some(true));
+                }
+            }
+        }
+    }
+
     /// The score bound that rules pairs out before comparing them is exact: at every report
     /// threshold, for J and for containment, the indexed run still reports exactly what
     /// comparing every pair (without the bound) reports.

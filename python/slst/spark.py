@@ -135,8 +135,10 @@ def _sketch_partition(
     params: Dict[str, Any],
     duplicates: bool,
     max_bytes: int,
-) -> Iterator[Tuple[int, str, Optional[bytes], Optional[List[int]], Optional[str], float]]:
-    """(position, id, sketch, keys, problem, worker peak RSS in MB) per document."""
+    witness: bool,
+) -> Iterator[tuple]:
+    """(position, id, sketch, keys, witness keys, units, problem, worker peak RSS in MB) per
+    document. With witness keys (robust SL+ST), those are the join's keys, each with its unit."""
     detector = slst.detector(method, mode, **params)
     for position, doc_id, text, problem in rows:
         doc_id = doc_id if doc_id is not None else f"#{position}"
@@ -150,15 +152,50 @@ def _sketch_partition(
             except slst.SlstError as e:
                 problem = f"{doc_id}: {e}"
         if problem is not None:
-            yield position, doc_id, None, None, problem, _rss_mb()
+            yield position, doc_id, None, None, None, None, problem, _rss_mb()
             continue
         sketch = detector.sketch(text, id=doc_id)
+        if witness:
+            found = detector.witness_keys(sketch)
+            assert found is not None
+            wkeys, units = found
+            yield (
+                position, doc_id, sketch.to_bytes(), None,
+                [(_signed(k), u) for k, u in wkeys], units, None, _rss_mb(),
+            )
+            continue
         keys = detector.keys(sketch, duplicates=duplicates)
         if keys is None:
             raise ValueError(
                 f"method {method} has no join keys; every pair must be compared: use slst batch"
             )
-        yield position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys], None, _rss_mb()
+        yield (
+            position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys], None, None, None,
+            _rss_mb(),
+        )
+
+
+def _bound_partition(
+    rows: Iterable[Any], method: str, mode: str, params: Dict[str, Any], rule: str, containment: float
+) -> Iterator[Tuple[int, int]]:
+    """The pairs whose witnessed units could satisfy the rule (the corpus join's bound)."""
+    detector = slst.detector(method, mode, **params)
+    batch: List[Any] = []
+
+    def flush():
+        keep = detector.may_keep_matched(
+            [(r.m, r.na, r.nb) for r in batch], rule=rule, containment=containment
+        )
+        for r, k in zip(batch, keep):
+            if k:
+                yield r.a, r.b
+        batch.clear()
+
+    for r in rows:
+        batch.append(r)
+        if len(batch) >= 65536:
+            yield from flush()
+    yield from flush()
 
 
 # --- stage 4: verification ---------------------------------------------------------------
@@ -259,6 +296,65 @@ def _jvm_peak_mb(spark) -> Optional[float]:
     return max(peaks) / 2**20 if peaks else None
 
 
+def _witness_candidates(spark, good, max_df, method, mode, params, rule, containment):
+    """Candidate pairs by witnessed units: the pairs sharing a witness key, with the units of
+    each side witnessed by the other's keys counted; a pair is a candidate when that many
+    units in blocks could satisfy the rule (keys over ``max_df`` documents are left out, their
+    units counted as witnessed against every document, as in ``slst batch``)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    w = good.select("pos", "units", F.explode("wkeys").alias("w")).select(
+        "pos", "units", F.col("w.key").alias("key"), F.col("w.unit").alias("unit")
+    )
+    df = w.groupBy("key").agg(F.countDistinct("pos").alias("df")).persist()
+    capped_keys = df.where(F.col("df") > max_df).select("key")
+    dropped = capped_keys.count()
+    capped = w.join(capped_keys, "key").groupBy("pos").agg(
+        F.countDistinct("unit").alias("capped")
+    )
+    kept = w.join(df.where(F.col("df") <= max_df).select("key"), "key")
+    left = kept.select("key", F.col("pos").alias("a"), F.col("unit").alias("ua"), F.col("units").alias("na"))
+    right = kept.select("key", F.col("pos").alias("b"), F.col("unit").alias("ub"), F.col("units").alias("nb"))
+    counted = (
+        left.join(right, "key")
+        .where(F.col("a") < F.col("b"))
+        .groupBy("a", "b")
+        .agg(
+            F.countDistinct("ua").alias("wa"),
+            F.countDistinct("ub").alias("wb"),
+            F.first("na").alias("na"),
+            F.first("nb").alias("nb"),
+        )
+    )
+    ca = capped.select(F.col("pos").alias("a"), F.col("capped").alias("ca"))
+    cb = capped.select(F.col("pos").alias("b"), F.col("capped").alias("cb"))
+    bounded = (
+        counted.join(ca, "a", "left")
+        .join(cb, "b", "left")
+        .select(
+            "a",
+            "b",
+            "na",
+            "nb",
+            F.least(
+                F.col("wa") + F.coalesce("ca", F.lit(0)),
+                F.col("wb") + F.coalesce("cb", F.lit(0)),
+                F.col("na"),
+                F.col("nb"),
+            ).alias("m"),
+        )
+    )
+    schema = StructType([StructField("a", LongType(), False), StructField("b", LongType(), False)])
+    candidates = spark.createDataFrame(
+        bounded.rdd.mapPartitions(
+            lambda rows: _bound_partition(rows, method, mode, params, rule, containment)
+        ),
+        schema,
+    )
+    return candidates, dropped
+
+
 def run(
     spark,
     inputs: List[str],
@@ -282,6 +378,7 @@ def run(
         ArrayType,
         BinaryType,
         DoubleType,
+        IntegerType,
         LongType,
         StringType,
         StructField,
@@ -289,7 +386,9 @@ def run(
     )
 
     params = dict(params or {})
-    slst.detector(method, mode, **params)  # settings checked before any work
+    probe = slst.detector(method, mode, **params)  # settings checked before any work
+    # Robust SL+ST: join on witness keys and prune by witnessed units, as slst batch does.
+    witness = probe.witness_keys(probe.sketch("A probe. Of two sentences.")) is not None
     duplicates = rule == "duplicates"
     times: Dict[str, float] = {}
     record: Dict[str, Any] = {
@@ -315,13 +414,25 @@ def run(
             StructField("id", StringType(), False),
             StructField("sketch", BinaryType(), True),
             StructField("keys", ArrayType(LongType()), True),
+            StructField(
+                "wkeys",
+                ArrayType(
+                    StructType(
+                        [StructField("key", LongType(), False), StructField("unit", IntegerType(), False)]
+                    )
+                ),
+                True,
+            ),
+            StructField("units", IntegerType(), True),
             StructField("problem", StringType(), True),
             StructField("rss_mb", DoubleType(), False),
         ]
     )
     sketched = spark.createDataFrame(
         docs.mapPartitions(
-            lambda rows: _sketch_partition(rows, method, mode, params, duplicates, max_bytes)
+            lambda rows: _sketch_partition(
+                rows, method, mode, params, duplicates, max_bytes, witness
+            )
         ),
         schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)
@@ -329,7 +440,7 @@ def run(
         F.count("*").alias("n"),
         F.sum(F.when(F.col("problem").isNotNull(), 1).otherwise(0)).alias("bad"),
         F.sum(F.length("sketch")).alias("sketch_bytes"),
-        F.sum(F.size("keys")).alias("keys"),
+        F.sum(F.coalesce(F.size("keys"), F.size("wkeys"))).alias("keys"),
         F.max("rss_mb").alias("rss"),
     ).first()
     times["read_and_sketch"] = time.perf_counter() - t
@@ -346,18 +457,23 @@ def run(
 
     t = time.perf_counter()
     good = sketched.where(F.col("problem").isNull())
-    keys = good.select("pos", F.explode("keys").alias("key"))
-    df = keys.groupBy("key").agg(F.count("*").alias("df"))
-    kept = keys.join(df.where(F.col("df") <= max_df), "key").select("key", "pos")
-    dropped = df.where(F.col("df") > max_df).count()
-    left, right = kept.alias("l"), kept.alias("r")
-    candidates = (
-        left.join(right, F.col("l.key") == F.col("r.key"))
-        .where(F.col("l.pos") < F.col("r.pos"))
-        .select(F.col("l.pos").alias("a"), F.col("r.pos").alias("b"))
-        .distinct()
-        .persist(StorageLevel.MEMORY_AND_DISK)
-    )
+    if witness:
+        candidates, dropped = _witness_candidates(
+            spark, good, max_df, method, mode, params, rule, containment
+        )
+    else:
+        keys = good.select("pos", F.explode("keys").alias("key"))
+        df = keys.groupBy("key").agg(F.count("*").alias("df"))
+        kept = keys.join(df.where(F.col("df") <= max_df), "key").select("key", "pos")
+        dropped = df.where(F.col("df") > max_df).count()
+        left, right = kept.alias("l"), kept.alias("r")
+        candidates = (
+            left.join(right, F.col("l.key") == F.col("r.key"))
+            .where(F.col("l.pos") < F.col("r.pos"))
+            .select(F.col("l.pos").alias("a"), F.col("r.pos").alias("b"))
+            .distinct()
+        )
+    candidates = candidates.persist(StorageLevel.MEMORY_AND_DISK)
     record["candidate_pairs"] = candidates.count()
     record["boilerplate_keys"] = dropped
     times["candidates"] = time.perf_counter() - t

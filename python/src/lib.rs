@@ -369,6 +369,30 @@ impl WithDetector for KeysOf<'_> {
     }
 }
 
+/// The witness keys and the unit count of a sketch.
+struct WitnessOf<'a>(&'a Arc<dyn Any + Send + Sync>);
+impl WithDetector for WitnessOf<'_> {
+    type Output = Option<(Vec<(u64, u32)>, usize)>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        let s = typed::<D>(self.0);
+        let keys = d.witness_keys(s)?;
+        let units = d.sentence_counts(s).map_or(0, |c| c.sentences);
+        Some((keys, units))
+    }
+}
+
+/// The join's bound for many (matched, units_a, units_b).
+struct MayKeep<'a>(&'a [(usize, usize, usize)], PairRule);
+impl WithDetector for MayKeep<'_> {
+    type Output = Option<Vec<bool>>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        self.0
+            .iter()
+            .map(|&(m, na, nb)| d.may_keep_matched(m, na, nb, self.1))
+            .collect()
+    }
+}
+
 struct ToBytes<'a>(&'a Arc<dyn Any + Send + Sync>);
 impl WithDetector for ToBytes<'_> {
     type Output = serde_json::Result<Vec<u8>>;
@@ -754,6 +778,28 @@ impl Detector {
     fn keys(&self, sketch: &Sketch, duplicates: bool) -> PyResult<Option<Vec<u64>>> {
         self.check(sketch)?;
         Ok(self.inner.visit(KeysOf(&sketch.inner, duplicates)))
+    }
+
+    /// Witness keys of a sketch and its number of units, for a distributed join that counts
+    /// witnessed units per pair (robust SL+ST): `(keys, units)` with each key as
+    /// `(key, unit)`; None for a method without them.
+    fn witness_keys(&self, sketch: &Sketch) -> PyResult<Option<(Vec<(u64, u32)>, usize)>> {
+        self.check(sketch)?;
+        Ok(self.inner.visit(WitnessOf(&sketch.inner)))
+    }
+
+    /// For each `(matched, units_a, units_b)`: whether that many units in blocks could
+    /// satisfy `rule` (the bound of the witness join); None for a method without it.
+    #[pyo3(signature = (items, rule = "duplicates", containment = 0.8))]
+    fn may_keep_matched(
+        &self,
+        py: Python<'_>,
+        items: Vec<(usize, usize, usize)>,
+        rule: &str,
+        containment: f64,
+    ) -> PyResult<Option<Vec<bool>>> {
+        let rule = pair_rule(rule, containment)?;
+        Ok(py.detach(|| self.inner.visit(MayKeep(&items, rule))))
     }
 
     /// Compare two sketches; passages too when both sketches carry their texts.

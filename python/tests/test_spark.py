@@ -96,11 +96,12 @@ def test_bad_records_are_counted_and_the_rest_is_read(spark, tmp_path):
     assert [(p["a"], p["b"]) for p in pairs] == [("a", "b")]
 
 
-def test_the_job_equals_slst_batch_on_reuters(spark, tmp_path, reuters_jsonl):
-    # Paper mode (the robust mode's candidate join is not yet narrow enough on Spark to run
-    # here in CI's time: see docs/python.md).
+@pytest.mark.parametrize("mode", ["robust", "paper"])
+def test_the_job_equals_slst_batch_on_reuters(spark, tmp_path, reuters_jsonl, mode):
     out = tmp_path / "out"
-    job.run(spark, [str(reuters_jsonl)], str(out), mode="paper")
+    record = job.run(spark, [str(reuters_jsonl)], str(out), mode=mode)
     cli = tmp_path / "batch.jsonl"
-    run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--mode", "paper", "-qq", "--out", str(cli))
-    assert lines(out / "pairs.jsonl") == sorted(cli.read_text().splitlines())
+    run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "-qq", "--out", str(cli))
+    expected = sorted(cli.read_text().splitlines())
+    assert lines(out / "pairs.jsonl") == expected
+    assert record["pairs"] == len(expected) > 1000

@@ -296,6 +296,28 @@ pub trait Detector: Send + Sync {
         None
     }
 
+    /// Witness keys, for a join outside this library (a Spark job): `(key, unit)` pairs such
+    /// that every unit of A in a block of a comparison with B has a key that B also holds, so
+    /// the units of A witnessed by B's keys bound the units in blocks (with
+    /// [`Detector::may_keep_matched`], a distributed join prunes as the corpus join does).
+    /// Default: `None`, no such keys.
+    fn witness_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<(u64, u32)>> {
+        None
+    }
+
+    /// Whether `matched` units in blocks, between documents of `units_a` and `units_b` units,
+    /// could satisfy `rule` (increasing in `matched`): the bound a join of
+    /// [`Detector::witness_keys`] prunes by. Default: `None`, no bound.
+    fn may_keep_matched(
+        &self,
+        _matched: usize,
+        _units_a: usize,
+        _units_b: usize,
+        _rule: PairRule,
+    ) -> Option<bool> {
+        None
+    }
+
     /// Corpus mode: whether comparing `a` and `b` could keep the pair under `rule`, decided
     /// from cheap upper bounds on the scores, or from a refusal the sketches alone decide (robust
     /// SL+ST's figures). `false` only when no comparison of the two can satisfy the rule, so

@@ -566,6 +566,13 @@ pub struct RobustSlst {
 }
 
 impl RobustSlst {
+    /// Whether `m` units in blocks between documents of `na` and `nb` units could satisfy
+    /// `rule` (the bound of every corpus join: scores increase with `m`).
+    fn keeps_matched(&self, m: usize, na: usize, nb: usize, rule: PairRule) -> bool {
+        let bound = Similarity::from_counts(m, na, nb);
+        rule.keeps(&bound, self.config.reaches(&bound, m))
+    }
+
     /// A robust SL+ST detector with the given settings.
     ///
     /// # Errors
@@ -781,6 +788,30 @@ impl Detector for RobustSlst {
         self.witness_join(sketches, rule, max_df)
     }
 
+    /// Every unit's slots in term-id order (the order the corpus join uses under the anchor
+    /// rule; a prefix in any global order finds every matching pair), each with the units it
+    /// witnesses.
+    fn witness_keys(&self, sketch: &RobustProfile) -> Option<Vec<(u64, u32)>> {
+        // A single slot witnesses its unit, a pair slot both units of its step.
+        let slots = self.slots_of(sketch, |i| &sketch.sentences[i].terms);
+        Some(
+            slots
+                .iter()
+                .flat_map(|s| (s.code / 2..=s.code / 2 + (s.code & 1)).map(move |u| (s.key, u)))
+                .collect(),
+        )
+    }
+
+    fn may_keep_matched(
+        &self,
+        matched: usize,
+        units_a: usize,
+        units_b: usize,
+        rule: PairRule,
+    ) -> Option<bool> {
+        Some(self.keeps_matched(matched, units_a, units_b, rule))
+    }
+
     /// Scores bounded by `RobustSlst::max_matched`: a pair is ruled out when even that many
     /// sentences in blocks would not satisfy `rule` (every score is increasing in them).
     fn may_be_reported(&self, a: &RobustProfile, b: &RobustProfile, rule: PairRule) -> bool {
@@ -792,10 +823,7 @@ impl Detector for RobustSlst {
         {
             return false;
         }
-        let may_keep = |m: usize| {
-            let bound = Similarity::from_counts(m, a.len(), b.len());
-            rule.keeps(&bound, self.config.reaches(&bound, m))
-        };
+        let may_keep = |m: usize| self.keeps_matched(m, a.len(), b.len(), rule);
         // The size filter first (m ≤ min(|A|, |B|)), then the bound from the prefixes.
         if !may_keep(a.len().min(b.len())) {
             return false;
