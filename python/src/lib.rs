@@ -369,10 +369,13 @@ impl WithDetector for KeysOf<'_> {
     }
 }
 
+/// Witness keys, each `(key, unit)`, and the number of units of a sketch.
+type Witnesses = (Vec<(u64, u32)>, usize);
+
 /// The witness keys and the unit count of a sketch.
 struct WitnessOf<'a>(&'a Arc<dyn Any + Send + Sync>);
 impl WithDetector for WitnessOf<'_> {
-    type Output = Option<(Vec<(u64, u32)>, usize)>;
+    type Output = Option<Witnesses>;
     fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
         let s = typed::<D>(self.0);
         let keys = d.witness_keys(s)?;
@@ -783,7 +786,7 @@ impl Detector {
     /// Witness keys of a sketch and its number of units, for a distributed join that counts
     /// witnessed units per pair (robust SL+ST): `(keys, units)` with each key as
     /// `(key, unit)`; None for a method without them.
-    fn witness_keys(&self, sketch: &Sketch) -> PyResult<Option<(Vec<(u64, u32)>, usize)>> {
+    fn witness_keys(&self, sketch: &Sketch) -> PyResult<Option<Witnesses>> {
         self.check(sketch)?;
         Ok(self.inner.visit(WitnessOf(&sketch.inner)))
     }
