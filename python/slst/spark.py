@@ -64,9 +64,24 @@ def _rss_mb() -> float:
 
 
 def _jsonl_record(
-    line: str, position: int, id_field: str, text_field: str
+    raw: bytes, position: int, id_field: str, text_field: str, max_bytes: int
 ) -> Tuple[int, Optional[str], Optional[str], Optional[str]]:
-    """(position, id, text, problem) of one JSON line."""
+    """(position, id, text, problem) of one JSON line, read as bytes: a line that is not UTF-8
+    is a bad record, as in ``slst batch``, and so is a line over the size limit (not parsed)."""
+    if len(raw) > max_bytes:
+        return (
+            position, None, None,
+            f"line {position + 1}: a line of {len(raw)} bytes is more than the limit of {max_bytes} bytes",
+        )
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return position, None, None, f"line {position + 1}: not valid UTF-8 (JSON must be): {e.reason} at byte {e.start}"
+    # Spark's text reader hands bytes that are not UTF-8 over as U+FFFD, so a raw U+FFFD (not
+    # the JSON escape \ufffd) is taken for one (slst batch, which sees the bytes, reads a line
+    # with a genuine U+FFFD: the one place where the two can differ).
+    if "\ufffd" in line:
+        return position, None, None, f"line {position + 1}: not valid UTF-8 (JSON must be)"
     try:
         record = json.loads(line)
     except ValueError as e:
@@ -89,12 +104,14 @@ def _jsonl_record(
     return position, doc_id, text, None
 
 
-def read_documents(spark, inputs: List[str], fmt: str, id_field: str, text_field: str):
+def read_documents(
+    spark, inputs: List[str], fmt: str, id_field: str, text_field: str, max_bytes: int = 256 << 20
+):
     """An RDD of (position, id, text-or-bytes, problem) in input order."""
     sc = spark.sparkContext
     if fmt == "jsonl":
-        lines = sc.textFile(",".join(inputs)).zipWithIndex()
-        return lines.map(lambda li: _jsonl_record(li[0], li[1], id_field, text_field))
+        lines = sc.textFile(",".join(inputs), use_unicode=False).zipWithIndex()
+        return lines.map(lambda li: _jsonl_record(li[0], li[1], id_field, text_field, max_bytes))
     if fmt == "text":
         files = sc.binaryFiles(",".join(inputs))
         paths = sorted(files.keys().collect())
@@ -405,7 +422,7 @@ def run(
     }
 
     t = time.perf_counter()
-    docs = read_documents(spark, inputs, fmt, id_field, text_field)
+    docs = read_documents(spark, inputs, fmt, id_field, text_field, max_bytes)
     if partitions:
         docs = docs.repartition(partitions)
     schema = StructType(

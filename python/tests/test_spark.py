@@ -81,15 +81,19 @@ def test_bad_records_are_counted_and_the_rest_is_read(spark, tmp_path):
     with open(src, "w", encoding="utf-8") as f:
         f.write(json.dumps({"id": "a", "text": a}) + "\n")
         f.write("{not json\n")
+    with open(src, "ab") as f:
+        f.write(b'{"id": "latin1", "text": "Caf\xe9 prices rose."}\n')
+    with open(src, "a", encoding="utf-8") as f:
         f.write(json.dumps({"id": "c", "body": a}) + "\n")
         f.write(json.dumps({"id": "huge", "text": "Word. " * 200_000}) + "\n")
         f.write(json.dumps({"id": "b", "text": b}) + "\n")
     out = tmp_path / "out"
     record = job.run(spark, [str(src)], str(out), max_bytes=1_000_000)
-    assert record["bad_records"] == 3
+    assert record["bad_records"] == 4
     assert record["documents"] == 2
     bad = [json.loads(line) for line in lines(out / "bad.jsonl")]
     reasons = " | ".join(r["reason"] for r in bad)
+    assert "not valid UTF-8" in reasons
     assert "not JSON" in reasons and "no 'text' text field (fields: body, id)" in reasons
     assert "more than the limit of 1000000 bytes" in reasons
     pairs = [json.loads(line) for line in lines(out / "pairs.jsonl")]
