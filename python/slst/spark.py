@@ -603,6 +603,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         help="a setting of the method by its flag name (min_block=3); repeatable",
     )
     p.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
+    p.add_argument(
+        "--driver-memory", default="4g",
+        help="local mode: the JVM's heap (default 4g; set SPARK_DRIVER_MEMORY or use "
+        "spark-submit's --driver-memory otherwise)",
+    )
     args = p.parse_args(argv)
     params: Dict[str, Any] = {}
     for item in args.param:
@@ -619,6 +624,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     builder = SparkSession.builder.appName("slst")
     if args.master:
         builder = builder.master(args.master)
+    if (args.master or "local").startswith("local") and not os.environ.get("SPARK_DRIVER_MEMORY"):
+        # In local mode the driver's JVM is the executor: Spark's 1 GB default runs out on
+        # the robust mode's witness keys at 100,000 documents.
+        builder = builder.config("spark.driver.memory", args.driver_memory)
     spark = builder.getOrCreate()
     try:
         record = run(
