@@ -277,17 +277,23 @@ def connected_components(spark, edges):
 # --- the job -----------------------------------------------------------------------------
 
 
-def _shuffle_bytes(spark) -> Optional[Dict[str, int]]:
-    """Shuffle bytes written and read over the application, from Spark's REST API (None when
-    the UI is off)."""
+def _rest(spark, endpoint: str) -> Optional[list]:
+    """One of the application's endpoints of Spark's REST API (None when the UI is off)."""
     url = spark.sparkContext.uiWebUrl
     if not url:
         return None
     app = spark.sparkContext.applicationId
     try:
-        with urllib.request.urlopen(f"{url}/api/v1/applications/{app}/stages", timeout=10) as r:
-            stages = json.load(r)
+        with urllib.request.urlopen(f"{url}/api/v1/applications/{app}/{endpoint}", timeout=10) as r:
+            return json.load(r)
     except OSError:
+        return None
+
+
+def _shuffle_bytes(spark) -> Optional[Dict[str, int]]:
+    """Shuffle bytes written and read over the application."""
+    stages = _rest(spark, "stages")
+    if stages is None:
         return None
     return {
         "shuffle_write_bytes": sum(s.get("shuffleWriteBytes", 0) for s in stages),
@@ -296,14 +302,10 @@ def _shuffle_bytes(spark) -> Optional[Dict[str, int]]:
 
 
 def _jvm_peak_mb(spark) -> Optional[float]:
-    url = spark.sparkContext.uiWebUrl
-    if not url:
-        return None
-    app = spark.sparkContext.applicationId
-    try:
-        with urllib.request.urlopen(f"{url}/api/v1/applications/{app}/executors", timeout=10) as r:
-            executors = json.load(r)
-    except OSError:
+    """The largest peak JVM memory (heap and off-heap) of the executors (in local mode, the
+    driver's)."""
+    executors = _rest(spark, "executors")
+    if not executors:
         return None
     peaks = [
         (e.get("peakMemoryMetrics") or {}).get("JVMHeapMemory", 0)
@@ -390,7 +392,7 @@ def run(
 ) -> Dict[str, Any]:
     """Run the job; returns the run record (also written to ``OUT/run.json``)."""
     from pyspark import StorageLevel
-    from pyspark.sql import Row, functions as F
+    from pyspark.sql import functions as F
     from pyspark.sql.types import (
         ArrayType,
         BinaryType,
