@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The Spark job (python -m slst.spark) on local[2] against slst batch: the same pairs, and the
+# job's run record (seconds per stage, shuffle bytes, peak memory).
+#
+#   scripts/bench_spark.sh [--corpus reuters|synthetic-N] [--mode robust|paper] [--name NAME]
+#                          [--corpora DIR] [--python PY]
+#
+#   --corpus  reuters (Reuters-21578 as JSON lines, scripts/peers/reuters_to_jsonl.py) or
+#             synthetic-N (scripts/make_synthetic.py N, seed 1); default reuters
+#   --python  a Python with the package and PySpark installed (pip install "./python[spark]");
+#             default python3
+#
+# Data goes to bench-results/data (ignored); the job's output to bench-results/spark/; the
+# record (command, run.json, the comparison with slst batch) to scripts/runs/<date>-NAME/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CORPUS=reuters MODE=robust NAME= CORPORA=../shared/corpora PY=python3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --corpus) CORPUS=$2; shift 2 ;;
+    --mode) MODE=$2; shift 2 ;;
+    --name) NAME=$2; shift 2 ;;
+    --corpora) CORPORA=$2; shift 2 ;;
+    --python) PY=$2; shift 2 ;;
+    *) sed -n '2,15p' "$0"; exit 2 ;;
+  esac
+done
+NAME=${NAME:-spark-$CORPUS-$MODE}
+DATA=bench-results/data
+mkdir -p "$DATA"
+case "$CORPUS" in
+  reuters)
+    INPUT=$DATA/reuters21578.jsonl
+    [ -s "$INPUT" ] || python3 scripts/peers/reuters_to_jsonl.py "$INPUT" "$CORPORA"/reuters21578/reut2-*.sgm ;;
+  synthetic-*)
+    N=${CORPUS#synthetic-}
+    INPUT=$DATA/syn-$N.jsonl
+    [ -s "$INPUT" ] || python3 scripts/make_synthetic.py "$N" "$INPUT" "$DATA/syn-$N.truth.tsv" --seed 1 --corpora "$CORPORA" ;;
+  *) echo "bench_spark.sh: unknown corpus $CORPUS" >&2; exit 2 ;;
+esac
+cargo build --release --quiet
+RUN=scripts/runs/$(date +%Y-%m-%d)-$NAME
+OUT=bench-results/spark/$NAME
+rm -rf "$OUT"
+mkdir -p "$RUN" "$OUT"
+echo "scripts/bench_spark.sh --corpus $CORPUS --mode $MODE --name $NAME" > "$RUN/command"
+/usr/bin/time -v "$PY" -m slst.spark "$INPUT" --out "$OUT" --mode "$MODE" --master 'local[2]' \
+  > "$OUT.log" 2> "$RUN/timev.txt" || { tail -20 "$RUN/timev.txt" >&2; exit 1; }
+cp "$OUT/run.json" "$RUN/run.json"
+target/release/slst batch "$INPUT" --format jsonl --mode "$MODE" -qq --out "$OUT.batch.jsonl"
+if diff -q <(sort "$OUT.batch.jsonl") <(cat "$OUT"/pairs.jsonl/part-* | sort) > /dev/null; then
+  echo "pairs: $(wc -l < "$OUT.batch.jsonl"), the same as slst batch's" | tee "$RUN/compare.txt"
+else
+  echo "pairs DIFFER from slst batch's: $(wc -l < "$OUT.batch.jsonl") vs $(cat "$OUT"/pairs.jsonl/part-* | wc -l)" | tee "$RUN/compare.txt"
+  exit 1
+fi
