@@ -45,7 +45,9 @@ rm -rf "$OUT"
 mkdir -p "$RUN" "$OUT"
 echo "scripts/bench_spark.sh --corpus $CORPUS --mode $MODE --name $NAME" > "$RUN/command"
 /usr/bin/time -v "$PY" -m slst.spark "$INPUT" --out "$OUT" --mode "$MODE" --master 'local[2]' \
-  > "$OUT.log" 2> "$RUN/timev.txt" || { tail -20 "$RUN/timev.txt" >&2; exit 1; }
+  > "$OUT.log" 2> "$OUT.timev" || { tail -20 "$OUT.timev" >&2; exit 1; }
+# The record names the interpreter as python, not by its path on this machine.
+sed "s|$PY|python|" "$OUT.timev" > "$RUN/timev.txt"
 cp "$OUT/run.json" "$RUN/run.json"
 target/release/slst batch "$INPUT" --format jsonl --mode "$MODE" -qq --out "$OUT.batch.jsonl"
 if diff -q <(sort "$OUT.batch.jsonl") <(cat "$OUT"/pairs.jsonl/part-* | sort) > /dev/null; then
