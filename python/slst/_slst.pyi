@@ -1,8 +1,24 @@
 """Type stubs of the Rust extension (see slst/__init__.py for the Python API)."""
 
-from typing import Any, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Iterable, Iterator, List, Optional, Tuple, Union, final
 
 __version__: str
+__all__ = [
+    "Block",
+    "Comparison",
+    "Detector",
+    "Pair",
+    "Pairs",
+    "Passage",
+    "Profile",
+    "Sentence",
+    "Sketch",
+    "SlstError",
+    "__version__",
+    "decode",
+    "methods",
+    "profile",
+]
 
 class SlstError(ValueError):
     """A setting unknown or out of range, or an unreadable input: the message the ``slst``
@@ -12,6 +28,7 @@ def methods() -> List[str]: ...
 def decode(data: bytes) -> str: ...
 def profile(text: str, params: Optional[dict[str, Any]] = None) -> Profile: ...
 
+@final
 class Block:
     """Sentences common to both documents (SL+ST)."""
 
@@ -24,6 +41,7 @@ class Block:
     length: int
     min_term_similarity: Optional[float]
 
+@final
 class Passage:
     """Reused text grown word by word from the blocks."""
 
@@ -33,6 +51,7 @@ class Passage:
     b_bytes: Tuple[int, int]
     similarity: float
 
+@final
 class Comparison:
     method: str
     resemblance: float
@@ -46,11 +65,13 @@ class Comparison:
     json: str
     def to_json(self) -> str: ...
 
+@final
 class Sketch:
     id: str
     detector: Detector
     def to_bytes(self) -> bytes: ...
 
+@final
 class Pair:
     a: str
     b: str
@@ -61,6 +82,7 @@ class Pair:
     json: str
     def to_json(self) -> str: ...
 
+@final
 class Pairs(Iterator[Pair]):
     clusters: List[List[str]]
     documents: int
@@ -69,6 +91,7 @@ class Pairs(Iterator[Pair]):
     def __next__(self) -> Pair: ...
     def __len__(self) -> int: ...
 
+@final
 class Sentence:
     span: slice
     bytes: Tuple[int, int]
@@ -76,6 +99,7 @@ class Sentence:
     symbol: str
     leading: List[str]
 
+@final
 class Profile:
     length_string: str
     sentences: List[Sentence]
@@ -84,14 +108,15 @@ class Profile:
     json: str
     def to_json(self) -> str: ...
 
+@final
 class Detector:
     method: str
     mode: str
     rule: str
     settings: List[str]
-    def __init__(
-        self, method: str = "slst", mode: str = "robust", params: Optional[dict[str, Any]] = None
-    ) -> None: ...
+    def __new__(
+        cls, method: str = "slst", mode: str = "robust", params: Optional[dict[str, Any]] = None
+    ) -> Detector: ...
     def sketch(self, text: str, id: str = "doc") -> Sketch: ...
     def sketch_from_bytes(self, data: bytes, id: str = "doc") -> Sketch: ...
     def keys(self, sketch: Sketch, duplicates: bool = True) -> Optional[List[int]]: ...
