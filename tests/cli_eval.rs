@@ -54,6 +54,13 @@ fn eval_on_the_bible_sample_with_plots_and_json() {
     assert_eq!(m["sweep"][0]["tp"], 3);
     assert_eq!(m["sweep"][0]["fp"], 0);
     assert_eq!(m["best"]["f1"], 1.0);
+    // The method's own decision (paper mode: J ≥ 0.5), unlike the best point of the sweep:
+    // `slst compare` gives the three chapter pairs J = 0.383, 0.394 and 0.118, so none is a
+    // duplicate at its settings.
+    assert_eq!(m["decision"]["tp"], 0);
+    assert_eq!(m["decision"]["fp"], 0);
+    assert_eq!(m["decision"]["fn_"], 3);
+    assert_eq!(m["rule"], "J ≥ 0.5");
     for f in ["prf-slst.png", "reported-pairs.png"] {
         let bytes = std::fs::read(dir.path().join("plots").join(f)).unwrap();
         assert!(bytes.starts_with(b"\x89PNG"), "{f} is a PNG");

@@ -101,6 +101,12 @@ pub struct MethodEval {
     pub chi_square: f64,
     /// The whole sweep.
     pub sweep: Vec<SweepPoint>,
+    /// The method's own decision at its settings — its rule, and for robust SL+ST the
+    /// refusals a threshold sweep cannot see (figures, word agreement, shared terms): the pairs
+    /// it calls duplicates, as one point (`threshold` 1: each decided pair counts as score 1).
+    pub decision: SweepPoint,
+    /// The decision rule in words (`Detector::rule`).
+    pub rule: String,
     /// Pairs compared.
     pub pairs_compared: usize,
     /// Pairs with a score above 0.
@@ -296,6 +302,20 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         prepared.set.universe,
         &config.thresholds,
     );
+    let decided: Vec<(f64, bool)> = pairs
+        .iter()
+        .filter(|p| p.comparison.duplicate && !prepared.ignore.contains(&(p.a, p.b)))
+        .filter(|p| {
+            config.universe == Universe::All || prepared.listed.binary_search(&(p.a, p.b)).is_ok()
+        })
+        .map(|p| (1.0, prepared.positives.contains(&(p.a, p.b))))
+        .collect();
+    let decision = metrics::sweep(
+        &decided,
+        prepared.set.positives,
+        prepared.set.universe,
+        &[1.0],
+    )[0];
     let best = metrics::best(&sweep).unwrap_or(sweep[0]);
     MethodEval {
         method: detector.method(),
@@ -303,6 +323,8 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         chi_square: metrics::chi_square(best.tp, best.fp, best.fn_, best.tn),
         best,
         sweep,
+        decision,
+        rule: detector.rule(),
         pairs_compared: compared,
         pairs_scored: scored.len(),
         seconds,

@@ -74,6 +74,17 @@ impl EvalReport {
                 label, b.threshold, b.precision, b.recall, b.f1, b.tp, b.fp, b.fn_, r.chi_square, r.pairs_compared, r.seconds
             ));
         }
+        out.push_str(&format!(
+            "\nat each method's own decision (its rule at its settings)\n{:<w$}  precision  recall      F1       TP       FP       FN  rule\n",
+            "method"
+        ));
+        for (r, label) in self.methods.iter().zip(&labels) {
+            let d = r.decision;
+            out.push_str(&format!(
+                "{:<w$}  {:>9.4}  {:>6.4}  {:>6.4}  {:>7}  {:>7}  {:>7}  {}\n",
+                label, d.precision, d.recall, d.f1, d.tp, d.fp, d.fn_, r.rule
+            ));
+        }
         if sweep {
             for (r, label) in self.methods.iter().zip(&labels) {
                 out.push_str(&format!("\n{label}\n     θ  precision  recall      F1       TP       FP       FN  FP share  reported\n"));
