@@ -424,15 +424,26 @@ impl WithDetector for CompareSketches<'_> {
     type Output = Compared;
     fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
         let (sa, sb) = (typed::<D>(self.a.1), typed::<D>(self.b.1));
-        let c = d.compare(sa, sb);
-        let mut record = CompareRecord::new(d, (self.a.0, sa), (self.b.0, sb), &c);
-        if let Some(config) = &self.passages
-            && let Some(p) = slst::align::passages(d, (self.a.0, sa), (self.b.0, sb), &c, config)
-        {
-            record = record.with_passages(p, self.a.0, self.b.0);
-        }
-        Compared::new(&record)
+        compare_record(d, (self.a.0, sa), (self.b.0, sb), self.passages.as_ref())
     }
+}
+
+/// Compare two sketched documents and build the record `slst compare` prints (with passages
+/// when asked for and the method has blocks).
+fn compare_record<D: slst::Detector>(
+    d: &D,
+    a: (&Document, &D::Sketch),
+    b: (&Document, &D::Sketch),
+    passages: Option<&AlignConfig>,
+) -> Compared {
+    let c = d.compare(a.1, b.1);
+    let mut record = CompareRecord::new(d, a, b, &c);
+    if let Some(config) = passages
+        && let Some(p) = slst::align::passages(d, a, b, &c, config)
+    {
+        record = record.with_passages(p, a.0, b.0);
+    }
+    Compared::new(&record)
 }
 
 /// The documents of a Python iterable, pulled one at a time (taking the GIL for each) while the
@@ -850,20 +861,13 @@ impl Detector {
             impl WithDetector for Both<'_> {
                 type Output = Compared;
                 fn with<D: slst::Detector>(self, d: &D) -> Compared {
+                    // Two threads only where profiling is worth one.
                     let (sa, sb) = if self.0.text.len() + self.1.text.len() > 1 << 16 {
                         slst::sketch_pair(d, self.0, self.1)
                     } else {
                         (d.sketch(self.0), d.sketch(self.1))
                     };
-                    let c = d.compare(&sa, &sb);
-                    let mut record = CompareRecord::new(d, (self.0, &sa), (self.1, &sb), &c);
-                    if let Some(config) = &self.2
-                        && let Some(p) =
-                            slst::align::passages(d, (self.0, &sa), (self.1, &sb), &c, config)
-                    {
-                        record = record.with_passages(p, self.0, self.1);
-                    }
-                    Compared::new(&record)
+                    compare_record(d, (self.0, &sa), (self.1, &sb), self.2.as_ref())
                 }
             }
             self.inner.visit(Both(&da, &db, align))
