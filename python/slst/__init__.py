@@ -33,6 +33,7 @@ from ._slst import (
     __version__,
     decode,
     methods,
+    plan_walk,
 )
 from ._slst import profile as _profile
 
@@ -54,6 +55,7 @@ __all__ = [
     "keys",
     "methods",
     "pairs",
+    "plan_walk",
     "profile",
     "sketch",
     "verify",

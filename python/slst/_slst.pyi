@@ -17,6 +17,7 @@ __all__ = [
     "__version__",
     "decode",
     "methods",
+    "plan_walk",
     "profile",
 ]
 
@@ -27,6 +28,9 @@ class SlstError(ValueError):
 def methods() -> List[str]: ...
 def decode(data: bytes) -> str: ...
 def profile(text: str, params: Optional[dict[str, Any]] = None) -> Profile: ...
+def plan_walk(
+    cost: List[int], capped: List[bool], least: int
+) -> Tuple[bool, List[bool], int]: ...
 
 @final
 class Block:
@@ -124,6 +128,9 @@ class Detector:
     def may_keep_matched(
         self, items: List[Tuple[int, int, int]], rule: str = "duplicates", containment: float = 0.8
     ) -> Optional[List[bool]]: ...
+    def fewest_matched(
+        self, sizes: List[int], rule: str = "duplicates", containment: float = 0.8
+    ) -> Optional[List[Optional[int]]]: ...
     def verify_many(
         self,
         items: List[Tuple[str, bytes, str, bytes]],

@@ -315,53 +315,102 @@ def _jvm_peak_mb(spark) -> Optional[float]:
     return max(peaks) / 2**20 if peaks else None
 
 
+def _plan_partition(
+    rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
+) -> Iterator[Tuple[int, bool, List[int], int]]:
+    """Per document, the units the witness join walks (``slst batch``'s own plan): the
+    document's slots with each key's document frequency in, ``(pos, walk_all, walked units,
+    units assumed witnessed)`` out; nothing for a document no pair can keep."""
+    for r in rows:
+        n = r.units
+        least = fewest[n] if 0 < n < len(fewest) else None
+        if least is None:
+            continue
+        cost = [0] * n
+        capped = [False] * n
+        for unit, df in r.slots:
+            if df > max_df:
+                capped[unit] = True
+            else:
+                cost[unit] += df
+        walk_all, walked, assumed = slst.plan_walk(cost, capped, least)
+        yield r.pos, walk_all, [u for u in range(n) if walked[u]], assumed
+
+
 def _witness_candidates(spark, good, max_df, method, mode, params, rule, containment):
-    """Candidate pairs by witnessed units: the pairs sharing a witness key, with the units of
-    each side witnessed by the other's keys counted; a pair is a candidate when that many
-    units in blocks could satisfy the rule (keys over ``max_df`` documents are left out, their
-    units counted as witnessed against every document, as in ``slst batch``)."""
+    """Candidate pairs (a, b), a < b, by witnessed units, as ``slst batch`` finds them: a unit
+    of A in a block has a witness key that B holds, and a pair needs at least ``least`` of A's
+    units in blocks (``Detector.fewest_matched``), so any ``units − least + 1`` of them include
+    a witnessed one. Only the keys of those units (the cheapest; ``slst.plan_walk``) are joined
+    with every later document's keys; per pair, the walked units witnessed plus the units not
+    walked bound the units in blocks, and the pair is a candidate when that bound could
+    satisfy the rule. Keys held by over ``max_df`` documents are left out, their units counted
+    as witnessed against every document."""
+    from pyspark import StorageLevel
     from pyspark.sql import functions as F
-    from pyspark.sql.types import LongType, StructField, StructType
+    from pyspark.sql.types import (
+        ArrayType,
+        BooleanType,
+        IntegerType,
+        LongType,
+        StructField,
+        StructType,
+    )
 
     w = good.select("pos", "units", F.explode("wkeys").alias("w")).select(
         "pos", "units", F.col("w.key").alias("key"), F.col("w.unit").alias("unit")
     )
-    df = w.groupBy("key").agg(F.countDistinct("pos").alias("df")).persist()
-    capped_keys = df.where(F.col("df") > max_df).select("key")
-    dropped = capped_keys.count()
-    capped = w.join(capped_keys, "key").groupBy("pos").agg(
-        F.countDistinct("unit").alias("capped")
+    df = w.groupBy("key").agg(F.countDistinct("pos").alias("df"))
+    slots = w.join(df, "key").persist(StorageLevel.MEMORY_AND_DISK)
+    dropped = slots.where(F.col("df") > max_df).select("key").distinct().count()
+
+    detector = slst.detector(method, mode, **params)
+    sizes = [r.units for r in good.select("units").distinct().collect()]
+    fewest = detector.fewest_matched(sizes, rule=rule, containment=containment)
+    assert fewest is not None
+    plan_schema = StructType(
+        [
+            StructField("pos", LongType(), False),
+            StructField("walk_all", BooleanType(), False),
+            StructField("walked", ArrayType(IntegerType(), False), False),
+            StructField("assumed", IntegerType(), False),
+        ]
     )
-    kept = w.join(df.where(F.col("df") <= max_df).select("key"), "key")
-    left = kept.select("key", F.col("pos").alias("a"), F.col("unit").alias("ua"), F.col("units").alias("na"))
-    right = kept.select("key", F.col("pos").alias("b"), F.col("unit").alias("ub"), F.col("units").alias("nb"))
-    counted = (
+    plans = spark.createDataFrame(
+        slots.groupBy("pos")
+        .agg(F.first("units").alias("units"), F.collect_list(F.struct("unit", "df")).alias("slots"))
+        .rdd.mapPartitions(lambda rows: _plan_partition(rows, max_df, fewest)),
+        plan_schema,
+    )
+    kept = slots.where(F.col("df") <= max_df)
+    left = (
+        kept.join(plans, "pos")
+        .where(F.col("walk_all") | F.array_contains("walked", F.col("unit")))
+        .select(
+            "key",
+            F.col("pos").alias("a"),
+            F.when(F.array_contains("walked", F.col("unit")), F.col("unit")).alias("ua"),
+            F.col("units").alias("na"),
+            "assumed",
+        )
+    )
+    right = kept.select("key", F.col("pos").alias("b"), F.col("units").alias("nb")).distinct()
+    bounded = (
         left.join(right, "key")
         .where(F.col("a") < F.col("b"))
         .groupBy("a", "b")
         .agg(
             F.countDistinct("ua").alias("wa"),
-            F.countDistinct("ub").alias("wb"),
+            F.first("assumed").alias("assumed"),
             F.first("na").alias("na"),
             F.first("nb").alias("nb"),
         )
-    )
-    ca = capped.select(F.col("pos").alias("a"), F.col("capped").alias("ca"))
-    cb = capped.select(F.col("pos").alias("b"), F.col("capped").alias("cb"))
-    bounded = (
-        counted.join(ca, "a", "left")
-        .join(cb, "b", "left")
         .select(
             "a",
             "b",
             "na",
             "nb",
-            F.least(
-                F.col("wa") + F.coalesce("ca", F.lit(0)),
-                F.col("wb") + F.coalesce("cb", F.lit(0)),
-                F.col("na"),
-                F.col("nb"),
-            ).alias("m"),
+            F.least(F.col("wa") + F.col("assumed"), F.col("na"), F.col("nb")).alias("m"),
         )
     )
     schema = StructType([StructField("a", LongType(), False), StructField("b", LongType(), False)])

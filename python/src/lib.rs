@@ -396,6 +396,25 @@ impl WithDetector for MayKeep<'_> {
     }
 }
 
+/// The witness join's fewest units in blocks per document size.
+struct Fewest<'a>(&'a [usize], PairRule);
+impl WithDetector for Fewest<'_> {
+    type Output = Option<Vec<Option<usize>>>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        d.may_keep_matched(1, 1, 1, self.1)?;
+        let rule = self.1;
+        let may_keep =
+            |m: usize, na: usize, nb: usize| d.may_keep_matched(m, na, nb, rule).unwrap_or(true);
+        let fewest = slst::method::fewest_matched(self.0, &may_keep);
+        Some(
+            fewest
+                .into_iter()
+                .map(|f| (f != usize::MAX).then_some(f))
+                .collect(),
+        )
+    }
+}
+
 struct ToBytes<'a>(&'a Arc<dyn Any + Send + Sync>);
 impl WithDetector for ToBytes<'_> {
     type Output = serde_json::Result<Vec<u8>>;
@@ -816,6 +835,22 @@ impl Detector {
         Ok(py.detach(|| self.inner.visit(MayKeep(&items, rule))))
     }
 
+    /// For each number of units n (the index, up to the largest of `sizes`): the fewest units
+    /// in blocks with which a document of n units can satisfy `rule` against some document of
+    /// a corpus whose documents have `sizes` units (None: against none). What a distributed
+    /// witness join prunes its walk by, as `slst batch` does; None for a method without it.
+    #[pyo3(signature = (sizes, rule = "duplicates", containment = 0.8))]
+    fn fewest_matched(
+        &self,
+        py: Python<'_>,
+        sizes: Vec<usize>,
+        rule: &str,
+        containment: f64,
+    ) -> PyResult<Option<Vec<Option<usize>>>> {
+        let rule = pair_rule(rule, containment)?;
+        Ok(py.detach(|| self.inner.visit(Fewest(&sizes, rule))))
+    }
+
     /// Compare two sketches; passages too when both sketches carry their texts.
     #[pyo3(signature = (a, b, passages = true))]
     fn verify(
@@ -1093,6 +1128,29 @@ fn profile(py: Python<'_>, text: &str, params: Option<&Bound<'_, PyDict>>) -> Py
     })
 }
 
+/// Which units of a document a witness join walks (the plan of `slst batch`'s own walk):
+/// `cost` per unit (the postings of its witness keys), `capped` per unit (witnessed by a key
+/// left out for being held by too many documents), `least` from `Detector.fewest_matched`.
+/// Returns `(walk_all, walked, assumed)`: walk every key (else only the walked units' keys),
+/// which units count when witnessed, and how many units count as witnessed against every
+/// document.
+#[pyfunction]
+fn plan_walk(
+    cost: Vec<usize>,
+    capped: Vec<bool>,
+    least: usize,
+) -> PyResult<(bool, Vec<bool>, usize)> {
+    if cost.len() != capped.len() {
+        return Err(PyValueError::new_err(format!(
+            "plan_walk: {} costs but {} flags; give one of each per unit",
+            cost.len(),
+            capped.len()
+        )));
+    }
+    let plan = slst::method::plan_walk(&cost, &capped, least);
+    Ok((plan.walk_all, plan.walked, plan.assumed))
+}
+
 /// Decode a file's bytes as `slst` does: UTF-8, UTF-16 with a byte-order mark, else
 /// Windows-1252; binary data (NUL bytes, mostly control characters) raises `SlstError`.
 #[pyfunction]
@@ -1123,6 +1181,7 @@ fn _slst(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profile, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(plan_walk, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -69,7 +69,7 @@ pub use self::registry::{
 };
 pub use self::robust::{
     RobustBlock, RobustComparison, RobustConfig, RobustParams, RobustProfile, RobustSentence,
-    RobustSketchView, RobustSlst, SlstMode, prefix_len,
+    RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk, prefix_len,
 };
 pub use self::sentlen::{
     SentLen, SentLenConfig, SentLenEvidence, SentLenParams, SentLenSketch, SentLenSketchView,

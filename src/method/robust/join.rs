@@ -87,7 +87,11 @@ struct Counters {
 /// For each number of sentences n (index), the fewest sentences in blocks with which a
 /// document of n sentences can meet the report's rule against some document of the corpus
 /// (`usize::MAX`: none). With too many distinct sizes, 1 (no pruning, still exact).
-fn fewest_matched(
+///
+/// `sizes` are the corpus's documents' sentence counts (repeats allowed), `may_keep(m, n_a,
+/// n_b)` the rule's bound ([`crate::Detector::may_keep_matched`]), increasing in `m`. Public for
+/// a witness join outside this library (a Spark job), which must prune as this one does.
+pub fn fewest_matched(
     sizes: &[usize],
     may_keep: &(dyn Fn(usize, usize, usize) -> bool + Sync),
 ) -> Vec<usize> {
@@ -122,6 +126,66 @@ fn fewest_matched(
         }
     });
     out
+}
+
+/// Which of a document's sentences a witness join walks (module docs): the cheapest
+/// `len − least + 1` of those not witnessed by a left-out key, when they cost well under all of
+/// them; else all of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkPlan {
+    /// Every slot is walked, also those whose sentences are all unmarked: even all the
+    /// sentences cannot reach `least`, and each document sharing any key must still be found.
+    pub walk_all: bool,
+    /// Per sentence: walked, so counted when a document holds one of its witness keys.
+    pub walked: Vec<bool>,
+    /// Sentences counted as witnessed against every document: those witnessed by a key left
+    /// out (held by more than `max_df` documents), and those the cheap walk leaves out.
+    pub assumed: usize,
+}
+
+/// Fills `order` with the sentences not witnessed by a left-out key, the `prefix` to walk
+/// first, cheapest, and returns `(walk_all, prefix)`.
+fn choose_walked(
+    cost: &[usize],
+    capped: &[bool],
+    least: usize,
+    order: &mut Vec<u32>,
+) -> (bool, usize) {
+    let len = cost.len();
+    order.clear();
+    order.extend((0..len as u32).filter(|&u| !capped[u as usize]));
+    let (free, needed) = (order.len(), (len + 1).saturating_sub(least));
+    let walk_all = needed > free;
+    let mut prefix = free;
+    if !walk_all && needed < free {
+        let total: usize = order.iter().map(|&u| cost[u as usize]).sum();
+        order.select_nth_unstable_by_key(needed, |&u| (cost[u as usize], u));
+        let cheapest: usize = order[..needed].iter().map(|&u| cost[u as usize]).sum();
+        if 2 * cheapest < total {
+            prefix = needed;
+        }
+    }
+    (walk_all, prefix)
+}
+
+/// The [`WalkPlan`] of a document of `cost.len()` sentences that needs at least `least` of
+/// them in blocks (from [`fewest_matched`]), given per sentence what walking its witness keys
+/// costs (their postings) and whether a left-out key witnesses it. The plan of the corpus
+/// join's own walk, for a join outside this library.
+pub fn plan_walk(cost: &[usize], capped: &[bool], least: usize) -> WalkPlan {
+    assert_eq!(cost.len(), capped.len(), "one cost and one flag per sentence");
+    let mut order = Vec::new();
+    let (walk_all, prefix) = choose_walked(cost, capped, least, &mut order);
+    let mut walked = vec![false; cost.len()];
+    for &u in &order[..prefix] {
+        walked[u as usize] = true;
+    }
+    let everywhere = capped.iter().filter(|&&x| x).count();
+    WalkPlan {
+        walk_all,
+        walked,
+        assumed: everywhere + order.len() - prefix,
+    }
 }
 
 impl RobustSlst {
@@ -316,23 +380,8 @@ impl Walk<'_> {
         // sentences left out count as witnessed (`slack`); else all are walked — and when even
         // all cannot reach `least`, every slot is walked, so that each document sharing a key
         // held by few is still found.
-        c.order.clear();
-        c.order
-            .extend((0..len_a as u32).filter(|&u| !c.capped[u as usize]));
-        let (free, needed) = (c.order.len(), len_a + 1 - least);
-        let walk_all = needed > free;
-        // The sentences walked first: the `prefix` cheapest (all, by default).
-        let mut prefix = free;
-        if !walk_all && needed < free {
-            let cost = &c.cost;
-            let total: usize = c.order.iter().map(|&u| cost[u as usize]).sum();
-            c.order
-                .select_nth_unstable_by_key(needed, |&u| (cost[u as usize], u));
-            let cheapest: usize = c.order[..needed].iter().map(|&u| cost[u as usize]).sum();
-            if 2 * cheapest < total {
-                prefix = needed;
-            }
-        }
+        let (walk_all, prefix) = choose_walked(&c.cost, &c.capped, least, &mut c.order);
+        let free = c.order.len();
         c.walked.clear();
         c.walked.resize(len_a, false);
         for &u in &c.order[..prefix] {
@@ -519,5 +568,25 @@ mod tests {
         assert_eq!(fewest[4], 3); // against 4: 3/5 ≥ 0.5, 2/6 < 0.5
         assert_eq!(fewest[10], 7); // against 10: 7/13 ≥ 0.5; against 4 at most 4/10
         assert_eq!(fewest[2], usize::MAX); // no document has 2 sentences
+    }
+
+    #[test]
+    fn plan_walk_walks_the_cheapest_set_that_must_hold_a_witness() {
+        // 6 sentences, 4 needed in blocks: any 3 of them hold one; sentence 5 is witnessed by
+        // a left-out key, so 3 of the other 5 are walked, the cheapest.
+        let cost = [9, 1, 8, 2, 3, 0];
+        let capped = [false, false, false, false, false, true];
+        let plan = plan_walk(&cost, &capped, 4);
+        assert!(!plan.walk_all);
+        assert_eq!(plan.walked, [false, true, false, true, true, false]);
+        assert_eq!(plan.assumed, 1 + 2); // the capped one and the two left unwalked
+        // When the cheapest set costs about as much as all, all are walked and counted.
+        let plan = plan_walk(&[5, 5, 5, 5], &[false; 4], 3);
+        assert_eq!(plan.walked, [true; 4]);
+        assert_eq!(plan.assumed, 0);
+        // When even all the free sentences cannot reach `least`, every slot is walked.
+        let plan = plan_walk(&[1, 1, 1], &[true, true, false], 1);
+        assert!(plan.walk_all);
+        assert_eq!(plan.assumed, 2);
     }
 }

@@ -70,6 +70,7 @@ use crate::text::StopWords;
 
 use self::keys::CorpusView;
 use self::matching::canonical;
+pub use self::join::{WalkPlan, fewest_matched, plan_walk};
 pub use self::matching::prefix_len;
 use super::{Comparison, Detector, Evidence, FoundBlock, Method, PairRule, Params, SentenceCounts};
 
