@@ -4,7 +4,9 @@
 # with p50/p99 latency per query (index lookup and verification, from `--timings`), and the wall
 # time of single-query processes (open + query) for 20 of them.
 #
-#   scripts/bench_index.sh [--corpus DIR] [--name NAME]
+#   scripts/bench_index.sh [--corpus DIR] [--mode robust|paper] [--name NAME]
+#
+# --mode is SL+ST's mode of the index (default: robust, the index's own default).
 #
 # Targets from the issue: the add in well under a minute; a single query under 10 ms median.
 # Records (small, committed): scripts/runs/<date>-NAME/{command,machine,versions,results.md,
@@ -12,15 +14,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CORPUS=../shared/corpora/reuters21578 NAME=index
+CORPUS=../shared/corpora/reuters21578 NAME= MODE=robust
 while [ $# -gt 0 ]; do
   case "$1" in
     --corpus) CORPUS=$2; shift 2 ;;
+    --mode) MODE=$2; shift 2 ;;
     --name) NAME=$2; shift 2 ;;
-    *) echo "usage: $0 [--corpus DIR] [--name NAME]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--corpus DIR] [--mode robust|paper] [--name NAME]" >&2; exit 2 ;;
   esac
 done
 
+NAME=${NAME:-index-$MODE}
 OUT=scripts/runs/$(date -u +%F)-$NAME
 mkdir -p "$OUT"
 cargo build --release --quiet
@@ -47,14 +51,14 @@ SGML=(--format sgml --doc-tag REUTERS --id-attr NEWID --text-tags TITLE,BODY)
 ADD=("$BIN" index add "$TMP/reuters.db" "$CORPUS"/reut2-*.sgm "${SGML[@]}" -q)
 QUERY=("$BIN" query "$TMP/reuters.db" "$TMP/queries" --timings "$TMP/timings.tsv" --json)
 {
-  echo "$BIN index create \$TMP/reuters.db"
+  echo "$BIN index create \$TMP/reuters.db --mode $MODE"
   echo "${ADD[*]}" | sed "s|$TMP|\$TMP|g"
   echo "(1,000 query files: every 21st document's stored text, into \$TMP/queries)"
   echo "${QUERY[*]}" | sed "s|$TMP|\$TMP|g"
   echo "20 x: $BIN query \$TMP/reuters.db \$TMP/queries/QUERY.txt"
 } > "$OUT/command"
 
-"$BIN" index create "$TMP/reuters.db"
+"$BIN" index create "$TMP/reuters.db" --mode "$MODE"
 start=$(date +%s.%N)
 "${ADD[@]}"
 add_s=$(echo "$(date +%s.%N) - $start" | bc)
@@ -85,8 +89,8 @@ for f in $(ls "$TMP/queries" | head -20); do
   single+=("$(echo "($(date +%s.%N) - $s) * 1000" | bc)")
 done
 
-python3 - "$TMP" "$add_s" "$check_s" "$query_s" "${single[@]}" > "$OUT/results.md" <<'PY'
-import json, statistics, sys
+MODE=$MODE python3 - "$TMP" "$add_s" "$check_s" "$query_s" "${single[@]}" > "$OUT/results.md" <<'PY'
+import json, os, statistics, sys
 tmp, add_s, check_s, query_s = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 single = sorted(float(x) for x in sys.argv[5:])
 ms, cands, hits = [], [], []
@@ -98,7 +102,7 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 found_self = sum(1 for line in open(f"{tmp}/hits.jsonl")
                  if any(h["resemblance"] == 1.0 for h in json.loads(line)["hits"]))
-print("# Search mode on Reuters-21578\n")
+print(f"# Search mode on Reuters-21578 ({os.environ['MODE']} mode)\n")
 print("| what | figure |\n|---|---|")
 print(f"| add 21,578 documents (one process, 1,000 per transaction) | {add_s:.2f} s |")
 print(f"| index check | {check_s:.2f} s |")

@@ -70,52 +70,56 @@ fn query_gives_what_compare_gives_against_each_indexed_document() {
         (1..9).map(|p| s[p].as_str()).collect::<Vec<_>>().join(" "),
     )
     .unwrap();
-    ok(&slst_in(d, &["index", "create", "i.db"]));
-    let mut add = vec!["index", "add", "i.db", "-q"];
-    add.extend(names.iter().map(String::as_str));
-    ok(&slst_in(d, &add));
-    for threshold in ["0.2", "0.5"] {
-        let out = ok(&slst_in(
-            d,
-            &["query", "i.db", "q.txt", "--json", "--threshold", threshold],
-        ));
-        let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-        let hits = record["hits"].as_array().unwrap();
-        let mut found = 0;
-        for name in &names {
-            let compare = ok(&slst_in(
+    // The default mode (robust) and the paper's.
+    for mode in ["robust", "paper"] {
+        let db = format!("{mode}.db");
+        ok(&slst_in(d, &["index", "create", &db, "--mode", mode]));
+        let mut add = vec!["index", "add", &db, "-q"];
+        add.extend(names.iter().map(String::as_str));
+        ok(&slst_in(d, &add));
+        for threshold in ["0.2", "0.5"] {
+            let out = ok(&slst_in(
                 d,
-                // The index keeps profiles, not texts: hits have blocks, not passages.
-                &[
-                    "compare",
-                    "--mode",
-                    "paper",
-                    "q.txt",
-                    name,
-                    "--json",
-                    "--no-passages",
-                    "--threshold",
-                    threshold,
-                ],
+                &["query", &db, "q.txt", "--json", "--threshold", threshold],
             ));
-            let mut expected: serde_json::Value = serde_json::from_str(compare.trim()).unwrap();
-            // A hit is the compare record, less the version of the document it sits in.
-            expected.as_object_mut().unwrap().remove("schema_version");
-            let hit = hits.iter().find(|h| h["b"]["id"] == name.as_str());
-            if expected["duplicate"] == true {
-                assert_eq!(hit, Some(&expected), "{name} at θ = {threshold}");
-                found += 1;
-            } else {
-                assert_eq!(hit, None, "{name} at θ = {threshold}");
+            let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            let hits = record["hits"].as_array().unwrap();
+            let mut found = 0;
+            for name in &names {
+                let compare = ok(&slst_in(
+                    d,
+                    // The index keeps profiles, not texts: hits have blocks, not passages.
+                    &[
+                        "compare",
+                        "--mode",
+                        mode,
+                        "q.txt",
+                        name,
+                        "--json",
+                        "--no-passages",
+                        "--threshold",
+                        threshold,
+                    ],
+                ));
+                let mut expected: serde_json::Value = serde_json::from_str(compare.trim()).unwrap();
+                // A hit is the compare record, less the version of the document it sits in.
+                expected.as_object_mut().unwrap().remove("schema_version");
+                let hit = hits.iter().find(|h| h["b"]["id"] == name.as_str());
+                if expected["duplicate"] == true {
+                    assert_eq!(hit, Some(&expected), "{name} at θ = {threshold}");
+                    found += 1;
+                } else {
+                    assert_eq!(hit, None, "{name} at θ = {threshold}");
+                }
             }
+            assert_eq!(found, hits.len());
+            assert!(found >= 1);
         }
-        assert_eq!(found, hits.len());
-        assert!(found >= 1);
+        let text = ok(&slst_in(d, &["query", &db, "q.txt", "--top", "1"]));
+        assert!(text.contains("1 near-duplicate ("), "{text}");
+        let stats = ok(&slst_in(d, &["index", "stats", &db]));
+        assert!(stats.contains("documents       5"), "{stats}");
     }
-    let text = ok(&slst_in(d, &["query", "i.db", "q.txt", "--top", "1"]));
-    assert!(text.contains("1 near-duplicate ("), "{text}");
-    let stats = ok(&slst_in(d, &["index", "stats", "i.db"]));
-    assert!(stats.contains("documents       5"), "{stats}");
 }
 
 #[test]
@@ -448,7 +452,9 @@ fn shingle_and_megashingle_indexes_replace_remove_and_refuse_other_settings() {
         &["index", "create", "i.db", "--method", "polyhash"],
     );
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("slst, shingle or megashingle"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("slst (either mode), shingle or megashingle")
+    );
     let o = slst_in(
         dir.path(),
         &[

@@ -11,8 +11,8 @@ use slst::batch::{self, BatchConfig, Silent};
 use slst::corpus::Item;
 use slst::index::{AddOptions, Index, QueryOptions};
 use slst::method::{
-    Comparison, MegaShingleConfig, Method, MethodDetector, MethodSettings, PairRule, ShingleConfig,
-    ShingleMeasure, ShingleSketchKind, Shingles, WithDetector,
+    Comparison, MegaShingleConfig, Method, MethodDetector, MethodSettings, PairRule, RobustConfig,
+    ShingleConfig, ShingleMeasure, ShingleSketchKind, Shingles, SlstMode, WithDetector,
 };
 use slst::{Detector, Document, SlSt, SlstConfig};
 
@@ -208,8 +208,9 @@ fn settings_are_stored_and_used_by_later_opens() {
     assert_eq!(d.config(), &config);
 }
 
-/// The shingle and megashingle settings the property below runs over: the defaults and the
-/// variants whose keys or decisions differ (sampled sketches, containment, small megashingles).
+/// The robust SL+ST, shingle and megashingle settings the property below runs over: the
+/// defaults and variants whose keys or decisions differ (a lower threshold and longer blocks,
+/// sampled sketches, containment, small megashingles).
 fn method_variants() -> Vec<(Method, MethodSettings)> {
     let shingle = |c: ShingleConfig| {
         (
@@ -229,7 +230,24 @@ fn method_variants() -> Vec<(Method, MethodSettings)> {
             },
         )
     };
+    let robust = |c: RobustConfig| {
+        (
+            Method::Slst,
+            MethodSettings {
+                slst_mode: SlstMode::Robust,
+                robust: c,
+                ..MethodSettings::default()
+            },
+        )
+    };
     vec![
+        robust(RobustConfig::default()),
+        robust(RobustConfig {
+            threshold: 0.3,
+            contained: 0.0,
+            min_block: 3,
+            ..RobustConfig::default()
+        }),
         shingle(ShingleConfig::default()),
         shingle(ShingleConfig {
             sketch: ShingleSketchKind::Mod,
@@ -295,9 +313,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn shingle_and_megashingle_queries_equal_compare_against_every_document(
+    fn robust_shingle_and_megashingle_queries_equal_compare_against_every_document(
         (indexed, query) in docs_strategy(),
-        variant in 0usize..6,
+        variant in 0usize..8,
         // Near copies: the query with one sentence dropped, so that megashingles match often.
         copies in prop::collection::vec(0usize..10, 0..3),
     ) {

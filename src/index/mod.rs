@@ -16,7 +16,7 @@
 //! interrupted one. Readers keep working while another process writes (WAL).
 //!
 //! The index is generic over the method ([`Detector`]): a row stores the method's sketch and its
-//! [`Detector::index_keys`] (SL+ST: one block key per sentence; shingles: the kept fingerprints;
+//! [`Detector::index_keys`] (SL+ST: one block key per sentence; robust SL+ST: its join keys; shingles: the kept fingerprints;
 //! megashingles: the megashingles by position). A query ([`Index::query`]) sketches the query
 //! document with the stored settings, finds candidates by shared keys, bounds each candidate's
 //! scores ([`Detector::may_be_reported`]) and verifies the rest with the very same
@@ -27,7 +27,11 @@
 //!   J ≤ m / |q|), so it shares one of the query's |q| − t + 1 *rarest* key occurrences (prefix
 //!   filtering), and only those keys are looked up;
 //! - documents with the very same keys (for SL+ST, identical profiles: one block whatever their
-//!   length) are found by a fingerprint of the whole key string.
+//!   length) are found by a fingerprint of the whole key string;
+//! - for robust SL+ST, every key of the query is looked up, and a document is compared only when
+//!   the query's units witnessed by its keys ([`Detector::witness_keys`]) could satisfy the rule
+//!   against its units (stored in `sentences`; [`Detector::may_keep_matched`]), the bound of
+//!   the corpus join.
 
 mod check;
 mod query;
@@ -244,11 +248,24 @@ fn distinct(keys: &[u64]) -> Vec<u64> {
     d.dedup();
     d
 }
-/// The rows of a batch of documents: each one's sketch as JSON and its index keys.
+/// What the `sentences` column holds for a sketch and its index keys: for a method with
+/// witness keys (robust SL+ST), its units, which a query's witness bound needs without loading
+/// the sketch; for the others, the number of keys (SL+ST's paper mode: one per sentence).
+fn sentences_column<D: Detector>(detector: &D, sketch: &D::Sketch, keys: &[u64]) -> usize {
+    match detector.witness_keys(sketch) {
+        Some(_) => detector
+            .sentence_counts(sketch)
+            .map_or(keys.len(), |c| c.sentences),
+        None => keys.len(),
+    }
+}
+
+/// The rows of a batch of documents: each one's sketch as JSON, its index keys and its
+/// `sentences` column.
 struct Rows<'a>(&'a [Document]);
 
 impl WithDetector for Rows<'_> {
-    type Output = Vec<(String, Vec<u64>)>;
+    type Output = Vec<(String, Vec<u64>, usize)>;
 
     fn with<D: Detector>(self, detector: &D) -> Self::Output {
         self.0
@@ -256,7 +273,12 @@ impl WithDetector for Rows<'_> {
             .map(|doc| {
                 let sketch = detector.sketch(doc);
                 let keys = detector.index_keys(&sketch).unwrap_or_default();
-                (serde_json::to_string(&sketch).unwrap_or_default(), keys)
+                let sentences = sentences_column(detector, &sketch, &keys);
+                (
+                    serde_json::to_string(&sketch).unwrap_or_default(),
+                    keys,
+                    sentences,
+                )
             })
             .collect()
     }
@@ -473,7 +495,7 @@ impl Index {
         summary: &mut AddSummary,
         progress: &dyn Progress,
     ) -> Result<()> {
-        let sketches: Vec<(String, Vec<u64>)> = self.detector.visit(Rows(docs));
+        let sketches: Vec<(String, Vec<u64>, usize)> = self.detector.visit(Rows(docs));
         let path = self.path.clone();
         let err = Self::error(&path);
         let tx = self.conn.transaction().map_err(&err)?;
@@ -499,7 +521,7 @@ impl Index {
                     "INSERT INTO keys (key, df) VALUES (?1, 1) ON CONFLICT(key) DO UPDATE SET df = df + 1",
                 )
                 .map_err(&err)?;
-            for (doc, (profile, keys)) in docs.iter().zip(&sketches) {
+            for (doc, (profile, keys, sentences)) in docs.iter().zip(&sketches) {
                 let old: Option<(i64, Vec<u8>)> = find
                     .query_row([&doc.id], |r| Ok((r.get(0)?, r.get(1)?)))
                     .optional()
@@ -523,7 +545,7 @@ impl Index {
                         doc.text,
                         profile,
                         blob,
-                        keys.len() as i64,
+                        *sentences as i64,
                         fingerprint(&blob),
                         sum
                     ])

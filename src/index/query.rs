@@ -27,7 +27,8 @@ pub struct QueryResult<S, E> {
     pub sketch: S,
     /// Hits by resemblance, then containment of the query, descending; ties by id.
     pub hits: Vec<Hit<S, E>>,
-    /// Candidates found by shared keys.
+    /// Candidates found by shared keys (with witness keys: those whose witnessed units could
+    /// satisfy the rule).
     pub candidates: usize,
     /// Candidates compared exactly (the others were ruled out by the method's bound).
     pub compared: usize,
@@ -78,8 +79,25 @@ impl Index {
         if keys.is_empty() {
             return Ok(result); // nothing to share with anything
         }
-        let needed = detector.index_keys_needed(&result.sketch, rule).max(1);
-        let mut order: Vec<i64> = self.candidates(&keys, needed)?.into_iter().collect();
+        let mut order: Vec<i64> = match detector.witness_keys(&result.sketch) {
+            Some(witnesses) => {
+                let units = detector
+                    .sentence_counts(&result.sketch)
+                    .map_or(0, |c| c.sentences);
+                let may_keep = |m: usize, n: usize| {
+                    detector
+                        .may_keep_matched(m.min(units).min(n), units, n, rule)
+                        .unwrap_or(true)
+                };
+                self.witnessed_candidates(&keys, &witnesses, &may_keep)?
+            }
+            None => {
+                let needed = detector.index_keys_needed(&result.sketch, rule).max(1);
+                self.candidates(&keys, needed)?
+            }
+        }
+        .into_iter()
+        .collect();
         order.sort_unstable();
         result.candidates = order.len();
         for d in order {
@@ -112,6 +130,66 @@ impl Index {
             result.hits.truncate(k);
         }
         Ok(result)
+    }
+
+    /// For a method with witness keys (robust SL+ST): the rows holding one of the query's
+    /// keys whose count of the query's units witnessed by their keys could satisfy the rule
+    /// (`may_keep(witnessed, the row's units)`, from the `sentences` column, without loading
+    /// the sketch), and the rows with the very same keys. Every unit of the query in a block of
+    /// a comparison with a row has a witness key the row holds, so no row the query keeps is
+    /// left out (the corpus join's bound, [`Detector::witness_keys`]).
+    fn witnessed_candidates(
+        &self,
+        keys: &[u64],
+        witnesses: &[(u64, u32)],
+        may_keep: &dyn Fn(usize, usize) -> bool,
+    ) -> Result<HashSet<i64>> {
+        // Each distinct key with the units it witnesses.
+        let mut by_key: HashMap<u64, Vec<u32>> = HashMap::new();
+        for &(k, u) in witnesses {
+            by_key.entry(k).or_default().push(u);
+        }
+        let mut postings = self
+            .conn
+            .prepare_cached(
+                "SELECT p.doc, d.sentences FROM postings p JOIN documents d ON d.doc = p.doc \
+                 WHERE p.key = ?1",
+            )
+            .map_err(self.err())?;
+        // Per row: its units and the query's units witnessed so far.
+        let mut seen: HashMap<i64, (usize, HashSet<u32>)> = HashMap::new();
+        let mut ordered: Vec<(&u64, &Vec<u32>)> = by_key.iter().collect();
+        ordered.sort_unstable_by_key(|x| *x.0);
+        for (&k, units) in ordered {
+            let rows = postings
+                .query_map([k as i64], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                })
+                .map_err(self.err())?;
+            for row in rows {
+                let (doc, sentences) = row.map_err(self.err())?;
+                let entry = seen
+                    .entry(doc)
+                    .or_insert_with(|| (sentences.max(0) as usize, HashSet::new()));
+                entry.1.extend(units.iter().copied());
+            }
+        }
+        let mut candidates: HashSet<i64> = seen
+            .into_iter()
+            .filter(|(_, (n, witnessed))| may_keep(witnessed.len(), *n))
+            .map(|(doc, _)| doc)
+            .collect();
+        let mut same = self
+            .conn
+            .prepare_cached("SELECT doc FROM documents WHERE fingerprint = ?1")
+            .map_err(self.err())?;
+        let docs = same
+            .query_map([fingerprint(&keys_blob(keys))], |r| r.get::<_, i64>(0))
+            .map_err(self.err())?;
+        for d in docs {
+            candidates.insert(d.map_err(self.err())?);
+        }
+        Ok(candidates)
     }
 
     /// The rows that share `needed` of the query's key occurrences — found through the

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::method::{
-    Detector, MatchKey, MegaShingleConfig, Method, MethodDetector, MethodSettings, ShingleConfig,
-    ShingleHash, ShingleMeasure, ShingleSketchKind, SlstConfig,
+    Detector, MatchKey, MegaShingleConfig, Method, MethodDetector, MethodSettings, RobustConfig,
+    ShingleConfig, ShingleHash, ShingleMeasure, ShingleSketchKind, SlstConfig, SlstMode,
 };
 use crate::profile::ProfileConfig;
 use crate::text::StopWords;
@@ -21,6 +21,41 @@ struct StoredSettings {
     leading_terms: usize,
     stopwords_id: String,
     stopwords: Vec<String>,
+}
+
+/// The settings of a robust SL+ST index (`"mode": "robust"`; an SL+ST index without a mode is
+/// in paper mode, as every index before the robust mode could be indexed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct StoredRobustSettings {
+    method: String,
+    mode: SlstMode,
+    max_length: usize,
+    min_block: usize,
+    length_tolerance: usize,
+    term_similarity: f64,
+    single_min_terms: usize,
+    single_similarity: f64,
+    clauses: bool,
+    stem: bool,
+    anchor_terms: usize,
+    split_glued: bool,
+    window: usize,
+    threshold: f64,
+    min_weighted: f64,
+    min_figures: f64,
+    contained: f64,
+    min_figure_containment: f64,
+    min_agreement: f64,
+    min_term_containment: f64,
+    stopwords_id: String,
+    stopwords: Vec<String>,
+}
+
+/// Only the mode of stored SL+ST settings.
+#[derive(Deserialize)]
+struct StoredMode {
+    #[serde(default)]
+    mode: SlstMode,
 }
 
 /// The settings of a shingle index.
@@ -60,14 +95,13 @@ fn stop_list(id: &str, words: &[String]) -> StopWords {
     StopWords::parse(id, &words.join("\n"))
 }
 
-/// The methods an index can hold.
+/// The methods an index can hold (SL+ST in either mode).
 pub(super) const INDEXED: [Method; 3] = [Method::Slst, Method::Shingle, Method::MegaShingle];
 
 /// The method and settings of a detector as an index stores them.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for a method an index cannot hold (the others, and SL+ST's robust
-/// mode).
+/// [`Error::InvalidParameter`] for a method an index cannot hold.
 pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
     let json = match detector {
         MethodDetector::Slst(d) if d.method() == Method::Slst => {
@@ -80,6 +114,33 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
                 leading_terms: c.profile.leading_terms,
                 stopwords_id: c.profile.stopwords.id().to_string(),
                 stopwords: word_list(&c.profile.stopwords),
+            })
+        }
+        MethodDetector::SlstRobust(d) => {
+            let c = d.config();
+            serde_json::to_string(&StoredRobustSettings {
+                method: Method::Slst.name().into(),
+                mode: SlstMode::Robust,
+                max_length: c.max_length,
+                min_block: c.min_block,
+                length_tolerance: c.length_tolerance,
+                term_similarity: c.term_similarity,
+                single_min_terms: c.single_min_terms,
+                single_similarity: c.single_similarity,
+                clauses: c.clauses,
+                stem: c.stem,
+                anchor_terms: c.anchor_terms,
+                split_glued: c.split_glued,
+                window: c.window,
+                threshold: c.threshold,
+                min_weighted: c.min_weighted,
+                min_figures: c.min_figures,
+                contained: c.contained,
+                min_figure_containment: c.min_figure_containment,
+                min_agreement: c.min_agreement,
+                min_term_containment: c.min_term_containment,
+                stopwords_id: c.stopwords.id().to_string(),
+                stopwords: word_list(&c.stopwords),
             })
         }
         MethodDetector::Shingle(d) => {
@@ -116,8 +177,8 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
                     Some(mode) => format!("{} ({} mode)", other.method(), mode.name()),
                     None => other.method().to_string(),
                 },
-                expected: "slst, shingle or megashingle (the other methods, and SL+ST's robust \
-                           mode, are not indexed)",
+                expected: "slst (either mode), shingle or megashingle (the other methods are \
+                           not indexed)",
             });
         }
     };
@@ -131,6 +192,37 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
 pub(super) fn from_json(method: Method, json: &str) -> Result<Option<(Method, MethodSettings)>> {
     let mut settings = MethodSettings::default();
     let method = match method {
+        Method::Slst
+            if serde_json::from_str::<StoredMode>(json)
+                .is_ok_and(|m| m.mode == SlstMode::Robust) =>
+        {
+            let Ok(s) = serde_json::from_str::<StoredRobustSettings>(json) else {
+                return Ok(None);
+            };
+            settings.slst_mode = SlstMode::Robust;
+            settings.robust = RobustConfig {
+                stopwords: stop_list(&s.stopwords_id, &s.stopwords),
+                max_length: s.max_length,
+                min_block: s.min_block,
+                length_tolerance: s.length_tolerance,
+                term_similarity: s.term_similarity,
+                single_min_terms: s.single_min_terms,
+                single_similarity: s.single_similarity,
+                clauses: s.clauses,
+                stem: s.stem,
+                anchor_terms: s.anchor_terms,
+                split_glued: s.split_glued,
+                window: s.window,
+                threshold: s.threshold,
+                min_weighted: s.min_weighted,
+                min_figures: s.min_figures,
+                contained: s.contained,
+                min_figure_containment: s.min_figure_containment,
+                min_agreement: s.min_agreement,
+                min_term_containment: s.min_term_containment,
+            };
+            Method::Slst
+        }
         Method::Slst => {
             let Ok(s) = serde_json::from_str::<StoredSettings>(json) else {
                 return Ok(None);

@@ -15,7 +15,7 @@ use slst::{Detector, Document, MatchKey, Result, SlstConfig};
 
 use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
 use crate::batch::Bars;
-use crate::methods::{MegaShingleFlags, ShingleFlags};
+use crate::methods::{MegaShingleFlags, RobustFlags, ShingleFlags};
 
 /// The `slst index` subcommands.
 #[derive(Subcommand, Debug)]
@@ -56,6 +56,8 @@ pub struct CreateArgs {
     pub min_block: usize,
     #[command(flatten)]
     pub profile: ProfileFlags,
+    #[command(flatten)]
+    pub robust: RobustFlags,
     #[command(flatten)]
     pub shingle: ShingleFlags,
     #[command(flatten)]
@@ -156,13 +158,16 @@ fn create(args: CreateArgs) -> Result<()> {
             expected: "no threshold with --method megashingle (a duplicate shares a megashingle)",
         });
     }
+    let slst = SlstConfig {
+        min_block: args.min_block,
+        threshold: args.threshold.unwrap_or(0.5),
+        match_key: MatchKey::LengthAndLeading,
+        profile: profile.clone(),
+    };
     let settings = MethodSettings {
-        slst: SlstConfig {
-            min_block: args.min_block,
-            threshold: args.threshold.unwrap_or(0.5),
-            match_key: MatchKey::LengthAndLeading,
-            profile: profile.clone(),
-        },
+        slst_mode: args.robust.mode()?,
+        robust: args.robust.config(&slst),
+        slst,
         shingle: args.shingle.config(args.threshold, &profile.stopwords),
         megashingle: args.megashingle.config(&profile.stopwords),
         ..MethodSettings::default()

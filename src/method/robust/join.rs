@@ -173,7 +173,11 @@ fn choose_walked(
 /// costs (their postings) and whether a left-out key witnesses it. The plan of the corpus
 /// join's own walk, for a join outside this library.
 pub fn plan_walk(cost: &[usize], capped: &[bool], least: usize) -> WalkPlan {
-    assert_eq!(cost.len(), capped.len(), "one cost and one flag per sentence");
+    assert_eq!(
+        cost.len(),
+        capped.len(),
+        "one cost and one flag per sentence"
+    );
     let mut order = Vec::new();
     let (walk_all, prefix) = choose_walked(cost, capped, least, &mut order);
     let mut walked = vec![false; cost.len()];

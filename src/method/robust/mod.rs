@@ -68,9 +68,9 @@ use crate::error::{Error, Result};
 use crate::similarity::Similarity;
 use crate::text::StopWords;
 
+pub use self::join::{WalkPlan, fewest_matched, plan_walk};
 use self::keys::CorpusView;
 use self::matching::canonical;
-pub use self::join::{WalkPlan, fewest_matched, plan_walk};
 pub use self::matching::prefix_len;
 use super::{Comparison, Detector, Evidence, FoundBlock, Method, PairRule, Params, SentenceCounts};
 
