@@ -179,16 +179,7 @@ impl Index {
             .filter(|(_, (n, witnessed))| may_keep(witnessed.len(), *n))
             .map(|(doc, _)| doc)
             .collect();
-        let mut same = self
-            .conn
-            .prepare_cached("SELECT doc FROM documents WHERE fingerprint = ?1")
-            .map_err(self.err())?;
-        let docs = same
-            .query_map([fingerprint(&keys_blob(keys))], |r| r.get::<_, i64>(0))
-            .map_err(self.err())?;
-        for d in docs {
-            candidates.insert(d.map_err(self.err())?);
-        }
+        self.add_same_keys(keys, &mut candidates)?;
         Ok(candidates)
     }
 
@@ -231,6 +222,12 @@ impl Index {
                 }
             }
         }
+        self.add_same_keys(keys, &mut candidates)?;
+        Ok(candidates)
+    }
+
+    /// Adds the rows with the very same keys as the query (found by the keys' fingerprint).
+    fn add_same_keys(&self, keys: &[u64], candidates: &mut HashSet<i64>) -> Result<()> {
         let mut same = self
             .conn
             .prepare_cached("SELECT doc FROM documents WHERE fingerprint = ?1")
@@ -241,6 +238,6 @@ impl Index {
         for d in docs {
             candidates.insert(d.map_err(self.err())?);
         }
-        Ok(candidates)
+        Ok(())
     }
 }
