@@ -158,9 +158,8 @@ impl Index {
             .map_err(self.err())?;
         // Per row: its units and the query's units witnessed so far.
         let mut seen: HashMap<i64, (usize, HashSet<u32>)> = HashMap::new();
-        let mut ordered: Vec<(&u64, &Vec<u32>)> = by_key.iter().collect();
-        ordered.sort_unstable_by_key(|x| *x.0);
-        for (&k, units) in ordered {
+        // The candidates are a set: the order of the lookups does not change them.
+        for (&k, units) in &by_key {
             let rows = postings
                 .query_map([k as i64], |r| {
                     Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
