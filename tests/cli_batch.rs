@@ -36,6 +36,7 @@ fn batch_writes_pairs_clusters_and_summary() {
             "--mode",
             "paper",
             "corpus",
+            "--no-groups",
             "--out",
             "pairs.jsonl",
             "--clusters",
@@ -259,6 +260,7 @@ fn sgml_with_configured_tags_and_bad_documents() {
         dir.path(),
         &[
             "batch",
+            "--no-groups",
             "reut.sgm",
             "--format",
             "sgml",
@@ -290,6 +292,7 @@ fn jsonl_from_standard_input() {
         &[
             "batch",
             "-",
+            "--no-groups",
             "--format",
             "jsonl",
             "--id-field",
@@ -508,7 +511,10 @@ fn reuters_sgml_is_recognised_by_its_content() {
          <REUTERS NEWID=\"2\">{story}</REUTERS>\n"
     );
     std::fs::write(d.join("reut2-000.sgm"), sgml).unwrap();
-    let out = slst_in(d, &["batch", "reut2-000.sgm", "--out", "p.jsonl"]);
+    let out = slst_in(
+        d,
+        &["batch", "reut2-000.sgm", "--no-groups", "--out", "p.jsonl"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let pairs = std::fs::read_to_string(d.join("p.jsonl")).unwrap();
     assert!(pairs.starts_with(r#"{"a":"1","b":"2","#), "{pairs}");
@@ -516,7 +522,7 @@ fn reuters_sgml_is_recognised_by_its_content() {
 
 /// The ids `slst batch` reports in pairs, for a folder whose files all hold the same text.
 fn ids_read(dir: &std::path::Path, extra: &[&str]) -> Vec<String> {
-    let mut args = vec!["batch", "corpus", "--out", "p.jsonl"];
+    let mut args = vec!["batch", "corpus", "--no-groups", "--out", "p.jsonl"];
     args.extend_from_slice(extra);
     let out = slst_in(dir, &args);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -630,6 +636,7 @@ fn sgml_in_unknown_elements_is_not_read_as_text_but_explained() {
         &[
             "batch",
             "news.xml",
+            "--no-groups",
             "--format",
             "sgml",
             "--doc-tag",
@@ -716,4 +723,139 @@ fn the_summary_says_in_words_where_candidates_came_from_and_which_were_scored() 
         "{}",
         stderr(&o)
     );
+}
+
+/// The (a, b) pairs of a pairs file, with each group record expanded to its pairs; also the
+/// group records' document lists.
+fn pairs_and_groups(text: &str) -> (Vec<(String, String)>, Vec<Vec<String>>) {
+    let (mut pairs, mut groups) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v.get("group").is_some() {
+            let docs: Vec<String> = v["documents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(v["size"], docs.len());
+            groups.push(docs);
+        } else {
+            pairs.push((
+                v["a"].as_str().unwrap().to_string(),
+                v["b"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    (pairs, groups)
+}
+
+/// Every pair of a group's documents, earlier document first.
+fn expand(groups: &[Vec<String>]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for g in groups {
+        for (i, a) in g.iter().enumerate() {
+            out.extend(g[i + 1..].iter().map(|b| (a.clone(), b.clone())));
+        }
+    }
+    out
+}
+
+#[test]
+fn copies_come_out_once_as_a_group_record_and_their_pairs_on_request() {
+    let dir = corpus_dir();
+    let d = dir.path();
+    let source = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    std::fs::write(d.join("corpus/again.txt"), &source).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["batch", "corpus", "--out", "p.out", "--summary", "s.json"];
+        args.extend_from_slice(extra);
+        let o = slst_in(d, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+        (
+            std::fs::read_to_string(d.join("p.out")).unwrap(),
+            summary,
+            stderr(&o),
+        )
+    };
+    let copies = vec![
+        "again.txt".to_string(),
+        "nested/copy.txt".to_string(),
+        "orig.txt".to_string(),
+    ];
+
+    // Every pair, as before groups: the reference.
+    let (all, _, _) = run(&["--no-groups"]);
+    let (mut every, none) = pairs_and_groups(&all);
+    assert!(none.is_empty());
+    every.sort();
+    for p in expand(std::slice::from_ref(&copies)) {
+        assert!(every.contains(&p), "{p:?} in {every:?}");
+    }
+
+    // Default: the three copies are one group record, first; no pair among them is written;
+    // the group and the pairs written are every pair, once.
+    let (text, summary, err) = run(&[]);
+    assert!(
+        text.starts_with(r#"{"group":1,"method":"slst","kind":"exact","size":3"#),
+        "{text}"
+    );
+    let (pairs, groups) = pairs_and_groups(&text);
+    assert_eq!(groups, std::slice::from_ref(&copies));
+    assert!(
+        pairs
+            .iter()
+            .all(|(a, b)| !(copies.contains(a) && copies.contains(b)))
+    );
+    let mut both = pairs.clone();
+    both.extend(expand(&groups));
+    both.sort();
+    assert_eq!(both, every);
+    assert_eq!(summary["duplicate_groups"], 1);
+    assert_eq!(summary["documents_in_duplicate_groups"], 3);
+    assert_eq!(summary["pairs_in_duplicate_groups"], 3);
+    assert_eq!(summary["pairs_reported"], every.len());
+    assert_eq!(summary["pairs_written"], every.len() - 3);
+    assert_eq!(summary["group_resemblance"], 0.9);
+    assert!(
+        err.contains("duplicate groups (J ≥ 0.9): 1 of 3 documents"),
+        "{err}"
+    );
+
+    // --group-pairs: the group record and every pair.
+    let (text, summary, _) = run(&["--group-pairs"]);
+    let (mut pairs, groups) = pairs_and_groups(&text);
+    pairs.sort();
+    assert_eq!((pairs, groups), (every.clone(), vec![copies.clone()]));
+    assert_eq!(summary["pairs_written"], every.len());
+
+    // TSV holds pairs only: every pair, unless the groups go to their own file.
+    let tsv_pairs = |text: &str| -> Vec<(String, String)> {
+        let mut v: Vec<_> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f[0].to_string(), f[1].to_string())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let (text, _, _) = run(&["--out-format", "tsv"]);
+    assert_eq!(tsv_pairs(&text), every);
+    let (text, _, _) = run(&["--out-format", "tsv", "--groups", "g.jsonl"]);
+    let (_, groups) = pairs_and_groups(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
+    assert_eq!(groups, std::slice::from_ref(&copies));
+    assert_eq!(tsv_pairs(&text).len(), every.len() - 3);
+
+    // --group-at 1: exact copies only (these are); a level above 1 is refused.
+    let (text, _, _) = run(&["--group-at", "1", "--threshold", "0.2"]);
+    let (_, groups) = pairs_and_groups(&text);
+    assert_eq!(groups, [copies]);
+    let o = slst_in(d, &["batch", "corpus", "--group-at", "1.5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("group-at"), "{}", stderr(&o));
 }

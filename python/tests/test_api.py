@@ -128,7 +128,7 @@ def folder_docs():
 @pytest.mark.parametrize("mode", ["robust", "paper"])
 def test_pairs_are_the_lines_of_slst_batch(mode, tmp_path):
     out = tmp_path / "pairs.jsonl"
-    run_slst("batch", str(CLOUGH), "--mode", mode, "-qq", "--out", str(out))
+    run_slst("batch", str(CLOUGH), "--mode", mode, "--no-groups", "-qq", "--out", str(out))
     cli = out.read_text().splitlines()
     got = slst.pairs(folder_docs(), "slst", mode)
     lines = [p.to_json() for p in got]
@@ -178,7 +178,7 @@ def test_pairs_take_any_iterable_and_release_the_gil():
 def test_pairs_at_scale_equal_slst_batch_on_reuters(reuters_jsonl, tmp_path):
     for mode in ("robust", "paper"):
         out = tmp_path / f"{mode}.jsonl"
-        run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "-qq", "--out", str(out))
+        run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "--no-groups", "-qq", "--out", str(out))
 
         def docs():
             with open(reuters_jsonl, encoding="utf-8") as f:

@@ -21,6 +21,7 @@
 
 mod candidates;
 mod cluster;
+mod groups;
 pub mod output;
 mod summary;
 
@@ -32,6 +33,7 @@ use serde::Serialize;
 
 pub use self::candidates::{BoilerplateBlock, CandidateSet, CandidateSource, Groups, candidates};
 pub use self::cluster::clusters;
+pub use self::groups::{DuplicateGroup, DuplicateGroups};
 
 use crate::corpus::{Item, Skipped};
 use crate::document::Document;

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use super::summary::{BatchSummary, BoilerplateRecord};
-use super::{BatchResult, PairResult};
+use super::{BatchResult, DuplicateGroup, DuplicateGroups, PairResult};
 use crate::error::{Error, Result};
 use crate::method::{Comparison, Detector, Evidence, FoundBlock, Method};
 
@@ -221,6 +221,60 @@ pub fn write_atomically(
     Ok(())
 }
 
+/// One duplicate group, written once instead of every pair among its documents:
+/// `{"group","method","kind","size","min_resemblance","documents"}`. `kind` is `"exact"` when
+/// every pair scores resemblance 1 (identical as far as the method sees), else `"near-exact"`.
+/// In JSON lines the group records come before the pair records, and are told from them by
+/// their `"group"` key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupRecord<'a> {
+    /// The group's number, from 1, in the order of the groups' earliest documents.
+    pub group: usize,
+    /// The method.
+    pub method: Method,
+    /// `"exact"` or `"near-exact"`.
+    pub kind: &'static str,
+    /// Documents in the group.
+    pub size: usize,
+    /// The smallest resemblance among the group's pairs.
+    pub min_resemblance: f64,
+    /// The documents' ids, in input order.
+    pub documents: Vec<&'a str>,
+}
+
+impl<'a> GroupRecord<'a> {
+    /// The record of group number `k` (from 1); `id` gives a document's id from its number.
+    pub fn new(
+        k: usize,
+        method: Method,
+        g: &DuplicateGroup,
+        id: impl Fn(usize) -> &'a str,
+    ) -> Self {
+        GroupRecord {
+            group: k,
+            method,
+            kind: if g.exact() { "exact" } else { "near-exact" },
+            size: g.members.len(),
+            min_resemblance: g.min_resemblance,
+            documents: g.members.iter().map(|&m| id(m)).collect(),
+        }
+    }
+}
+
+/// Write the group records as JSON lines.
+pub fn write_groups<'a>(
+    out: &mut dyn Write,
+    method: Method,
+    groups: &DuplicateGroups,
+    id: impl Fn(usize) -> &'a str + Copy,
+) -> std::io::Result<()> {
+    for (k, g) in groups.groups.iter().enumerate() {
+        serde_json::to_writer(&mut *out, &GroupRecord::new(k + 1, method, g, id))?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
 /// Write pair records in a format.
 pub fn write_records<'a, E: Serialize + 'a>(
     out: &mut dyn Write,
@@ -284,24 +338,30 @@ pub fn write_records<'a, E: Serialize + 'a>(
     Ok(())
 }
 
-/// Write the pair records of a batch result; `details` adds each pair's blocks, or its note
-/// and evidence (JSON lines only).
+/// Write the pair records of a batch result but those inside the groups of `leave_out`;
+/// `details` adds each pair's blocks, or its note and evidence (JSON lines only). Returns the
+/// number of pair records written.
 pub fn write_pairs<D: Detector>(
     out: &mut dyn Write,
     detector: &D,
     result: &BatchResult<D>,
     format: PairFormat,
     details: bool,
-) -> std::io::Result<()> {
+    leave_out: Option<&DuplicateGroups>,
+) -> std::io::Result<usize> {
     let details = details && format == PairFormat::Jsonl;
+    let mut written = 0;
     write_records(
         out,
         result
             .pairs
             .iter()
+            .filter(|p| !leave_out.is_some_and(|g| g.inside(p.a, p.b)))
+            .inspect(|_| written += 1)
             .map(|p| PairRecord::new(detector, result, p, details)),
         format,
-    )
+    )?;
+    Ok(written)
 }
 
 /// Write the clusters file: `cluster_id<TAB>doc_id`, the representative (earliest document)

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{BatchConfig, BatchResult, CandidateSource, StageTimes};
+use super::{BatchConfig, BatchResult, CandidateSource, DuplicateGroups, StageTimes};
 use crate::corpus::Skipped;
 use crate::method::{Detector, Method, Params};
 use crate::report::SCHEMA_VERSION;
@@ -70,10 +70,21 @@ pub struct BatchSummary {
     pub documents_fallback_decoded: usize,
     /// Kept sentences in all.
     pub sentences: usize,
-    /// Groups of documents with identical profiles.
+    /// Groups of documents with identical profiles (paper mode: each group is compared once,
+    /// by its earliest document).
     pub exact_duplicate_groups: usize,
     /// Documents in those groups.
     pub documents_in_exact_duplicate_groups: usize,
+    /// The resemblance at or above which reported pairs form duplicate groups (null: grouping
+    /// off).
+    pub group_resemblance: Option<f64>,
+    /// Duplicate groups: sets of documents every two of which are a reported pair at
+    /// `group_resemblance` or above, each written as one group record.
+    pub duplicate_groups: usize,
+    /// Documents in duplicate groups.
+    pub documents_in_duplicate_groups: usize,
+    /// Reported pairs inside duplicate groups (written as pairs only with `--group-pairs`).
+    pub pairs_in_duplicate_groups: usize,
     /// Boilerplate runs excluded from candidate generation.
     pub boilerplate_runs_excluded: usize,
     /// The first 100 of them.
@@ -82,8 +93,11 @@ pub struct BatchSummary {
     pub candidate_pairs: usize,
     /// Candidate pairs compared: the others share too few sentence keys to reach the report.
     pub pairs_compared: usize,
-    /// Pairs reported.
+    /// Pairs reported (inside duplicate groups or not).
     pub pairs_reported: usize,
+    /// Pair records written: the pairs reported less those inside duplicate groups, unless
+    /// they are asked for.
+    pub pairs_written: usize,
     /// Clusters of two or more documents.
     pub clusters: usize,
     /// Worker threads.
@@ -104,11 +118,14 @@ pub struct BatchSummary {
 }
 
 impl BatchSummary {
-    /// The summary of a result and its clusters.
+    /// The summary of a result, its clusters and its duplicate groups; `pairs_written` is the
+    /// number of pair records written.
     pub fn new<D: Detector>(
         detector: &D,
         result: &BatchResult<D>,
         clusters: &[Vec<usize>],
+        duplicate_groups: &DuplicateGroups,
+        pairs_written: usize,
         config: &BatchConfig,
     ) -> Self {
         let corpus = &result.corpus;
@@ -145,6 +162,13 @@ impl BatchSummary {
             sentences: counts.iter().sum(),
             exact_duplicate_groups: groups.len(),
             documents_in_exact_duplicate_groups: groups.iter().map(Vec::len).sum(),
+            group_resemblance: duplicate_groups
+                .at
+                .is_finite()
+                .then_some(duplicate_groups.at),
+            duplicate_groups: duplicate_groups.groups.len(),
+            documents_in_duplicate_groups: duplicate_groups.documents(),
+            pairs_in_duplicate_groups: duplicate_groups.pairs(),
             boilerplate_runs_excluded: set.boilerplate.len() + set.capped_keys,
             boilerplate: set
                 .boilerplate
@@ -160,6 +184,7 @@ impl BatchSummary {
             candidate_pairs: set.pairs.len(),
             pairs_compared: result.pairs_compared,
             pairs_reported: result.pairs.len(),
+            pairs_written,
             clusters: clusters.len(),
             threads: rayon::current_num_threads(),
             params: detector.params(),
@@ -170,14 +195,36 @@ impl BatchSummary {
         }
     }
 
+    /// The duplicate groups' line, when there are groups.
+    fn groups_text(&self) -> String {
+        if self.duplicate_groups == 0 {
+            return String::new();
+        }
+        let written = if self.pairs_written < self.pairs_reported {
+            format!(
+                "; written as one record each, and the other {} pairs as pairs (--group-pairs: \
+                 every pair)",
+                self.pairs_written
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "duplicate groups (J ≥ {}): {} of {} documents, holding {} of the pairs{written}\n",
+            self.group_resemblance.unwrap_or(1.0),
+            self.duplicate_groups,
+            self.documents_in_duplicate_groups,
+            self.pairs_in_duplicate_groups,
+        )
+    }
+
     /// The human-readable summary.
     pub fn to_text(&self) -> String {
         let mut s = format!(
             "documents: {} read{}, {} skipped, {} without sentences, {} sentences\n\
-             exact-duplicate groups: {} ({} documents)\n\
-             boilerplate runs excluded: {}\n\
+             {}boilerplate runs excluded: {}\n\
              candidate pairs: {} {}; {}\n\
-             pairs reported: {}; clusters: {}\n\
+             pairs reported: {}; clusters: {}\n{}\
              time: {:.2}s reading and profiling, {:.2}s candidates, {:.2}s scoring ({} threads)\n",
             self.documents_read,
             if self.documents_fallback_decoded > 0 {
@@ -191,14 +238,21 @@ impl BatchSummary {
             self.documents_skipped,
             self.documents_without_sentences,
             self.sentences,
-            self.exact_duplicate_groups,
-            self.documents_in_exact_duplicate_groups,
+            if self.exact_duplicate_groups > 0 {
+                format!(
+                    "identical profiles: {} groups ({} documents), each compared once\n",
+                    self.exact_duplicate_groups, self.documents_in_exact_duplicate_groups
+                )
+            } else {
+                String::new()
+            },
             self.boilerplate_runs_excluded,
             self.candidate_pairs,
             candidates_origin(self.candidates_mode),
             scored(self.candidate_pairs, self.pairs_compared),
             self.pairs_reported,
             self.clusters,
+            self.groups_text(),
             self.seconds.sketch,
             self.seconds.candidates,
             self.seconds.verify,

@@ -20,7 +20,7 @@ use crate::method::{Comparison, Detector, Evidence, FoundBlock, Method, Params, 
 
 /// The version of the output schema (`docs/schema.md`). Version 2: one comparison record for
 /// every method, blocks in one place, the mode in `params`.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// How many words of a block's first sentence the reports quote.
 const OPENING_WORDS: usize = 10;

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slst::batch::output::{self, BatchSummary, PairFormat};
-use slst::batch::{self, BatchConfig, CandidateSource, Candidates, Progress};
+use slst::batch::{self, BatchConfig, CandidateSource, Candidates, DuplicateGroups, Progress};
 use slst::corpus::read_sources;
 use slst::method::{Method, PairRule, WithDetector};
 use slst::{Detector, MatchKey, Result, SlstConfig};
@@ -32,6 +32,21 @@ pub struct BatchArgs {
     /// Also write clusters (`cluster_id<TAB>doc_id`, the earliest document first) to this file.
     #[arg(long, value_name = "FILE")]
     pub clusters: Option<PathBuf>,
+    /// Pairs at or above this resemblance form duplicate groups: sets of documents every two
+    /// of which are such a pair, each written once as a group record (JSON lines: before the
+    /// pairs) instead of as all its pairs.
+    #[arg(long, default_value_t = 0.9, value_name = "J")]
+    pub group_at: f64,
+    /// Write the group records to this file (JSON lines) instead of among the pairs; needed to
+    /// leave the groups' pairs out of TSV and CSV output, which hold pairs only.
+    #[arg(long, value_name = "FILE")]
+    pub groups: Option<PathBuf>,
+    /// Also write the pairs inside duplicate groups (the group records are still written).
+    #[arg(long)]
+    pub group_pairs: bool,
+    /// No duplicate groups: every pair as a pair record, and no group records.
+    #[arg(long, conflicts_with_all = ["groups", "group_pairs", "group_at"])]
+    pub no_groups: bool,
     /// Also write the run's summary as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
@@ -234,16 +249,36 @@ impl WithDetector for Run<'_> {
             PairFormatArg::Csv => PairFormat::Csv,
         };
         let clusters = result.clusters();
+        let n = result.corpus.ids.len();
+        let groups = if args.no_groups {
+            DuplicateGroups::none(n)
+        } else {
+            DuplicateGroups::of(n, &result.pairs, args.group_at)
+        };
+        // Group records go among JSON-lines pairs, or to their own file; a pair inside a group
+        // is left out wherever its group's record is written, unless asked for.
+        let inline = format == PairFormat::Jsonl && args.groups.is_none() && !args.no_groups;
+        let leave_out = ((inline || args.groups.is_some()) && !args.group_pairs).then_some(&groups);
+        let ids = &result.corpus.ids;
+        let id = |d: usize| ids[d].as_str();
+        let mut written = 0;
         output::write_atomically(&args.out, |w| {
-            output::write_pairs(w, detector, &result, format, args.blocks)
+            if inline {
+                output::write_groups(w, detector.method(), &groups, id)?;
+            }
+            written = output::write_pairs(w, detector, &result, format, args.blocks, leave_out)?;
+            Ok(())
         })?;
-        if let Some(path) = &args.clusters {
-            let ids = &result.corpus.ids;
+        if let Some(path) = &args.groups {
             output::write_atomically(path, |w| {
-                output::write_clusters(w, |d: usize| ids[d].as_str(), &clusters)
+                output::write_groups(w, detector.method(), &groups, id)
             })?;
         }
-        let summary = BatchSummary::new(detector, &result, &clusters, &self.config);
+        if let Some(path) = &args.clusters {
+            output::write_atomically(path, |w| output::write_clusters(w, id, &clusters))?;
+        }
+        let summary =
+            BatchSummary::new(detector, &result, &clusters, &groups, written, &self.config);
         finish(args, &summary)?;
         if result.corpus.ids.is_empty() {
             return Err(slst::Error::NothingRead {
@@ -277,6 +312,7 @@ pub fn run(args: BatchArgs) -> Result<()> {
     if let Some(theta) = args.containment {
         slst::error::check_fraction("containment", theta)?;
     }
+    slst::error::check_fraction("group-at", args.group_at)?;
     args.methods.robust.mode()?;
     let settings = args
         .methods
