@@ -189,6 +189,47 @@ fn re_adding_an_id_replaces_it_and_no_replace_refuses() {
     assert_eq!((stats.documents, stats.keys, stats.postings), (0, 0, 0));
 }
 
+/// One batch holding an id twice, with keys shared with a third document: the second replaces
+/// the first (whose postings are written at the batch's end, so the replacement must write
+/// them first), and every key's document frequency and postings stay right.
+#[test]
+fn an_id_twice_in_one_batch_is_replaced_within_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let mut index = Index::create(&path, SlstConfig::default()).unwrap();
+    let first = Document::new("x", text(&[0, 1, 2, 3]));
+    let other = Document::new("y", text(&[0, 1, 2, 3, 8]));
+    let second = Document::new("x", text(&[4, 5, 6, 7]));
+    let options = AddOptions {
+        batch_size: 10,
+        no_replace: false,
+    };
+    let docs = [first.clone(), other, second.clone()];
+    let s = index
+        .add(docs.into_iter().map(Item::Document), &options, &Silent)
+        .unwrap();
+    assert_eq!((s.added, s.replaced, s.batches), (3, 1, 1));
+    assert!(index.check().unwrap().is_empty());
+    assert_eq!(index.ids().unwrap(), ["y", "x"]);
+    let slst = SlSt::new(SlstConfig::default()).unwrap();
+    assert_eq!(
+        index.document(&slst, "x").unwrap().unwrap().0.text,
+        second.text
+    );
+    // The keys of the replaced text are held by y alone now.
+    let hits = |d: &Document| {
+        let (hits, _) = ask(&index, d, &QueryOptions::default()).unwrap();
+        let mut ids: Vec<String> = hits.into_iter().map(|h| h.0).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(hits(&first), ["y"]);
+    assert_eq!(hits(&second), ["x"]);
+    index.remove(&["x".into(), "y".into()]).unwrap();
+    let stats = index.stats().unwrap();
+    assert_eq!((stats.documents, stats.keys, stats.postings), (0, 0, 0));
+}
+
 #[test]
 fn settings_are_stored_and_used_by_later_opens() {
     let dir = tempfile::tempdir().unwrap();

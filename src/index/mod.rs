@@ -518,9 +518,26 @@ impl Index {
                 .map_err(&err)?;
             let mut df_up = tx
                 .prepare_cached(
-                    "INSERT INTO keys (key, df) VALUES (?1, 1) ON CONFLICT(key) DO UPDATE SET df = df + 1",
+                    "INSERT INTO keys (key, df) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET df = df + ?2",
                 )
                 .map_err(&err)?;
+            // The batch's postings are written at its end, in key order, and each key's
+            // document frequency raised once by its count in the batch: B-tree inserts in key
+            // order touch each page once, where one document's keys (hashes) land all over the
+            // tree. A replacement writes what is pending first, so that the document it
+            // replaces is whole in the tables even when it came earlier in this batch.
+            let mut pending: Vec<(i64, i64)> = Vec::new();
+            let mut flush = |pending: &mut Vec<(i64, i64)>| -> rusqlite::Result<()> {
+                pending.sort_unstable();
+                for &(key, row) in pending.iter() {
+                    posting.execute(params![key, row])?;
+                }
+                for run in pending.chunk_by(|x, y| x.0 == y.0) {
+                    df_up.execute(params![run[0].0, run.len() as i64])?;
+                }
+                pending.clear();
+                Ok(())
+            };
             for (doc, (profile, keys, sentences)) in docs.iter().zip(&sketches) {
                 let old: Option<(i64, Vec<u8>)> = find
                     .query_row([&doc.id], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -531,6 +548,7 @@ impl Index {
                         summary.refused.push(doc.id.clone());
                         continue;
                     }
+                    flush(&mut pending).map_err(&err)?;
                     remove_row(&tx, old_doc, &old_keys).map_err(&err)?;
                     summary.replaced += 1;
                 }
@@ -551,12 +569,10 @@ impl Index {
                     ])
                     .map_err(&err)?;
                 let row = tx.last_insert_rowid();
-                for key in distinct(keys) {
-                    posting.execute(params![key as i64, row]).map_err(&err)?;
-                    df_up.execute([key as i64]).map_err(&err)?;
-                }
+                pending.extend(distinct(keys).into_iter().map(|key| (key as i64, row)));
                 written += 1;
             }
+            flush(&mut pending).map_err(&err)?;
         }
         tx.execute(
             "UPDATE batches SET documents = ?1 WHERE batch = ?2",
