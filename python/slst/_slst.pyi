@@ -89,6 +89,8 @@ class Pair:
 @final
 class Pairs(Iterator[Pair]):
     clusters: List[List[str]]
+    groups: List[List[str]]
+    group_records: List[str]
     documents: int
     compared: int
     def __iter__(self) -> Pairs: ...
@@ -148,4 +150,5 @@ class Detector:
         containment: float = 0.8,
         max_df: int = 1000,
         threads: Optional[int] = None,
+        group_at: float = 0.9,
     ) -> Pairs: ...

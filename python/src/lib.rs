@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PySlice, PyString, PyTuple};
 
 use slst::align::AlignConfig;
-use slst::batch::output::PairRecord;
+use slst::batch::output::{GroupRecord, PairRecord};
 use slst::batch::{self, BatchConfig, Candidates, Silent};
 use slst::corpus::Item;
 use slst::method::{Method, MethodDetector, MethodSettings, PairRule, SlstMode, WithDetector};
@@ -588,10 +588,13 @@ struct PairData {
     json: String,
 }
 
-/// What a corpus run gives: the pairs, the clusters (as ids) and how many documents were read.
+/// What a corpus run gives: the pairs, the clusters and duplicate groups (as ids, and the
+/// groups' records) and how many documents were read.
 struct RunOutput {
     pairs: Vec<PairData>,
     clusters: Vec<Vec<String>>,
+    groups: Vec<Vec<String>>,
+    group_records: Vec<String>,
     documents: usize,
     compared: usize,
 }
@@ -599,6 +602,7 @@ struct RunOutput {
 struct RunCorpus {
     docs: PyDocs,
     config: BatchConfig,
+    group_at: f64,
 }
 
 impl WithDetector for RunCorpus {
@@ -628,9 +632,26 @@ impl WithDetector for RunCorpus {
             .into_iter()
             .map(|c| c.into_iter().map(|i| ids[i].clone()).collect())
             .collect();
+        let groups = batch::DuplicateGroups::of(ids.len(), &result.pairs, self.group_at);
+        let group_records = groups
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(k, g)| {
+                let record = GroupRecord::new(k + 1, d.method(), g, |i: usize| ids[i].as_str());
+                serde_json::to_string(&record).expect("a record serialises")
+            })
+            .collect();
+        let groups = groups
+            .groups
+            .iter()
+            .map(|g| g.members.iter().map(|&i| ids[i].clone()).collect())
+            .collect();
         RunOutput {
             pairs,
             clusters,
+            groups,
+            group_records,
             documents: ids.len(),
             compared: result.pairs_compared,
         }
@@ -644,6 +665,13 @@ pub struct Pairs {
     /// The clusters (connected components of the pairs), as lists of ids, largest first.
     #[pyo3(get)]
     clusters: Vec<Vec<String>>,
+    /// The duplicate groups (documents every two of which are a pair at J ≥ `group_at`), as
+    /// lists of ids in input order, as `slst batch` writes them.
+    #[pyo3(get)]
+    groups: Vec<Vec<String>>,
+    /// The groups' records: the JSON lines `slst batch` writes for them.
+    #[pyo3(get)]
+    group_records: Vec<String>,
     /// Documents read.
     #[pyo3(get)]
     documents: usize,
@@ -934,8 +962,10 @@ impl Detector {
 
     /// Every near-duplicate pair of a corpus: `docs` is any iterable of `(id, text)`, read
     /// one item at a time while the run goes on with the GIL released; the same pairs, in the
-    /// same order, as `slst batch` on the same documents.
-    #[pyo3(signature = (docs, rule = "duplicates", containment = 0.8, max_df = 1000, threads = None))]
+    /// same order, as `slst batch --no-groups` on the same documents; the duplicate groups at
+    /// J ≥ `group_at` as `slst batch` writes them.
+    #[pyo3(signature = (docs, rule = "duplicates", containment = 0.8, max_df = 1000, threads = None, group_at = 0.9))]
+    #[allow(clippy::too_many_arguments)]
     fn pairs(
         &self,
         py: Python<'_>,
@@ -944,8 +974,14 @@ impl Detector {
         containment: f64,
         max_df: usize,
         threads: Option<usize>,
+        group_at: f64,
     ) -> PyResult<Pairs> {
         let rule = pair_rule(rule, containment)?;
+        if !(0.0..=1.0).contains(&group_at) {
+            return Err(PyValueError::new_err(format!(
+                "group_at must be between 0 and 1, not {group_at}"
+            )));
+        }
         let error = Arc::new(Mutex::new(None));
         let stream = PyDocs {
             iter: docs.try_iter()?.unbind(),
@@ -961,6 +997,7 @@ impl Detector {
         let work = RunCorpus {
             docs: stream,
             config,
+            group_at,
         };
         let inner = self.inner.clone();
         let out = py.detach(move || -> Result<RunOutput, String> {
@@ -982,6 +1019,8 @@ impl Detector {
         Ok(Pairs {
             pairs: out.pairs.into_iter(),
             clusters: out.clusters,
+            groups: out.groups,
+            group_records: out.group_records,
             documents: out.documents,
             compared: out.compared,
         })

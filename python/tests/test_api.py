@@ -137,6 +137,19 @@ def test_pairs_are_the_lines_of_slst_batch(mode, tmp_path):
     assert got.documents == len(list(CLOUGH.iterdir()))
     assert got.clusters and all(len(c) >= 2 for c in got.clusters)
 
+    # The duplicate groups are the group records `slst batch` writes before its pairs.
+    grouped = tmp_path / "grouped.jsonl"
+    run_slst("batch", str(CLOUGH), "--mode", mode, "-qq", "--out", str(grouped))
+    records = [l for l in grouped.read_text().splitlines() if l.startswith('{"group":')]
+    assert records and got.group_records == [l.replace('"corpus-20090418/', '"') for l in records]
+    assert got.groups == [json.loads(r)["documents"] for r in got.group_records]
+    for g in got.groups:
+        members = set(g)
+        inside = [p for p in lines if {json.loads(p)["a"], json.loads(p)["b"]} <= members]
+        assert len(inside) == len(g) * (len(g) - 1) // 2
+    with pytest.raises(ValueError, match="group_at"):
+        slst.pairs(folder_docs(), "slst", mode, group_at=1.5)
+
 
 def test_pairs_take_any_iterable_and_release_the_gil():
     ticks = []
