@@ -32,19 +32,23 @@ pub struct BatchArgs {
     /// Also write clusters (`cluster_id<TAB>doc_id`, the earliest document first) to this file.
     #[arg(long, value_name = "FILE")]
     pub clusters: Option<PathBuf>,
-    /// Pairs at or above this resemblance form duplicate groups: sets of documents every two
-    /// of which are such a pair, each written once as a group record (JSON lines: before the
-    /// pairs) instead of as all its pairs.
+    /// Copies are written once: documents every two of which are pairs at J ≥ this form one
+    /// group record.
+    ///
+    /// A duplicate group is a set of documents every two of which are reported pairs with
+    /// resemblance at or above this level. It is written once, as a group record (in JSON-lines
+    /// output: before the pairs), instead of as all its pairs.
     #[arg(long, default_value_t = 0.9, value_name = "J")]
     pub group_at: f64,
-    /// Write the group records to this file (JSON lines) instead of among the pairs; needed to
-    /// leave the groups' pairs out of TSV and CSV output, which hold pairs only.
+    /// Write the group records to this file (JSON lines) instead of among the pairs.
+    ///
+    /// TSV and CSV output hold pairs only: there every pair is written unless this is given.
     #[arg(long, value_name = "FILE")]
     pub groups: Option<PathBuf>,
-    /// Also write the pairs inside duplicate groups (the group records are still written).
+    /// Also write the pairs inside duplicate groups (their records are still written).
     #[arg(long)]
     pub group_pairs: bool,
-    /// No duplicate groups: every pair as a pair record, and no group records.
+    /// Every pair as a pair record, and no group records.
     #[arg(long, conflicts_with_all = ["groups", "group_pairs", "group_at"])]
     pub no_groups: bool,
     /// Also write the run's summary as JSON to this file.
