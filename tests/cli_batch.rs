@@ -315,6 +315,29 @@ fn jsonl_from_standard_input() {
     );
 }
 
+/// Gzip'd JSON lines on standard input are inflated, as a gzip'd file is (they were read as
+/// bytes, so every line was skipped as not UTF-8).
+#[test]
+fn gzipped_jsonl_from_standard_input() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    let line = |id: &str| serde_json::json!({"id": id, "text": text}).to_string();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    write!(gz, "{}\n{}\n", line("x"), line("y")).unwrap();
+    let gz = gz.finish().unwrap();
+    let o = slst_with_input(
+        dir.path(),
+        &["batch", "-", "--format", "jsonl", "--no-groups", "-q"],
+        gz,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(out.starts_with(r#"{"a":"x","b":"y","#), "{out}");
+    assert_eq!(out.lines().count(), 1);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
 #[test]
 fn unwritable_output_is_an_error_naming_it() {
     let dir = corpus_dir();

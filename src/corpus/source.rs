@@ -280,12 +280,11 @@ pub fn read_sources(
             }
             let (path, root) = pending.pop()?;
             if path.as_os_str() == "-" {
-                current = Some(stream_items(
-                    Box::new(std::io::stdin().lock()),
-                    "-".into(),
-                    "<stdin>".into(),
-                    &options,
-                ));
+                // Inflated when gzip'd, as a file is.
+                current = Some(match inflating(BufReader::new(std::io::stdin().lock())) {
+                    Ok(reader) => stream_items(reader, "-".into(), "<stdin>".into(), &options),
+                    Err(e) => skipped_once(None, "<stdin>".into(), read_failure(&e)),
+                });
                 continue;
             }
             if path.is_dir() {

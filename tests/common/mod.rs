@@ -22,7 +22,7 @@ pub fn slst_in(dir: &Path, args: &[&str]) -> Output {
 
 /// Run `slst` with `args` in `dir`, `input` on its standard input.
 #[cfg(feature = "cli")]
-pub fn slst_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
+pub fn slst_with_input(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_slst"))
@@ -37,7 +37,7 @@ pub fn slst_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
         .stdin
         .take()
         .unwrap()
-        .write_all(input.as_bytes())
+        .write_all(input.as_ref())
         .unwrap();
     child.wait_with_output().unwrap()
 }
