@@ -867,8 +867,10 @@ fn copies_come_out_once_as_a_group_record_and_their_pairs_on_request() {
         v.sort();
         v
     };
-    let (text, _, _) = run(&["--out-format", "tsv"]);
+    let (text, summary, _) = run(&["--out-format", "tsv"]);
     assert_eq!(tsv_pairs(&text), every);
+    assert_eq!(summary["duplicate_groups"], 0);
+    assert_eq!(summary["group_resemblance"], serde_json::Value::Null);
     let (text, _, _) = run(&["--out-format", "tsv", "--groups", "g.jsonl"]);
     let (_, groups) = pairs_and_groups(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
     assert_eq!(groups, std::slice::from_ref(&copies));

@@ -254,15 +254,17 @@ impl WithDetector for Run<'_> {
         };
         let clusters = result.clusters();
         let n = result.corpus.ids.len();
-        let groups = if args.no_groups {
-            DuplicateGroups::none(n)
-        } else {
-            DuplicateGroups::of(n, &result.pairs, args.group_at)
-        };
-        // Group records go among JSON-lines pairs, or to their own file; a pair inside a group
-        // is left out wherever its group's record is written, unless asked for.
+        // Group records go among JSON-lines pairs, or to their own file; TSV and CSV hold
+        // pairs only, so without a file for the records there are no groups. A pair inside a
+        // group is left out wherever its group's record is written, unless asked for.
         let inline = format == PairFormat::Jsonl && args.groups.is_none() && !args.no_groups;
-        let leave_out = ((inline || args.groups.is_some()) && !args.group_pairs).then_some(&groups);
+        let grouped = inline || args.groups.is_some();
+        let groups = if grouped {
+            DuplicateGroups::of(n, &result.pairs, args.group_at)
+        } else {
+            DuplicateGroups::none(n)
+        };
+        let leave_out = (grouped && !args.group_pairs).then_some(&groups);
         let ids = &result.corpus.ids;
         let id = |d: usize| ids[d].as_str();
         let mut written = 0;
