@@ -40,8 +40,8 @@ impl DuplicateGroup {
 pub struct DuplicateGroups {
     /// The groups, ordered by their earliest document.
     pub groups: Vec<DuplicateGroup>,
-    /// The resemblance at or above which pairs form groups.
-    pub at: f64,
+    /// The resemblance at or above which pairs form groups (`None`: grouping off).
+    pub at: Option<f64>,
     group_of: Vec<Option<u32>>,
 }
 
@@ -50,7 +50,7 @@ impl DuplicateGroups {
     pub fn none(n: usize) -> Self {
         DuplicateGroups {
             groups: Vec::new(),
-            at: f64::INFINITY,
+            at: None,
             group_of: vec![None; n],
         }
     }
@@ -123,7 +123,7 @@ impl DuplicateGroups {
         }
         DuplicateGroups {
             groups,
-            at,
+            at: Some(at),
             group_of,
         }
     }

@@ -162,10 +162,7 @@ impl BatchSummary {
             sentences: counts.iter().sum(),
             exact_duplicate_groups: groups.len(),
             documents_in_exact_duplicate_groups: groups.iter().map(Vec::len).sum(),
-            group_resemblance: duplicate_groups
-                .at
-                .is_finite()
-                .then_some(duplicate_groups.at),
+            group_resemblance: duplicate_groups.at,
             duplicate_groups: duplicate_groups.groups.len(),
             documents_in_duplicate_groups: duplicate_groups.documents(),
             pairs_in_duplicate_groups: duplicate_groups.pairs(),
