@@ -47,6 +47,9 @@ struct StoredRobustSettings {
     min_figure_containment: f64,
     min_agreement: f64,
     min_term_containment: f64,
+    /// Absent from indexes made before the setting: 0, their decision.
+    #[serde(default)]
+    matched_containment_from: usize,
     stopwords_id: String,
     stopwords: Vec<String>,
 }
@@ -139,6 +142,7 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
                 min_figure_containment: c.min_figure_containment,
                 min_agreement: c.min_agreement,
                 min_term_containment: c.min_term_containment,
+                matched_containment_from: c.matched_containment_from,
                 stopwords_id: c.stopwords.id().to_string(),
                 stopwords: word_list(&c.stopwords),
             })
@@ -220,6 +224,7 @@ pub(super) fn from_json(method: Method, json: &str) -> Result<Option<(Method, Me
                 min_figure_containment: s.min_figure_containment,
                 min_agreement: s.min_agreement,
                 min_term_containment: s.min_term_containment,
+                matched_containment_from: s.matched_containment_from,
             };
             Method::Slst
         }

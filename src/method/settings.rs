@@ -90,6 +90,7 @@ const ROBUST: &[&str] = &[
     "min_figure_containment",
     "min_agreement",
     "min_term_containment",
+    "matched_containment_from",
 ];
 const SHINGLE: &[&str] = &[
     "shingle_size",
@@ -230,6 +231,7 @@ impl MethodSettings {
                     "min_figure_containment" => r.min_figure_containment = parse(name, v)?,
                     "min_agreement" => r.min_agreement = parse(name, v)?,
                     "min_term_containment" => r.min_term_containment = parse(name, v)?,
+                    "matched_containment_from" => r.matched_containment_from = parse(name, v)?,
                     _ => unreachable!("ROBUST names"),
                 }
             }

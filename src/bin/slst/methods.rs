@@ -122,6 +122,11 @@ pub struct RobustFlags {
     /// document with fewer of them in the other (0: no such condition).
     #[arg(long, default_value_t = RobustConfig::default().min_term_containment, value_name = "SHARE")]
     pub min_term_containment: f64,
+    /// Robust mode: two documents of at least this many kept sentences each, at J ≥ θ, may meet
+    /// the figure and term conditions over the sentences they share: an edited copy's new
+    /// sentences bring figures and words of their own (0: the whole texts decide).
+    #[arg(long, default_value_t = RobustConfig::default().matched_containment_from, value_name = "SENTENCES")]
+    pub matched_containment_from: usize,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -192,6 +197,7 @@ impl RobustFlags {
             min_figure_containment: self.min_figure_containment,
             min_agreement: self.min_agreement,
             min_term_containment: self.min_term_containment,
+            matched_containment_from: self.matched_containment_from,
         }
     }
 }

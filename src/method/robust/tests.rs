@@ -511,3 +511,68 @@ fn agreement_counts_terms_and_figures_in_one_merge() {
     assert_eq!(j, jaccard(&x, &y));
     assert_eq!(agreement(&x, &[]), (0.0, 0, 3));
 }
+
+/// Genesis 1:1–10 (King James Version, public domain), one verse per sentence.
+const GENESIS_1: [&str; 10] = [
+    "In the beginning God created the heaven and the earth.",
+    "And the earth was without form, and void; and darkness was upon the face of the deep.",
+    "And the Spirit of God moved upon the face of the waters.",
+    "And God said, Let there be light: and there was light.",
+    "And God saw the light, that it was good: and God divided the light from the darkness.",
+    "And God called the light Day, and the darkness he called Night.",
+    "And God made the firmament, and divided the waters which were under the firmament from the waters which were above the firmament: and it was so.",
+    "And God called the firmament Heaven.",
+    "And God said, Let the waters under the heaven be gathered together unto one place, and let the dry land appear: and it was so.",
+    "And God called the dry land Earth; and the gathering together of the waters called he Seas: and God saw that it was good.",
+];
+
+/// Genesis 7:6 and 6:15 (KJV): two sentences with figures.
+const NOAH: &str =
+    "And Noah was six hundred years old when the flood of waters was upon the earth.";
+const ARK: &str = "The length of the ark shall be three hundred cubits, the breadth of it fifty cubits, and the height of it thirty cubits.";
+
+#[test]
+fn an_edited_copy_is_judged_on_the_text_it_shares() {
+    // Two copies of one passage, each with a sentence of its own carrying other figures: over
+    // the whole texts, the figures mostly differ.
+    let with = |extra: &str| {
+        let mut text: Vec<&str> = GENESIS_1.to_vec();
+        text.insert(5, extra);
+        text.join(" ")
+    };
+    let (a, b) = (
+        Document::new("a", with(NOAH)),
+        Document::new("b", with(ARK)),
+    );
+    let whole = RobustSlst::new(RobustConfig {
+        matched_containment_from: 0,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    let (p, q) = (whole.sketch(&a), whole.sketch(&b));
+    // 16 units: the verses cut at their colons and semicolons, and the added sentence.
+    assert_eq!((p.len(), q.len()), (16, 16));
+    let c = whole.compare(&p, &q);
+    assert_eq!(c.evidence.matched, 15);
+    assert!(!c.duplicate && c.evidence.figure_containment == 0.5);
+    assert!(!whole.may_be_reported(&p, &q, PairRule::Duplicates));
+    // By default two documents of 8 sentences or more at J ≥ θ may meet the condition over
+    // their blocks, which hold no figure at all.
+    let d = detector();
+    assert_eq!(d.config().matched_containment_from, 8);
+    let c = d.compare(&p, &q);
+    assert!(c.duplicate, "{:?}", c.evidence);
+    assert_eq!(c.evidence.figure_containment, 1.0);
+    assert!(d.may_be_reported(&p, &q, PairRule::Duplicates));
+    assert_eq!(d.compare(&q, &p).duplicate, c.duplicate);
+    // Shorter copies are judged on every word, as a notice is.
+    let short = |id: &str, extra: &str| {
+        let mut text: Vec<&str> = GENESIS_1[..4].to_vec();
+        text.push(extra);
+        d.sketch(&Document::new(id, text.join(" ")))
+    };
+    let (p, q) = (short("a", NOAH), short("b", ARK));
+    assert_eq!((p.len(), q.len()), (7, 7));
+    assert!(!d.compare(&p, &q).duplicate);
+    assert!(!d.may_be_reported(&p, &q, PairRule::Duplicates));
+}
