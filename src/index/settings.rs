@@ -50,6 +50,9 @@ struct StoredRobustSettings {
     /// Absent from indexes made before the setting: 0, their decision.
     #[serde(default)]
     matched_containment_from: usize,
+    /// Absent from indexes made before the setting: off, their decision.
+    #[serde(default)]
+    flash_leads: bool,
     stopwords_id: String,
     stopwords: Vec<String>,
 }
@@ -143,6 +146,7 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
                 min_agreement: c.min_agreement,
                 min_term_containment: c.min_term_containment,
                 matched_containment_from: c.matched_containment_from,
+                flash_leads: c.flash_leads,
                 stopwords_id: c.stopwords.id().to_string(),
                 stopwords: word_list(&c.stopwords),
             })
@@ -225,6 +229,7 @@ pub(super) fn from_json(method: Method, json: &str) -> Result<Option<(Method, Me
                 min_agreement: s.min_agreement,
                 min_term_containment: s.min_term_containment,
                 matched_containment_from: s.matched_containment_from,
+                flash_leads: s.flash_leads,
             };
             Method::Slst
         }

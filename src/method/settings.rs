@@ -91,6 +91,7 @@ const ROBUST: &[&str] = &[
     "min_agreement",
     "min_term_containment",
     "matched_containment_from",
+    "flash_leads",
 ];
 const SHINGLE: &[&str] = &[
     "shingle_size",
@@ -232,6 +233,7 @@ impl MethodSettings {
                     "min_agreement" => r.min_agreement = parse(name, v)?,
                     "min_term_containment" => r.min_term_containment = parse(name, v)?,
                     "matched_containment_from" => r.matched_containment_from = parse(name, v)?,
+                    "flash_leads" => r.flash_leads = parse(name, v)?,
                     _ => unreachable!("ROBUST names"),
                 }
             }
@@ -349,7 +351,9 @@ mod tests {
                         "hash" => "crc32",
                         "sketch" => "min",
                         "measure" => "containment",
-                        "clauses" | "stem" | "split_glued" | "with_antecedent" => "true",
+                        "clauses" | "stem" | "split_glued" | "with_antecedent" | "flash_leads" => {
+                            "true"
+                        }
                         "k" => "5",
                         "threshold"
                         | "term_similarity"

@@ -127,6 +127,11 @@ pub struct RobustFlags {
     /// sentences bring figures and words of their own (0: the whole texts decide).
     #[arg(long, default_value_t = RobustConfig::default().matched_containment_from, value_name = "SENTENCES")]
     pub matched_containment_from: usize,
+    /// Robust mode: two one-sentence documents (headlines, flashes) are a duplicate only when
+    /// the first word of either is in the other: the same notice for another bank or company.
+    #[arg(long, default_value_t = RobustConfig::default().flash_leads, value_name = "true|false",
+          action = clap::ArgAction::Set)]
+    pub flash_leads: bool,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -198,6 +203,7 @@ impl RobustFlags {
             min_agreement: self.min_agreement,
             min_term_containment: self.min_term_containment,
             matched_containment_from: self.matched_containment_from,
+            flash_leads: self.flash_leads,
         }
     }
 }

@@ -65,6 +65,11 @@ fn marked_term_id(term: &str, figure: bool) -> u64 {
         | u64::from(figure)
 }
 
+/// The length in characters of the term (at most 255) an id stands for.
+pub(crate) fn term_chars(id: u64) -> u64 {
+    255 - (id >> 56)
+}
+
 /// Whether a term id is a figure's.
 pub(crate) fn is_figure(id: u64) -> bool {
     id & 1 == 1
@@ -175,6 +180,7 @@ impl RobustSlst {
             dropped_long: 0,
             windows: Vec::new(),
             figures: Box::default(),
+            lead: None,
             corpus: None,
         };
         // Each term of the unit: its id and where it ends.
@@ -200,6 +206,10 @@ impl RobustSlst {
             if length == 0 {
                 profile.skipped_empty += 1;
             } else if length <= self.config.max_length {
+                if profile.sentences.is_empty() {
+                    // A single letter (an initial: `U S WEST`) names no subject.
+                    profile.lead = terms.iter().map(|t| t.0).find(|&id| term_chars(id) > 1);
+                }
                 profile.sentences.push(unit(span.start, span.end, &terms));
             } else {
                 profile.dropped_long += 1;

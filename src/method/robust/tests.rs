@@ -576,3 +576,42 @@ fn an_edited_copy_is_judged_on_the_text_it_shares() {
     assert!(!d.compare(&p, &q).duplicate);
     assert!(!d.may_be_reported(&p, &q, PairRule::Duplicates));
 }
+
+#[test]
+fn two_headlines_for_two_parties_are_not_one_story() {
+    // Reuters-21578 items 6365 and 6366: one notice, two banks, the same figures.
+    let barclays =
+        "BARCLAYS BANK SAID ITS CUTTING BASE LENDING RATE TO 10 PCT PCT FROM 10.5 PCT.\n";
+    let natwest = "NATIONAL WESTMINSTER BANK SAID IT CUTTING BASE RATE TO 10 PCT FROM 10.5 PCT.\n";
+    let d = detector();
+    let sketch = |id: &str, text: &str| d.sketch(&Document::new(id, text));
+    let (a, b) = (sketch("6365", barclays), sketch("6366", natwest));
+    assert_eq!((a.len(), b.len()), (1, 1));
+    let c = d.compare(&a, &b);
+    assert!(!c.duplicate, "{:?}", c.evidence);
+    assert_eq!(
+        c.evidence.note(),
+        Some("two headlines that open on other words: one notice for two parties?")
+    );
+    assert!(!d.compare(&b, &a).duplicate);
+    let off = RobustSlst::new(RobustConfig {
+        flash_leads: false,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    assert!(off.compare(&a, &b).duplicate);
+    // The same bank's notice sent again, corrected, is still one story: the first word of one
+    // is in the other.
+    let corrected = sketch(
+        "x",
+        "CORRECTED - BARCLAYS BANK SAID IT IS CUTTING BASE LENDING RATE TO 10 PCT FROM 10.5 PCT.\n",
+    );
+    assert!(d.compare(&a, &corrected).duplicate);
+    // An initial names no subject: `U S WEST` opens on WEST (items 20249 and 20463).
+    let (x, y) = (
+        sketch("a", "U S WEST <USW> 3RD QTR NET\n"),
+        sketch("b", "US WEST INC <USW> 3RD QTR NET\n"),
+    );
+    assert_eq!(x.lead, Some(term_id("west")));
+    assert!(d.compare(&x, &y).duplicate);
+}
