@@ -690,6 +690,17 @@ impl Detector for RobustSlst {
                 rule.push_str(&format!(", {name} ≥ {least}"));
             }
         }
+        if c.matched_containment_from > 0
+            && (c.min_figure_containment > 0.0 || c.min_term_containment > 0.0)
+        {
+            rule.push_str(&format!(
+                " (or in the blocks, from {} sentences at J ≥ {})",
+                c.matched_containment_from, c.threshold
+            ));
+        }
+        if c.flash_leads {
+            rule.push_str(", one-sentence documents share a first word");
+        }
         rule
     }
 
