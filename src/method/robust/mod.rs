@@ -462,15 +462,7 @@ impl RobustProfile {
     /// The distinct terms of the whole text: of its units and of the windows of its over-long
     /// units; sorted.
     pub fn vocabulary(&self) -> Vec<u64> {
-        let mut terms: Vec<u64> = self
-            .sentences
-            .iter()
-            .chain(&self.windows)
-            .flat_map(|s| s.terms.iter().copied())
-            .collect();
-        terms.sort_unstable();
-        terms.dedup();
-        terms
+        block_vocabulary(self, std::iter::once((0, self.len())))
     }
 
     /// The profile with its windows among its units, in text order (no corpus view).
