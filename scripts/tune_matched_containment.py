@@ -22,6 +22,7 @@ a template: another day's, party's or week's notice). Synthetic recall is report
 import argparse
 import csv
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -83,8 +84,6 @@ def main():
             for r in csv.DictReader(f, delimiter="\t"):
                 verdicts[tuple(sorted((r["a"], r["b"])))] = f"{r['verdict']}/{r['half']}"
     titles = {}
-    import json
-
     with open(reu, encoding="utf-8") as f:
         for line in f:
             d = json.loads(line)

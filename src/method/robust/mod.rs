@@ -437,9 +437,8 @@ pub struct RobustProfile {
     #[serde(default, skip_serializing_if = "<[u64]>::is_empty")]
     pub figures: Box<[u64]>,
     /// The id of the first term of two or more characters of the first kept sentence: a
-    /// headline's subject
-    /// ([`RobustConfig::flash_leads`]). `None` for a profile without a kept sentence, or stored
-    /// before it was kept.
+    /// headline's subject ([`RobustConfig::flash_leads`]). `None` for a profile without a kept
+    /// sentence, or stored before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lead: Option<u64>,
     /// What the profile knows under a corpus-wide term order, set by
@@ -765,23 +764,24 @@ impl Detector for RobustSlst {
             && self
                 .config
                 .judges_blocks(len_a, len_b, similarity.resemblance);
-        let mut in_blocks: Option<[Vec<u64>; 2]> = None;
-        let mut block_terms = || {
-            in_blocks
-                .get_or_insert_with(|| {
-                    [
-                        block_vocabulary(a, blocks.iter().map(|x| (x.a_start, x.len))),
-                        block_vocabulary(b, blocks.iter().map(|x| (x.b_start, x.len))),
-                    ]
-                })
-                .clone()
+        let in_blocks = std::cell::OnceCell::new();
+        let block_terms = || {
+            in_blocks.get_or_init(|| {
+                [
+                    block_vocabulary(a, blocks.iter().map(|x| (x.a_start, x.len))),
+                    block_vocabulary(b, blocks.iter().map(|x| (x.b_start, x.len))),
+                ]
+            })
         };
         let mut figure_containment = matching::containment(&a.figures, &b.figures);
         if on_blocks && figure_containment < self.config.min_figure_containment {
-            let [x, y] = block_terms();
-            let figures = |v: Vec<u64>| -> Vec<u64> {
-                v.into_iter().filter(|&t| sketch::is_figure(t)).collect()
+            let figures = |v: &[u64]| -> Vec<u64> {
+                v.iter()
+                    .copied()
+                    .filter(|&t| sketch::is_figure(t))
+                    .collect()
             };
+            let [x, y] = block_terms();
             figure_containment =
                 figure_containment.max(matching::containment(&figures(x), &figures(y)));
         }
@@ -806,7 +806,7 @@ impl Detector for RobustSlst {
             term_containment = matching::containment(&a.vocabulary(), &b.vocabulary());
             if on_blocks && term_containment < self.config.min_term_containment {
                 let [x, y] = block_terms();
-                term_containment = term_containment.max(matching::containment(&x, &y));
+                term_containment = term_containment.max(matching::containment(x, y));
             }
             term_containment < self.config.min_term_containment
         } {
