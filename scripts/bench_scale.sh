@@ -4,7 +4,7 @@
 # into sentences and words (examples/floor.rs).
 #
 #   scripts/bench_scale.sh [--sizes "10000 100000 1000000"] [--repeat N] [--corpora DIR]
-#                          [--name NAME] [--massif N]
+#                          [--name NAME] [--massif N] [--mode robust|paper]
 #
 #   --sizes     corpus sizes (default "10000 100000 1000000")
 #   --repeat N  runs of slst and floor per size up to 100,000 documents, interleaved (default 3);
@@ -12,6 +12,7 @@
 #   --massif N  also profile slst batch's heap on the N-document corpus with valgrind's massif
 #               (slow: about 30x; the ms_print graph and the peak heap by slst function are kept)
 #   --name      the run folder is scripts/runs/<date>-NAME (default: scale)
+#   --mode      SL+ST's mode (default: the command's default, robust)
 #
 # Corpora: scripts/make_synthetic.py N, seed 1, into bench-results/data (ignored; 1M documents is
 # about 2.4 GB and takes a minute or two to generate). The target from the issue: 1M documents in
@@ -25,7 +26,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=.  # paths stay relative to the repository root, also in the records
 
-SIZES="10000 100000 1000000" REPEAT=3 CORPORA=../shared/corpora NAME=scale MASSIF=
+SIZES="10000 100000 1000000" REPEAT=3 CORPORA=../shared/corpora NAME=scale MASSIF= MODE=robust
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) SIZES=$2; shift 2 ;;
@@ -33,7 +34,8 @@ while [ $# -gt 0 ]; do
     --corpora) CORPORA=$2; shift 2 ;;
     --name) NAME=$2; shift 2 ;;
     --massif) MASSIF=$2; shift 2 ;;
-    *) sed -n '2,14p' "$0"; exit 2 ;;
+    --mode) MODE=$2; shift 2 ;;
+    *) sed -n '2,15p' "$0"; exit 2 ;;
   esac
 done
 say() { printf '\n== %s\n' "$*" >&2; }
@@ -66,7 +68,7 @@ REC=scripts/runs/$DAY-$NAME
 k=2; while [ -e "$REC" ]; do REC=scripts/runs/$DAY-$NAME-$k; k=$((k + 1)); done
 BIG=bench-results/runs/$(basename "$REC")
 mkdir -p "$REC/timev" "$REC/out" "$REC/rss" "$BIG"
-echo "scripts/bench_scale.sh --sizes \"$SIZES\" --repeat $REPEAT --corpora $CORPORA --name $NAME${MASSIF:+ --massif $MASSIF}" > "$REC/command"
+echo "scripts/bench_scale.sh --sizes \"$SIZES\" --repeat $REPEAT --corpora $CORPORA --name $NAME --mode $MODE${MASSIF:+ --massif $MASSIF}" > "$REC/command"
 {
   echo "date: $(date -u +%FT%TZ)"; uname -srm; echo "nproc: $(nproc)"
   grep -m1 'model name' /proc/cpuinfo; free -m | sed -n 1,2p
@@ -86,7 +88,7 @@ run_slst() { # SIZE REP
   local n=$1 rep=$2
   python3 scripts/memtrace.py "$REC/rss/syn-${n}__slst__$rep.tsv" --interval 0.25 -- \
     /usr/bin/time -v -o "$REC/timev/syn-${n}__slst__$rep.txt" \
-    "$SLST" batch "$DATA/syn-$n.jsonl" --format jsonl --out "$BIG/syn-${n}__slst.tsv" --out-format tsv \
+    "$SLST" batch "$DATA/syn-$n.jsonl" --format jsonl --mode "$MODE" --out "$BIG/syn-${n}__slst.tsv" --out-format tsv \
     --summary "$REC/out/syn-${n}__slst__$rep.summary.json" -q 2> "$BIG/syn-${n}__slst__$rep.stderr" \
     || { echo "RUN FAILED: slst batch on syn-$n (see $BIG/syn-${n}__slst__$rep.stderr)" >&2; tail -3 "$BIG/syn-${n}__slst__$rep.stderr" >&2; }
   printf '  syn-%-8s slst  run %s: %s\n' "$n" "$rep" "$(grep -E 'Elapsed|Maximum resident' "$REC/timev/syn-${n}__slst__$rep.txt" | sed 's/.*: //' | paste -sd' ')" >&2
@@ -112,7 +114,7 @@ if [ -n "$MASSIF" ]; then
   mkdir -p "$REC/massif"
   [ -s "$DATA/syn-$MASSIF.jsonl" ] || python3 scripts/make_synthetic.py "$MASSIF" "$DATA/syn-$MASSIF.jsonl" "$DATA/syn-$MASSIF.truth.tsv" --seed 1 --corpora "$CORPORA"
   valgrind --tool=massif --massif-out-file="$BIG/massif.syn-$MASSIF.out" --threshold=0.5 --depth=12 \
-    "$SLST" batch "$DATA/syn-$MASSIF.jsonl" --format jsonl --out "$BIG/massif-pairs.tsv" --out-format tsv -q \
+    "$SLST" batch "$DATA/syn-$MASSIF.jsonl" --format jsonl --mode "$MODE" --out "$BIG/massif-pairs.tsv" --out-format tsv -q \
     2> "$BIG/massif.stderr" || echo "massif run failed (see $BIG/massif.stderr)" >&2
   ms_print "$BIG/massif.syn-$MASSIF.out" > "$BIG/massif.syn-$MASSIF.txt" 2>&1
   python3 scripts/massif_summary.py "$BIG/massif.syn-$MASSIF.out" > "$REC/massif/peak-by-function.syn-$MASSIF.md"

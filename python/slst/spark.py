@@ -317,24 +317,22 @@ def _jvm_peak_mb(spark) -> Optional[float]:
 
 def _plan_partition(
     rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
-) -> Iterator[Tuple[int, bool, List[int], int]]:
+) -> Iterator[Tuple[int, List[int], int]]:
     """Per document, the units the witness join walks (``slst batch``'s own plan): the
-    document's slots with each key's document frequency in, ``(pos, walk_all, walked units,
-    units assumed witnessed)`` out; nothing for a document no pair can keep."""
+    document's slots with each key's document frequency in, ``(pos, walked units, units
+    assumed witnessed)`` out; nothing for a document no pair can keep. Keys held by more than
+    ``max_df`` documents are boilerplate: they witness nothing and cost nothing."""
     for r in rows:
         n = r.units
         least = fewest[n] if 0 < n < len(fewest) else None
         if least is None:
             continue
         cost = [0] * n
-        capped = [False] * n
         for unit, df in r.slots:
-            if df > max_df:
-                capped[unit] = True
-            else:
+            if df <= max_df:
                 cost[unit] += df
-        walk_all, walked, assumed = slst.plan_walk(cost, capped, least)
-        yield r.pos, walk_all, [u for u in range(n) if walked[u]], assumed
+        walked, assumed = slst.plan_walk(cost, least)
+        yield r.pos, [u for u in range(n) if walked[u]], assumed
 
 
 def _witness_candidates(spark, good, max_df, method, mode, params, rule, containment):
@@ -344,13 +342,12 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
     a witnessed one. Only the keys of those units (the cheapest; ``slst.plan_walk``) are joined
     with every later document's keys; per pair, the walked units witnessed plus the units not
     walked bound the units in blocks, and the pair is a candidate when that bound could
-    satisfy the rule. Keys held by over ``max_df`` documents are left out, their units counted
-    as witnessed against every document."""
+    satisfy the rule. Keys held by over ``max_df`` documents are boilerplate, left out: they
+    witness nothing (as in ``slst batch``)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     from pyspark.sql.types import (
         ArrayType,
-        BooleanType,
         IntegerType,
         LongType,
         StructField,
@@ -371,7 +368,6 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
     plan_schema = StructType(
         [
             StructField("pos", LongType(), False),
-            StructField("walk_all", BooleanType(), False),
             StructField("walked", ArrayType(IntegerType(), False), False),
             StructField("assumed", IntegerType(), False),
         ]
@@ -385,11 +381,11 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
     kept = slots.where(F.col("df") <= max_df)
     left = (
         kept.join(plans, "pos")
-        .where(F.col("walk_all") | F.array_contains("walked", F.col("unit")))
+        .where(F.array_contains("walked", F.col("unit")))
         .select(
             "key",
             F.col("pos").alias("a"),
-            F.when(F.array_contains("walked", F.col("unit")), F.col("unit")).alias("ua"),
+            F.col("unit").alias("ua"),
             F.col("units").alias("na"),
             "assumed",
         )

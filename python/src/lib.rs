@@ -1168,26 +1168,19 @@ fn profile(py: Python<'_>, text: &str, params: Option<&Bound<'_, PyDict>>) -> Py
 }
 
 /// Which units of a document a witness join walks (the plan of `slst batch`'s own walk):
-/// `cost` per unit (the postings of its witness keys), `capped` per unit (witnessed by a key
-/// left out for being held by too many documents), `least` from `Detector.fewest_matched`.
-/// Returns `(walk_all, walked, assumed)`: walk every key (else only the walked units' keys),
-/// which units count when witnessed, and how many units count as witnessed against every
-/// document.
+/// `cost` per unit (the postings of its witness keys held by at most `max_df` documents; keys
+/// held by more are boilerplate and witness nothing), `least` from `Detector.fewest_matched`.
+/// Returns `(walked, assumed)`: which units count when witnessed, and how many units (those
+/// not walked) count as witnessed against every document.
 #[pyfunction]
-fn plan_walk(
-    cost: Vec<usize>,
-    capped: Vec<bool>,
-    least: usize,
-) -> PyResult<(bool, Vec<bool>, usize)> {
-    if cost.len() != capped.len() {
-        return Err(PyValueError::new_err(format!(
-            "plan_walk: {} costs but {} flags; give one of each per unit",
-            cost.len(),
-            capped.len()
-        )));
+fn plan_walk(cost: Vec<usize>, least: usize) -> PyResult<(Vec<bool>, usize)> {
+    if least == 0 {
+        return Err(PyValueError::new_err(
+            "plan_walk: least must be at least 1 (a pair needs a unit in a block)",
+        ));
     }
-    let plan = slst::method::plan_walk(&cost, &capped, least);
-    Ok((plan.walk_all, plan.walked, plan.assumed))
+    let plan = slst::method::plan_walk(&cost, least);
+    Ok((plan.walked, plan.assumed))
 }
 
 /// Decode a file's bytes as `slst` does: UTF-8, UTF-16 with a byte-order mark, else

@@ -18,19 +18,29 @@
 //! set finds every candidate (prefix filtering, with sentences as the elements); the unwalked
 //! sentences are then assumed witnessed. Which set is walked changes the work, never the pairs
 //! reported.
+//!
+//! A key held by more than `max_df` documents is *boilerplate* (as a run of sentences is in
+//! paper mode): it is left out of the postings and witnesses nothing. A pair is then found when
+//! the sentences its other keys witness could satisfy the rule — so, unlike comparing every
+//! pair, a corpus run misses a pair whose blocks rest on boilerplate keys. Counting those
+//! sentences as witnessed against every document instead, which keeps every pair, made the
+//! bound useless at scale: on 100,000 synthetic documents of real sentences, 337 keys held by
+//! over 1,000 documents (pairs of long Bible and news words: `children israel`) left 19 % of all
+//! sentences assumed witnessed and 51 million candidates to bound, where 50,000 hold every pair
+//! reported (the same 9,054 pairs either way).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use rdst::{RadixKey, RadixSort};
 
+use super::keys::Slot;
 use super::{CorpusView, RobustProfile, RobustSlst};
 use crate::batch::{CandidateSet, CandidateSource};
 use crate::method::PairRule;
 use crate::similarity::Similarity;
 
-/// A key list held by more than `max_df` documents: left out, its sentences counted as
-/// witnessed against every document.
+/// A key list held by more than `max_df` documents: boilerplate, left out; it witnesses nothing.
 const CAPPED: u64 = u64::MAX;
 
 /// A posting: a key and its holder (document << 32 | slot number).
@@ -40,9 +50,10 @@ struct Entry {
     holder: u64,
 }
 
-/// Bytes of a key the join compares: 5. Two keys equal in them are treated as one, which can
-/// only add candidate pairs (about one key in 10⁵ on a corpus of 10⁷ keys), never lose one,
-/// and the radix sort makes 9 passes instead of 12.
+/// Bytes of a key the radix sort orders by: 5, so that it makes 9 passes instead of 12. Keys
+/// equal in them and not in all 8 (about one key in 10⁵ on a corpus of 10⁷ keys) are told
+/// apart afterwards, so that each key's document frequency — what makes it boilerplate — is
+/// its own.
 const KEY_BYTES: usize = 5;
 const KEY_MASK: u64 = (1 << (8 * KEY_BYTES)) - 1;
 
@@ -74,8 +85,6 @@ struct Counters {
     count_next: Vec<[u32; 2]>,
     /// Documents with a count above 0.
     touched: Vec<u32>,
-    /// Per sentence of A: witnessed by a key left out (so against every document).
-    capped: Vec<bool>,
     /// Per sentence of A: the postings its witness keys hold (what walking it costs).
     cost: Vec<usize>,
     /// Per sentence of A: one of those whose witnesses are walked.
@@ -129,66 +138,49 @@ pub fn fewest_matched(
 }
 
 /// Which of a document's sentences a witness join walks (module docs): the cheapest
-/// `len − least + 1` of those not witnessed by a left-out key, when they cost well under all of
-/// them; else all of them.
+/// `len − least + 1`, when they cost well under all of them; else all of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WalkPlan {
-    /// Every slot is walked, also those whose sentences are all unmarked: even all the
-    /// sentences cannot reach `least`, and each document sharing any key must still be found.
-    pub walk_all: bool,
     /// Per sentence: walked, so counted when a document holds one of its witness keys.
     pub walked: Vec<bool>,
-    /// Sentences counted as witnessed against every document: those witnessed by a key left
-    /// out (held by more than `max_df` documents), and those the cheap walk leaves out.
+    /// Sentences the walk leaves out, counted as witnessed against every document.
     pub assumed: usize,
 }
 
-/// Fills `order` with the sentences not witnessed by a left-out key, the `prefix` to walk
-/// first, cheapest, and returns `(walk_all, prefix)`.
-fn choose_walked(
-    cost: &[usize],
-    capped: &[bool],
-    least: usize,
-    order: &mut Vec<u32>,
-) -> (bool, usize) {
+/// Fills `order` with every sentence, the `prefix` to walk first, cheapest (a sentence with no
+/// key below `max_df` costs nothing: it can never be witnessed), and returns `prefix`.
+/// `least` ≥ 1.
+fn choose_walked(cost: &[usize], least: usize, order: &mut Vec<u32>) -> usize {
     let len = cost.len();
     order.clear();
-    order.extend((0..len as u32).filter(|&u| !capped[u as usize]));
-    let (free, needed) = (order.len(), (len + 1).saturating_sub(least));
-    let walk_all = needed > free;
-    let mut prefix = free;
-    if !walk_all && needed < free {
-        let total: usize = order.iter().map(|&u| cost[u as usize]).sum();
+    order.extend(0..len as u32);
+    let needed = (len + 1).saturating_sub(least.max(1));
+    let mut prefix = len;
+    if needed < len {
+        let total: usize = cost.iter().sum();
         order.select_nth_unstable_by_key(needed, |&u| (cost[u as usize], u));
         let cheapest: usize = order[..needed].iter().map(|&u| cost[u as usize]).sum();
         if 2 * cheapest < total {
             prefix = needed;
         }
     }
-    (walk_all, prefix)
+    prefix
 }
 
-/// The [`WalkPlan`] of a document of `cost.len()` sentences that needs at least `least` of
-/// them in blocks (from [`fewest_matched`]), given per sentence what walking its witness keys
-/// costs (their postings) and whether a left-out key witnesses it. The plan of the corpus
-/// join's own walk, for a join outside this library.
-pub fn plan_walk(cost: &[usize], capped: &[bool], least: usize) -> WalkPlan {
-    assert_eq!(
-        cost.len(),
-        capped.len(),
-        "one cost and one flag per sentence"
-    );
+/// The [`WalkPlan`] of a document of `cost.len()` sentences that needs at least `least` (≥ 1)
+/// of them in blocks (from [`fewest_matched`]), given per sentence what walking its witness
+/// keys costs (the postings of those held by at most `max_df` documents). The plan of the
+/// corpus join's own walk, for a join outside this library.
+pub fn plan_walk(cost: &[usize], least: usize) -> WalkPlan {
     let mut order = Vec::new();
-    let (walk_all, prefix) = choose_walked(cost, capped, least, &mut order);
+    let prefix = choose_walked(cost, least, &mut order);
     let mut walked = vec![false; cost.len()];
     for &u in &order[..prefix] {
         walked[u as usize] = true;
     }
-    let everywhere = capped.iter().filter(|&&x| x).count();
     WalkPlan {
-        walk_all,
         walked,
-        assumed: everywhere + order.len() - prefix,
+        assumed: cost.len() - prefix,
     }
 }
 
@@ -225,10 +217,16 @@ impl RobustSlst {
             .map(|p| p.corpus.as_deref())
             .collect::<Option<_>>()?;
         let n = views.len();
+        // A document's slots are made again wherever they are needed (here twice, then once
+        // per walk): a few microseconds each time, against ~16 bytes per slot kept.
+        let counts: Vec<usize> = (0..n)
+            .into_par_iter()
+            .map(|d| views[d].slots(self, sketches[d]).len())
+            .collect();
         let mut first_slot = Vec::with_capacity(n + 1);
         first_slot.push(0usize);
-        for v in &views {
-            first_slot.push(first_slot[first_slot.len() - 1] + v.slots.len());
+        for &count in &counts {
+            first_slot.push(first_slot[first_slot.len() - 1] + count);
         }
         let total = first_slot[n];
         if total >= u32::MAX as usize || n >= u32::MAX as usize {
@@ -236,57 +234,73 @@ impl RobustSlst {
         }
         // Every slot as (key, document << 32 | slot number), sorted: each key's postings, by
         // document.
-        let mut entries: Vec<Entry> = views
-            .par_iter()
-            .enumerate()
-            .flat_map_iter(|(d, v)| {
-                let base = first_slot[d];
-                v.slots.iter().enumerate().map(move |(k, s)| Entry {
-                    key: s.key & KEY_MASK,
+        // Written in place, each document into its own part: collecting a parallel iterator of
+        // unknown length would first gather pieces, about doubling the peak.
+        let mut entries = vec![Entry { key: 0, holder: 0 }; total];
+        let mut parts: Vec<&mut [Entry]> = Vec::with_capacity(n);
+        let mut rest = &mut entries[..];
+        for &count in &counts {
+            let (part, tail) = rest.split_at_mut(count);
+            parts.push(part);
+            rest = tail;
+        }
+        parts.into_par_iter().enumerate().for_each(|(d, part)| {
+            let base = first_slot[d];
+            let slots = views[d].slots(self, sketches[d]);
+            for (k, (e, s)) in part.iter_mut().zip(&slots).enumerate() {
+                *e = Entry {
+                    key: s.key,
                     holder: (d as u64) << 32 | (base + k) as u64,
-                })
-            })
-            .collect();
+                };
+            }
+        });
         // A radix sort: several times faster than a comparison sort on these 10⁷-entry lists.
-        entries.radix_sort_unstable();
+        entries.radix_sort_builder().with_low_mem_tuner().sort();
         // For each slot, the entries after its own in its key's list, as start << 32 | end
         // (0: none, CAPPED: left out), and the number of keys left out.
         let ranges: Vec<AtomicU64> = (0..total).map(|_| AtomicU64::new(0)).collect();
+        let origin = entries.as_ptr() as usize;
         let capped: usize = entries
-            .par_chunk_by(|x, y| x.key == y.key)
-            .map(|list| {
-                if list.len() < 2 {
-                    return 0;
+            .par_chunk_by_mut(|x, y| x.key & KEY_MASK == y.key & KEY_MASK)
+            .map(|sorted| {
+                if sorted.iter().any(|e| e.key != sorted[0].key) {
+                    sorted.sort_unstable_by_key(|e| (e.key, e.holder >> 32));
                 }
-                let base = list.as_ptr() as usize - entries.as_ptr() as usize;
-                let base = base / std::mem::size_of::<Entry>();
-                let docs = 1 + list
-                    .windows(2)
-                    .filter(|w| w[0].holder >> 32 != w[1].holder >> 32)
-                    .count();
-                let end = (base + list.len()) as u64;
-                // A document holding the key in several slots: each of them starts after the
-                // last (the sort leaves their order open; this keeps the walk's costs, and so
-                // its work and counts, the same from run to run).
-                let mut after = base;
-                for run in list.chunk_by(|x, y| x.holder >> 32 == y.holder >> 32) {
-                    after += run.len();
-                    let range = if docs > max_df {
-                        CAPPED
-                    } else {
-                        (after as u64) << 32 | end
-                    };
-                    for e in run {
-                        ranges[e.holder as u32 as usize].store(range, Ordering::Relaxed);
+                let mut capped = 0;
+                for list in sorted.chunk_by(|x, y| x.key == y.key) {
+                    let base = (list.as_ptr() as usize - origin) / std::mem::size_of::<Entry>();
+                    let docs = 1 + list
+                        .windows(2)
+                        .filter(|w| w[0].holder >> 32 != w[1].holder >> 32)
+                        .count();
+                    let end = (base + list.len()) as u64;
+                    // A document holding the key in several slots: each of them starts after
+                    // the last (the sort leaves their order open; this keeps the walk's costs,
+                    // and so its work and counts, the same from run to run).
+                    let mut after = base;
+                    for run in list.chunk_by(|x, y| x.holder >> 32 == y.holder >> 32) {
+                        after += run.len();
+                        let range = if docs > max_df {
+                            CAPPED
+                        } else {
+                            (after as u64) << 32 | end
+                        };
+                        for e in run {
+                            ranges[e.holder as u32 as usize].store(range, Ordering::Relaxed);
+                        }
                     }
+                    capped += usize::from(docs > max_df);
                 }
-                usize::from(docs > max_df)
+                capped
             })
             .sum();
         let ranges: Vec<u64> = ranges.into_iter().map(AtomicU64::into_inner).collect();
         // The walk reads only the documents of the postings: a column of its own.
-        let holders: Vec<u32> = entries.iter().map(|e| (e.holder >> 32) as u32).collect();
-        drop(entries);
+        let mut holders: Vec<u32> = entries
+            .into_iter()
+            .map(|e| (e.holder >> 32) as u32)
+            .collect();
+        holders.shrink_to_fit();
 
         let config = &self.config;
         let may_keep = |m: usize, len_a: usize, len_b: usize| {
@@ -297,6 +311,8 @@ impl RobustSlst {
         let walk = Walk {
             fewest: fewest_matched(&sizes, &may_keep),
             sizes,
+            detector: self,
+            sketches,
             views: &views,
             first_slot: &first_slot,
             ranges: &ranges,
@@ -325,6 +341,8 @@ struct Walk<'a> {
     sizes: Vec<usize>,
     /// [`fewest_matched`] of the sizes.
     fewest: Vec<usize>,
+    detector: &'a RobustSlst,
+    sketches: &'a [&'a RobustProfile],
     views: &'a [&'a CorpusView],
     /// Each document's first global slot number.
     first_slot: &'a [usize],
@@ -359,41 +377,32 @@ impl Walk<'_> {
         if len_a == 0 || least == usize::MAX {
             return Vec::new();
         }
-        let slots = &self.views[a].slots;
-        // Sentences witnessed by keys left out count against every document; the others cost
-        // the postings of their witness keys to walk.
-        c.capped.clear();
-        c.capped.resize(len_a, false);
+        let slots = self.views[a].slots(self.detector, self.sketches[a]);
+        // Each sentence costs the postings of its witness keys to walk (boilerplate keys have
+        // none).
         c.cost.clear();
         c.cost.resize(len_a, 0);
         for (k, slot) in slots.iter().enumerate() {
-            match self.range_of(a, k) {
-                None => c.capped[Self::units_of(slot.code)].fill(true),
-                Some(r) => {
-                    for u in Self::units_of(slot.code) {
-                        c.cost[u] += r.len();
-                    }
+            if let Some(r) = self.range_of(a, k) {
+                for u in Self::units_of(slot.code) {
+                    c.cost[u] += r.len();
                 }
             }
         }
-        let everywhere = c.capped.iter().filter(|&&x| x).count();
         // A document B can meet the rule only with at least `least` sentences of A witnessed,
-        // `everywhere` of them for free; so among any len_a − least + 1 of the others, one is
-        // witnessed against B (prefix filtering over sentences). When the cheapest such set
-        // costs well under all of them, only its witnesses are walked (and counted) and the
-        // sentences left out count as witnessed (`slack`); else all are walked — and when even
-        // all cannot reach `least`, every slot is walked, so that each document sharing a key
-        // held by few is still found.
-        let (walk_all, prefix) = choose_walked(&c.cost, &c.capped, least, &mut c.order);
-        let free = c.order.len();
+        // so among any len_a − least + 1 of them one is witnessed against B (prefix filtering
+        // over sentences). When the cheapest such set costs well under all of them, only its
+        // witnesses are walked (and counted) and the sentences left out count as witnessed
+        // (`slack`); else all are walked.
+        let prefix = choose_walked(&c.cost, least, &mut c.order);
         c.walked.clear();
         c.walked.resize(len_a, false);
         for &u in &c.order[..prefix] {
             c.walked[u as usize] = true;
         }
-        let slack = free - prefix;
-        self.walk(a, walk_all, c);
-        let mut out = self.passing(a, c, everywhere + slack);
+        let slack = len_a - prefix;
+        self.walk(a, &slots, c);
+        let mut out = self.passing(a, c, slack);
         if slack > 0 {
             // The cheap walk leaves `slack` sentences uncounted, so more pairs pass; each costs
             // a bound and maybe a comparison, about `bound_cost` visits. When walking the rest
@@ -404,8 +413,8 @@ impl Walk<'_> {
                 for &u in &c.order[prefix..] {
                     c.walked[u as usize] = true;
                 }
-                self.walk(a, walk_all, c);
-                out = self.passing(a, c, everywhere);
+                self.walk(a, &slots, c);
+                out = self.passing(a, c, 0);
             }
         }
         Self::reset(c);
@@ -420,12 +429,12 @@ impl Walk<'_> {
         c.touched.clear();
     }
 
-    /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked` (every
-    /// slot with `all`), counting per later document the marked sentences witnessed.
-    fn walk(&self, a: usize, all: bool, c: &mut Counters) {
-        for (k, slot) in self.views[a].slots.iter().enumerate() {
+    /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, counting
+    /// per later document the marked sentences witnessed.
+    fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
+        for (k, slot) in slots.iter().enumerate() {
             let units = Self::units_of(slot.code);
-            if !all && !c.walked[units.clone()].contains(&true) {
+            if !c.walked[units.clone()].contains(&true) {
                 continue;
             }
             let Some(r) = self.range_of(a, k) else {
@@ -576,21 +585,20 @@ mod tests {
 
     #[test]
     fn plan_walk_walks_the_cheapest_set_that_must_hold_a_witness() {
-        // 6 sentences, 4 needed in blocks: any 3 of them hold one; sentence 5 is witnessed by
-        // a left-out key, so 3 of the other 5 are walked, the cheapest.
+        // 6 sentences, 4 needed in blocks: any 3 of them hold one, so the cheapest 3 are
+        // walked; sentence 5 has only boilerplate keys (cost 0), so it is one of them — it can
+        // never be witnessed.
         let cost = [9, 1, 8, 2, 3, 0];
-        let capped = [false, false, false, false, false, true];
-        let plan = plan_walk(&cost, &capped, 4);
-        assert!(!plan.walk_all);
-        assert_eq!(plan.walked, [false, true, false, true, true, false]);
-        assert_eq!(plan.assumed, 1 + 2); // the capped one and the two left unwalked
+        let plan = plan_walk(&cost, 4);
+        assert_eq!(plan.walked, [false, true, false, true, false, true]);
+        assert_eq!(plan.assumed, 3);
         // When the cheapest set costs about as much as all, all are walked and counted.
-        let plan = plan_walk(&[5, 5, 5, 5], &[false; 4], 3);
+        let plan = plan_walk(&[5, 5, 5, 5], 3);
         assert_eq!(plan.walked, [true; 4]);
         assert_eq!(plan.assumed, 0);
-        // When even all the free sentences cannot reach `least`, every slot is walked.
-        let plan = plan_walk(&[1, 1, 1], &[true, true, false], 1);
-        assert!(plan.walk_all);
-        assert_eq!(plan.assumed, 2);
+        // One sentence needed: all are walked.
+        let plan = plan_walk(&[1, 1, 1], 1);
+        assert_eq!(plan.walked, [true; 3]);
+        assert_eq!(plan.assumed, 0);
     }
 }

@@ -34,17 +34,17 @@ pub(super) fn pair_key(p: u64, q: u64, seed: u64) -> u64 {
 /// likewise of y: every *pair* of terms in that prefix is a key — far more selective than one
 /// term. o can be 1 only when α_x = α_y = 1; such sentences also key on each term of their
 /// ordinary prefix.
-pub(super) fn single_keys(ordered: &[u64], tau1: f64, mut key: impl FnMut(u64)) {
+pub(super) fn single_keys<T: Copy + Into<u64>>(ordered: &[T], tau1: f64, mut key: impl FnMut(u64)) {
     let alpha = (ordered.len() + 1).saturating_sub(prefix_len(ordered.len(), tau1));
     if alpha <= 1 {
         for &t in ordered.iter().take(prefix_len(ordered.len(), tau1)) {
-            key(pair_key(t, t, SINGLE_SEED));
+            key(pair_key(t.into(), t.into(), SINGLE_SEED));
         }
     }
     let n = (ordered.len() + 2).saturating_sub(alpha).min(ordered.len());
     for x in 0..n {
         for y in x + 1..n {
-            key(pair_key(ordered[x], ordered[y], SINGLE_SEED));
+            key(pair_key(ordered[x].into(), ordered[y].into(), SINGLE_SEED));
         }
     }
 }
@@ -54,9 +54,12 @@ pub(super) fn single_keys(ordered: &[u64], tau1: f64, mut key: impl FnMut(u64)) 
 /// that a sentence's key terms (prefix or anchors) are its smallest ranks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct CorpusView {
-    /// The join keys (see the module docs) with the sentences each witnesses, in the order of
-    /// [`Slot`] codes.
-    pub(super) slots: Vec<Slot>,
+    /// Each sentence's term ranks, ascending, as many as its join keys read
+    /// ([`RobustSlst::keyed_terms`]): sentence `i`'s are `ranks[starts[i]..starts[i + 1]]`.
+    /// The keys themselves ([`CorpusView::slots`], ~50 per sentence) are made again where they
+    /// are needed rather than kept: they would be most of a corpus run's memory.
+    pub(super) ranks: Box<[u32]>,
+    pub(super) starts: Box<[u32]>,
     /// Each sentence's key-term ranks (prefix or anchors) as (rank, sentence) postings sorted by
     /// rank, then sentence; the two columns apart, so that merging two documents' lists reads
     /// only the ranks.
@@ -74,6 +77,15 @@ pub(super) struct Slot {
     pub(super) code: u32,
 }
 
+impl CorpusView {
+    /// The join keys of the profile this view was made of, as [`Slot`]s in code order.
+    pub(super) fn slots(&self, d: &RobustSlst, p: &RobustProfile) -> Vec<Slot> {
+        d.slots_of(p, |i| {
+            &self.ranks[self.starts[i] as usize..self.starts[i + 1] as usize]
+        })
+    }
+}
+
 impl RobustSlst {
     /// How many of a sentence's terms, in the global order, any matching sentence shares one
     /// of: its anchors when the anchor rule is on, else its prefix.
@@ -84,24 +96,33 @@ impl RobustSlst {
         }
     }
 
-    /// The join keys of a profile whose sentences' term ids, each list sorted in the global
-    /// order, are `ordered(i)`, as [`Slot`]s in code order.
-    pub(super) fn slots_of<'a>(
+    /// How many of a sentence's terms, in the global order, its join keys are made of: its
+    /// anchors with the anchor rule, else all (single keys may read past the prefix).
+    pub(super) fn keyed_terms(&self, size: usize) -> usize {
+        match self.config.anchor_terms {
+            0 => size,
+            k => k.min(size),
+        }
+    }
+
+    /// The join keys of a profile whose sentences' terms, sorted in the global order, begin
+    /// with `ordered(i)` (at least [`RobustSlst::keyed_terms`] of them), as [`Slot`]s in code
+    /// order.
+    pub(super) fn slots_of<'a, T: Copy + Into<u64> + 'a>(
         &self,
         p: &RobustProfile,
-        ordered: impl Fn(usize) -> &'a [u64],
+        ordered: impl Fn(usize) -> &'a [T],
     ) -> Vec<Slot> {
-        let prefix = |i: usize| {
-            let o = ordered(i);
-            &o[..self.key_terms(o.len())]
-        };
+        // Each sentence's size is its whole term set's, whatever `ordered` holds of it.
+        let size = |i: usize| p.sentences[i].terms.len();
+        let prefix = |i: usize| &ordered(i)[..self.key_terms(size(i))];
         let mut slots = Vec::new();
         for i in 0..p.len() {
             let (single, pair) = (2 * i as u32, 2 * i as u32 + 1);
             if self.config.min_block <= 1 {
                 // Every matching pair is a block: one prefix term suffices.
                 for &t in prefix(i) {
-                    let key = pair_key(t, t, SINGLE_SEED);
+                    let key = pair_key(t.into(), t.into(), SINGLE_SEED);
                     slots.push(Slot { key, code: single });
                 }
                 continue;
@@ -114,17 +135,17 @@ impl RobustSlst {
                     let anchors = prefix(i);
                     for (x, &p) in anchors.iter().enumerate() {
                         for &q in &anchors[x + 1..] {
-                            push(pair_key(p, q, SINGLE_SEED));
+                            push(pair_key(p.into(), q.into(), SINGLE_SEED));
                         }
                     }
                 } else {
-                    single_keys(ordered(i), self.config.single_similarity, push);
+                    single_keys(&ordered(i)[..size(i)], self.config.single_similarity, push);
                 }
             }
             if i + 1 < p.len() {
                 for &x in prefix(i) {
                     for &y in prefix(i + 1) {
-                        let key = pair_key(x, y, PAIR_SEED);
+                        let key = pair_key(x.into(), y.into(), PAIR_SEED);
                         slots.push(Slot { key, code: pair });
                     }
                 }
@@ -143,33 +164,27 @@ impl RobustSlst {
 
     /// A profile under a corpus order given as each term's rank.
     pub(super) fn corpus_view(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> CorpusView {
-        // Each sentence's ranks, ascending (as u64 for the keys).
-        let mut ordered: Vec<u64> =
-            Vec::with_capacity(p.sentences.iter().map(|s| s.terms.len()).sum());
-        let mut starts: Vec<usize> = Vec::with_capacity(p.len() + 1);
-        starts.push(0);
-        for s in &p.sentences {
-            let from = ordered.len();
-            ordered.extend(s.terms.iter().map(|&t| u64::from(rank(t))));
-            ordered[from..].sort_unstable();
-            starts.push(ordered.len());
-        }
-        let mut slots = self.slots_of(p, |i| &ordered[starts[i]..starts[i + 1]]);
-        // Kept for the whole run: without the growth's spare capacity (a quarter of it on
-        // average; the slots are most of a document's memory in a corpus run).
-        slots.shrink_to_fit();
+        let mut ranks: Vec<u32> = Vec::new();
+        let mut starts: Vec<u32> = Vec::with_capacity(p.len() + 1);
         let mut postings: Vec<(u32, u32)> = Vec::new();
-        for i in 0..p.len() {
-            let o = &ordered[starts[i]..starts[i + 1]];
+        let mut ordered: Vec<u32> = Vec::new();
+        starts.push(0);
+        for (i, s) in p.sentences.iter().enumerate() {
+            ordered.clear();
+            ordered.extend(s.terms.iter().map(|&t| rank(t)));
+            ordered.sort_unstable();
+            ranks.extend_from_slice(&ordered[..self.keyed_terms(ordered.len())]);
+            starts.push(ranks.len() as u32);
             postings.extend(
-                o[..self.key_terms(o.len())]
+                ordered[..self.key_terms(ordered.len())]
                     .iter()
-                    .map(|&r| (r as u32, i as u32)),
+                    .map(|&r| (r, i as u32)),
             );
         }
         postings.sort_unstable();
         CorpusView {
-            slots,
+            ranks: ranks.into(),
+            starts: starts.into(),
             posting_ranks: postings.iter().map(|x| x.0).collect(),
             posting_sentences: postings.iter().map(|x| x.1).collect(),
         }

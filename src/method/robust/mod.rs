@@ -870,7 +870,7 @@ impl Detector for RobustSlst {
     /// a less selective one than document frequency).
     fn join_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
         Some(match &sketch.corpus {
-            Some(view) => Self::keys_from(&view.slots),
+            Some(view) => Self::keys_from(&view.slots(self, sketch)),
             // Id order (longest terms first): each sentence's term set is already sorted so.
             None => Self::keys_from(&self.slots_of(sketch, |i| &sketch.sentences[i].terms)),
         })
@@ -893,12 +893,15 @@ impl Detector for RobustSlst {
         self.witness_join(sketches, rule, max_df)
     }
 
-    /// Every unit's slots in term-id order (the order the corpus join uses under the anchor
-    /// rule; a prefix in any global order finds every matching pair), each with the units it
-    /// witnesses.
+    /// Every unit's slots, each with the units it witnesses: the corpus join's own keys once
+    /// [`Detector::prepare_corpus`] has run, else in term-id order (the order the corpus join
+    /// uses under the anchor rule; a prefix in any global order finds every matching pair).
     fn witness_keys(&self, sketch: &RobustProfile) -> Option<Vec<(u64, u32)>> {
         // A single slot witnesses its unit, a pair slot both units of its step.
-        let slots = self.slots_of(sketch, |i| &sketch.sentences[i].terms);
+        let slots = match sketch.corpus.as_deref() {
+            Some(view) => view.slots(self, sketch),
+            None => self.slots_of(sketch, |i| &sketch.sentences[i].terms),
+        };
         Some(
             slots
                 .iter()
