@@ -205,7 +205,7 @@ def _bound_partition(
         )
         for r, k in zip(batch, keep):
             if k:
-                yield r.a, r.b
+                yield min(r.a, r.b), max(r.a, r.b)
         batch.clear()
 
     for r in rows:
@@ -338,9 +338,10 @@ def _plan_partition(
 def _witness_candidates(spark, good, max_df, method, mode, params, rule, containment):
     """Candidate pairs (a, b), a < b, by witnessed units, as ``slst batch`` finds them: a unit
     of A in a block has a witness key that B holds, and a pair needs at least ``least`` of A's
-    units in blocks (``Detector.fewest_matched``), so any ``units − least + 1`` of them include
-    a witnessed one. Only the keys of those units (the cheapest; ``slst.plan_walk``) are joined
-    with every later document's keys; per pair, the walked units witnessed plus the units not
+    units in blocks (``Detector.fewest_matched``, against documents at least as long), so any
+    ``units − least + 1`` of them include a witnessed one. Only the keys of those units (the
+    cheapest; ``slst.plan_walk``) are joined with the keys of every document at least as long
+    (of two as long, the later): each pair is counted from its shorter document; per pair, the walked units witnessed plus the units not
     walked bound the units in blocks, and the pair is a candidate when that bound could
     satisfy the rule. Keys held by over ``max_df`` documents are boilerplate, left out: they
     witness nothing (as in ``slst batch``)."""
@@ -393,7 +394,9 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
     right = kept.select("key", F.col("pos").alias("b"), F.col("units").alias("nb")).distinct()
     bounded = (
         left.join(right, "key")
-        .where(F.col("a") < F.col("b"))
+        # Each pair from its shorter document (of two as long, the earlier), as slst batch
+        # counts it: `fewest` is the least against documents at least as long.
+        .where((F.col("na") < F.col("nb")) | ((F.col("na") == F.col("nb")) & (F.col("a") < F.col("b"))))
         .groupBy("a", "b")
         .agg(
             F.countDistinct("ua").alias("wa"),

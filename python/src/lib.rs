@@ -864,9 +864,10 @@ impl Detector {
     }
 
     /// For each number of units n (the index, up to the largest of `sizes`): the fewest units
-    /// in blocks with which a document of n units can satisfy `rule` against some document of
-    /// a corpus whose documents have `sizes` units (None: against none). What a distributed
-    /// witness join prunes its walk by, as `slst batch` does; None for a method without it.
+    /// in blocks with which a document of n units can satisfy `rule` against some document at
+    /// least as long of a corpus whose documents have `sizes` units (None: against none). What
+    /// a distributed witness join prunes its walk by, as `slst batch` does (each pair counted
+    /// from its shorter document; of two as long, the earlier); None for a method without it.
     #[pyo3(signature = (sizes, rule = "duplicates", containment = 0.8))]
     fn fewest_matched(
         &self,

@@ -6,7 +6,8 @@
 //! witnessed by keys B holds bounds the sentences in blocks, and with it every score. The join
 //! counts it for every pair that shares a key, without listing the pairs first: for each
 //! document A, it walks the postings of A's keys once, in the order of A's sentences, and counts
-//! per document B the sentences witnessed so far. Only pairs whose count could still satisfy
+//! per document B at least as long (of two as long, the later) the sentences witnessed so far:
+//! each pair is counted once, from its shorter document. Only pairs whose count could still satisfy
 //! the report's rule are candidates. Compared with listing every pair that shares a key and
 //! bounding each one afterwards, this reads each posting list once per holder and never sorts
 //! or stores the pairs that cannot be reported.
@@ -21,8 +22,9 @@
 //!
 //! A key held by more than `max_df` documents is *boilerplate* (as a run of sentences is in
 //! paper mode): it is left out of the postings and witnesses nothing. A pair is then found when
-//! the sentences its other keys witness could satisfy the rule — so, unlike comparing every
-//! pair, a corpus run misses a pair whose blocks rest on boilerplate keys. Counting those
+//! the sentences of its shorter document (of two as long, the earlier) that its other keys
+//! witness could satisfy the rule — so, unlike comparing every pair, a corpus run misses a pair
+//! whose blocks rest on boilerplate keys. Counting those
 //! sentences as witnessed against every document instead, which keeps every pair, made the
 //! bound useless at scale: on 100,000 synthetic documents of real sentences, 337 keys held by
 //! over 1,000 documents (pairs of long Bible and news words: `children israel`) left 19 % of all
@@ -94,12 +96,16 @@ struct Counters {
 }
 
 /// For each number of sentences n (index), the fewest sentences in blocks with which a
-/// document of n sentences can meet the report's rule against some document of the corpus
-/// (`usize::MAX`: none). With too many distinct sizes, 1 (no pruning, still exact).
+/// document of n sentences can meet the report's rule against some document of the corpus at
+/// least as long (`usize::MAX`: none). With too many distinct sizes, 1 (no pruning, still
+/// exact).
 ///
-/// `sizes` are the corpus's documents' sentence counts (repeats allowed), `may_keep(m, n_a,
-/// n_b)` the rule's bound ([`crate::Detector::may_keep_matched`]), increasing in `m`. Public for
-/// a witness join outside this library (a Spark job), which must prune as this one does.
+/// Only documents at least as long count because a witness join finds each pair from its
+/// shorter document (ties: the earlier), which needs the larger share of its sentences in
+/// blocks (J ≥ θ or containment of the smaller). `sizes` are the corpus's documents' sentence
+/// counts (repeats allowed), `may_keep(m, n_a, n_b)` the rule's bound
+/// ([`crate::Detector::may_keep_matched`]), increasing in `m`. Public for a witness join
+/// outside this library (a Spark job), which must prune as this one does.
 pub fn fewest_matched(
     sizes: &[usize],
     may_keep: &(dyn Fn(usize, usize, usize) -> bool + Sync),
@@ -117,6 +123,9 @@ pub fn fewest_matched(
             return;
         }
         for &nb in &distinct {
+            if nb < na {
+                continue;
+            }
             // Scores increase with m: the smallest m that keeps, by bisection.
             let most = na.min(nb);
             if !may_keep(most, na, nb) {
@@ -232,8 +241,19 @@ impl RobustSlst {
         if total >= u32::MAX as usize || n >= u32::MAX as usize {
             return None;
         }
-        // Every slot as (key, document << 32 | slot number), sorted: each key's postings, by
-        // document.
+        // Documents in (size, index) order: each key's postings follow it, so that the
+        // postings after a document's own hold only documents at least as long, and each pair
+        // is found from its shorter document, which needs the larger share of its sentences in
+        // blocks (module docs).
+        let sizes: Vec<usize> = sketches.iter().map(|p| p.len()).collect();
+        let mut by_size: Vec<u32> = (0..n as u32).collect();
+        by_size.sort_unstable_by_key(|&d| (sizes[d as usize], d));
+        let mut rank = vec![0u32; n];
+        for (r, &d) in by_size.iter().enumerate() {
+            rank[d as usize] = r as u32;
+        }
+        // Every slot as (key, rank << 32 | slot number), sorted: each key's postings, by
+        // document size.
         // Written in place, each document into its own part: collecting a parallel iterator of
         // unknown length would first gather pieces, about doubling the peak.
         let mut entries = vec![Entry { key: 0, holder: 0 }; total];
@@ -250,7 +270,7 @@ impl RobustSlst {
             for (k, (e, s)) in part.iter_mut().zip(&slots).enumerate() {
                 *e = Entry {
                     key: s.key,
-                    holder: (d as u64) << 32 | (base + k) as u64,
+                    holder: (rank[d] as u64) << 32 | (base + k) as u64,
                 };
             }
         });
@@ -298,7 +318,7 @@ impl RobustSlst {
         // The walk reads only the documents of the postings: a column of its own.
         let mut holders: Vec<u32> = entries
             .into_iter()
-            .map(|e| (e.holder >> 32) as u32)
+            .map(|e| by_size[(e.holder >> 32) as usize])
             .collect();
         holders.shrink_to_fit();
 
@@ -307,7 +327,6 @@ impl RobustSlst {
             let bound = Similarity::from_counts(m, len_a, len_b);
             keep(&bound, config.reaches(&bound, m))
         };
-        let sizes: Vec<usize> = sketches.iter().map(|p| p.len()).collect();
         let walk = Walk {
             fewest: fewest_matched(&sizes, &may_keep),
             sizes,
@@ -320,7 +339,7 @@ impl RobustSlst {
             may_keep: &may_keep,
             bound_cost,
         };
-        let pairs: Vec<(usize, usize)> = (0..n)
+        let mut pairs: Vec<(usize, usize)> = (0..n)
             .into_par_iter()
             .map_init(
                 || Counters {
@@ -331,6 +350,7 @@ impl RobustSlst {
             )
             .flatten_iter()
             .collect();
+        pairs.par_sort_unstable();
         Some((pairs, capped))
     }
 }
@@ -339,7 +359,7 @@ impl RobustSlst {
 struct Walk<'a> {
     /// Kept sentences per document.
     sizes: Vec<usize>,
-    /// [`fewest_matched`] of the sizes.
+    /// The fewest sentences in blocks per size, against documents at least as long.
     fewest: Vec<usize>,
     detector: &'a RobustSlst,
     sketches: &'a [&'a RobustProfile],
@@ -370,7 +390,8 @@ impl Walk<'_> {
         (range != CAPPED).then_some((range >> 32) as usize..range as u32 as usize)
     }
 
-    /// The candidate pairs (a, b), b > a, found from document `a`'s side.
+    /// The candidate pairs (a, b), a < b, found from document `a`'s side: with documents after
+    /// it in (size, index) order.
     fn candidates_of(&self, a: usize, c: &mut Counters) -> Vec<(usize, usize)> {
         let len_a = self.sizes[a];
         let least = self.fewest.get(len_a).copied().unwrap_or(usize::MAX);
@@ -430,7 +451,7 @@ impl Walk<'_> {
     }
 
     /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, counting
-    /// per later document the marked sentences witnessed.
+    /// per document after `a` (in size order) the marked sentences witnessed.
     fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
         for (k, slot) in slots.iter().enumerate() {
             let units = Self::units_of(slot.code);
@@ -472,7 +493,7 @@ impl Walk<'_> {
                 let m = (c.count_next[b][0] as usize + extra).min(len_a).min(len_b);
                 (self.may_keep)(m, len_a, len_b)
             })
-            .map(|b| (a, b))
+            .map(|b| (a.min(b), a.max(b)))
             .collect();
         out.sort_unstable();
         out
@@ -581,6 +602,13 @@ mod tests {
         assert_eq!(fewest[4], 3); // against 4: 3/5 ≥ 0.5, 2/6 < 0.5
         assert_eq!(fewest[10], 7); // against 10: 7/13 ≥ 0.5; against 4 at most 4/10
         assert_eq!(fewest[2], usize::MAX); // no document has 2 sentences
+        // Only against documents at least as long: at containment ≥ 0.8 of the smaller, a
+        // document of 10 sentences would need 1 in blocks against one of 1 sentence, but that
+        // pair is found from the other side.
+        let contained = |m: usize, na: usize, nb: usize| m > 0 && m * 5 >= na.min(nb) * 4;
+        let fewest = fewest_matched(&[1, 10], &contained);
+        assert_eq!(fewest[1], 1);
+        assert_eq!(fewest[10], 8);
     }
 
     #[test]
