@@ -3,18 +3,20 @@
 # job's run record (seconds per stage, shuffle bytes, peak memory).
 #
 #   scripts/bench_spark.sh [--corpus reuters|synthetic-N] [--mode robust|paper] [--name NAME]
-#                          [--corpora DIR] [--python PY]
+#                          [--corpora DIR] [--python PY] [--partitions N] [--driver-memory M]
 #
 #   --corpus  reuters (Reuters-21578 as JSON lines, scripts/peers/reuters_to_jsonl.py) or
 #             synthetic-N (scripts/make_synthetic.py N, seed 1); default reuters
 #   --python  a Python with the package and PySpark installed (pip install "./python[spark]");
 #             default python3
+#   --partitions, --driver-memory   passed to the job (default: its own; robust mode at 100,000
+#             synthetic documents needs smaller partitions than the job's default in a 4 GB heap)
 #
 # Data goes to bench-results/data (ignored); the job's output to bench-results/spark/; the
 # record (command, run.json, the comparison with slst batch) to scripts/runs/<date>-NAME/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CORPUS=reuters MODE=robust NAME= CORPORA=../shared/corpora PY=python3
+CORPUS=reuters MODE=robust NAME= CORPORA=../shared/corpora PY=python3 JOB_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --corpus) CORPUS=$2; shift 2 ;;
@@ -22,7 +24,8 @@ while [ $# -gt 0 ]; do
     --name) NAME=$2; shift 2 ;;
     --corpora) CORPORA=$2; shift 2 ;;
     --python) PY=$2; shift 2 ;;
-    *) sed -n '2,15p' "$0"; exit 2 ;;
+    --partitions|--driver-memory) JOB_ARGS+=("$1" "$2"); shift 2 ;;
+    *) sed -n '2,17p' "$0"; exit 2 ;;
   esac
 done
 NAME=${NAME:-spark-$CORPUS-$MODE}
@@ -43,8 +46,8 @@ RUN=scripts/runs/$(date +%Y-%m-%d)-$NAME
 OUT=bench-results/spark/$NAME
 rm -rf "$OUT"
 mkdir -p "$RUN" "$OUT"
-echo "scripts/bench_spark.sh --corpus $CORPUS --mode $MODE --name $NAME" > "$RUN/command"
-/usr/bin/time -v "$PY" -m slst.spark "$INPUT" --out "$OUT" --mode "$MODE" --master 'local[2]' \
+echo "scripts/bench_spark.sh --corpus $CORPUS --mode $MODE --name $NAME ${JOB_ARGS[*]}" > "$RUN/command"
+/usr/bin/time -v "$PY" -m slst.spark "$INPUT" --out "$OUT" --mode "$MODE" --master 'local[2]' "${JOB_ARGS[@]}" \
   > "$OUT.log" 2> "$OUT.timev" || { tail -20 "$OUT.timev" >&2; exit 1; }
 # The record names the interpreter as python, not by its path on this machine.
 sed "s|$PY|python|" "$OUT.timev" > "$RUN/timev.txt"
