@@ -40,12 +40,16 @@ run() {
 }
 run default
 run robust,J-alone --mode robust --contained 0 --min-figure-containment 0 --min-agreement 0 \
-  --min-term-containment 0 --flash-leads false --matched-containment-from 0
+  --min-term-containment 0 --flash-leads false --matched-containment-from 0 --headline-subjects false \
+  --figure-swaps 0
 # The output the uniform sample was drawn from (commit 2924ecf): today's default without the
-# conditions added since (term containment, the first-word check of two headlines, and the
-# figure and term conditions over the blocks of edited copies).
+# conditions added since (term containment, the first-word check of two headlines, the figure
+# and term conditions over the blocks of edited copies, the headlines' subjects, and places
+# filled with other figures).
 run sampled --mode robust --min-term-containment 0 --flash-leads false \
-  --matched-containment-from 0
+  --matched-containment-from 0 --headline-subjects false --figure-swaps 0
+run no-figure-swaps --mode robust --figure-swaps 0
+run figure-swaps-1 --mode robust --figure-swaps 1
 run no-flash-leads --mode robust --flash-leads false
 run paper --mode paper
 for p in rensa gaoya datasketch; do outs+=("$p=$work/$p.tsv"); done

@@ -53,6 +53,12 @@ struct StoredRobustSettings {
     /// Absent from indexes made before the setting: off, their decision.
     #[serde(default)]
     flash_leads: bool,
+    /// Absent from indexes made before the setting: off, their decision.
+    #[serde(default)]
+    headline_subjects: bool,
+    /// Absent from indexes made before the setting: off (0), their decision.
+    #[serde(default)]
+    figure_swaps: usize,
     stopwords_id: String,
     stopwords: Vec<String>,
 }
@@ -147,6 +153,8 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
                 min_term_containment: c.min_term_containment,
                 matched_containment_from: c.matched_containment_from,
                 flash_leads: c.flash_leads,
+                headline_subjects: c.headline_subjects,
+                figure_swaps: c.figure_swaps,
                 stopwords_id: c.stopwords.id().to_string(),
                 stopwords: word_list(&c.stopwords),
             })
@@ -230,6 +238,8 @@ pub(super) fn from_json(method: Method, json: &str) -> Result<Option<(Method, Me
                 min_term_containment: s.min_term_containment,
                 matched_containment_from: s.matched_containment_from,
                 flash_leads: s.flash_leads,
+                headline_subjects: s.headline_subjects,
+                figure_swaps: s.figure_swaps,
             };
             Method::Slst
         }

@@ -92,6 +92,8 @@ const ROBUST: &[&str] = &[
     "min_term_containment",
     "matched_containment_from",
     "flash_leads",
+    "headline_subjects",
+    "figure_swaps",
 ];
 const SHINGLE: &[&str] = &[
     "shingle_size",
@@ -234,6 +236,8 @@ impl MethodSettings {
                     "min_term_containment" => r.min_term_containment = parse(name, v)?,
                     "matched_containment_from" => r.matched_containment_from = parse(name, v)?,
                     "flash_leads" => r.flash_leads = parse(name, v)?,
+                    "headline_subjects" => r.headline_subjects = parse(name, v)?,
+                    "figure_swaps" => r.figure_swaps = parse(name, v)?,
                     _ => unreachable!("ROBUST names"),
                 }
             }
@@ -351,9 +355,8 @@ mod tests {
                         "hash" => "crc32",
                         "sketch" => "min",
                         "measure" => "containment",
-                        "clauses" | "stem" | "split_glued" | "with_antecedent" | "flash_leads" => {
-                            "true"
-                        }
+                        "clauses" | "stem" | "split_glued" | "with_antecedent" | "flash_leads"
+                        | "headline_subjects" => "true",
                         "k" => "5",
                         "threshold"
                         | "term_similarity"

@@ -132,6 +132,17 @@ pub struct RobustFlags {
     #[arg(long, default_value_t = RobustConfig::default().flash_leads, value_name = "true|false",
           action = clap::ArgAction::Set)]
     pub flash_leads: bool,
+    /// Robust mode: two documents whose headlines (first sentences) each name a figure, or a
+    /// word their own text repeats, that the other document lacks are not a duplicate: the
+    /// same notice or table for another fund, bank, market or hour.
+    #[arg(long, default_value_t = RobustConfig::default().headline_subjects, value_name = "true|false",
+          action = clap::ArgAction::Set)]
+    pub headline_subjects: bool,
+    /// Robust mode: two documents whose blocks hold at least this many sentence pairs with the
+    /// same words around other figures are not a duplicate: the same table or estimate for
+    /// another day, week or month (0: off).
+    #[arg(long, default_value_t = RobustConfig::default().figure_swaps, value_name = "N")]
+    pub figure_swaps: usize,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -204,6 +215,8 @@ impl RobustFlags {
             min_term_containment: self.min_term_containment,
             matched_containment_from: self.matched_containment_from,
             flash_leads: self.flash_leads,
+            headline_subjects: self.headline_subjects,
+            figure_swaps: self.figure_swaps,
         }
     }
 }

@@ -144,10 +144,12 @@ fn cut_clauses(text: &str, span: Range<usize>, out: &mut Vec<Range<usize>>) {
 impl RobustSlst {
     /// The units of a text: its sentences, cut where sentences are glued and, with clauses, at
     /// semicolons and colons; leading white space trimmed, empty units left out.
-    fn units(&self, text: &str) -> Vec<Range<usize>> {
+    /// Also returns, for each unit, the number of the sentence it was cut from.
+    fn units(&self, text: &str) -> (Vec<Range<usize>>, Vec<u32>) {
         let mut units = Vec::new();
+        let mut sentence_of = Vec::new();
         let mut glued = Vec::new();
-        for span in text::split_sentences(text) {
+        for (n, span) in text::split_sentences(text).into_iter().enumerate() {
             glued.clear();
             if self.config.split_glued {
                 cut_glued(text, span, &mut glued);
@@ -161,13 +163,17 @@ impl RobustSlst {
                     units.push(piece);
                 }
             }
+            sentence_of.resize(units.len(), n as u32);
         }
         for u in &mut units {
             let trimmed = text[u.clone()].trim_start();
             u.start = u.end - trimmed.len();
         }
-        units.retain(|u| !u.is_empty());
         units
+            .into_iter()
+            .zip(sentence_of)
+            .filter(|(u, _)| !u.is_empty())
+            .unzip()
     }
 
     /// The robust profile of a document.
@@ -181,6 +187,8 @@ impl RobustSlst {
             windows: Vec::new(),
             figures: Box::default(),
             lead: None,
+            subject: Box::default(),
+            figure_runs: Box::default(),
             corpus: None,
         };
         // Each term of the unit: its id and where it ends.
@@ -188,9 +196,24 @@ impl RobustSlst {
         // The figures of every unit, kept, dropped or cut into windows.
         let mut figures: Vec<u64> = Vec::new();
         let mut stemmer = self.config.stem.then(Stems::new);
-        for span in self.units(text) {
+        // The headline — the first sentence that holds a term — and which of its terms the
+        // rest of the text writes as a name.
+        let mut headline: Option<u32> = None;
+        let mut headline_terms: Vec<u64> = Vec::new();
+        let mut named: Vec<bool> = Vec::new();
+        // The headline's terms that a later unit writes capitalised, not first in the unit (by
+        // their place in `headline_terms`).
+        let mut capitalised: Vec<usize> = Vec::new();
+        // Runs of figures between two words: the word before the run, the run's hash.
+        let mut figure_runs: Vec<(u64, u64)> = Vec::new();
+        let (mut before, mut run) = (0u64, None::<u64>);
+        let (units, sentence_of) = self.units(text);
+        for (span, &sentence) in units.into_iter().zip(&sentence_of) {
             terms.clear();
-            text::for_each_word_span(&text[span.clone()], |r, word| {
+            capitalised.clear();
+            let unit_text = &text[span.clone()];
+            let after_headline = headline.is_some_and(|h| h != sentence);
+            text::for_each_word_span(unit_text, |r, word| {
                 if !self.config.stopwords.contains(word) {
                     let id = match &mut stemmer {
                         Some(s) => marked_term_id(s.stem(word), is_figure_word(word)),
@@ -199,9 +222,38 @@ impl RobustSlst {
                     if is_figure(id) {
                         figures.push(id);
                     }
+                    // Runs are of figures written in digits: a cardinal written out is a word
+                    // (`an hundred and twenty` against `one hundred twenty` is one figure).
+                    if is_figure(id) && word.bytes().any(|c| c.is_ascii_digit()) {
+                        run = Some(mix(run.unwrap_or(FIGURE_RUN), id));
+                    } else {
+                        if let Some(r) = run.take() {
+                            figure_runs.push((mix(before, id), r));
+                        }
+                        before = id;
+                    }
+                    if after_headline
+                        && r.start > 0
+                        && unit_text[r.clone()].starts_with(char::is_uppercase)
+                        && let Ok(k) = headline_terms.binary_search(&id)
+                    {
+                        capitalised.push(k);
+                    }
                     terms.push((id, span.start + r.end));
                 }
             });
+            if !terms.is_empty() && headline.is_none_or(|h| h == sentence) {
+                headline = Some(sentence);
+                headline_terms.extend(terms.iter().map(|t| t.0));
+                headline_terms.sort_unstable();
+                headline_terms.dedup();
+                named.resize(headline_terms.len(), false);
+            } else if !capitalised.is_empty() && unit_text.contains(char::is_lowercase) {
+                // Capitals in running text (not an all-capitals line) mark a name.
+                for &k in &capitalised {
+                    named[k] = true;
+                }
+            }
             let length = terms.len();
             if length == 0 {
                 profile.skipped_empty += 1;
@@ -218,11 +270,33 @@ impl RobustSlst {
                 }
             }
         }
+        if let Some(r) = run {
+            figure_runs.push((mix(before, END_OF_TEXT), r));
+        }
         figures.sort_unstable();
         figures.dedup();
         profile.figures = figures.into();
+        figure_runs.sort_unstable();
+        figure_runs.dedup();
+        profile.figure_runs = figure_runs.into();
+        profile.subject = headline_terms
+            .iter()
+            .zip(&named)
+            .filter(|&(&t, &name)| is_figure(t) || (name && term_chars(t) > 1))
+            .map(|(&t, _)| t)
+            .collect();
         profile
     }
+}
+
+/// Seeds of the hashes of figure runs ([`RobustProfile::figure_runs`]): a run's start, and the
+/// word after a run that ends the text.
+const FIGURE_RUN: u64 = 0x243f_6a88_85a3_08d3;
+const END_OF_TEXT: u64 = 0x1319_8a2e_0370_7344;
+
+/// One step of an order-sensitive hash of term ids (each id already a hash).
+fn mix(h: u64, id: u64) -> u64 {
+    (h.rotate_left(27) ^ id).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Windows of `size` terms of an over-long unit: each ends after its last term, the next starts

@@ -14,6 +14,7 @@ fn loose_config() -> RobustConfig {
         min_figure_containment: 0.0,
         min_agreement: 0.0,
         min_term_containment: 0.0,
+        figure_swaps: 0,
         ..RobustConfig::default()
     }
 }
@@ -614,4 +615,105 @@ fn two_headlines_for_two_parties_are_not_one_story() {
     );
     assert_eq!(x.lead, Some(term_id("west")));
     assert!(d.compare(&x, &y).duplicate);
+}
+
+#[test]
+fn headlines_that_name_other_subjects_are_not_one_story() {
+    // Reuters-21578 items 690 and 700: one payout notice, two funds, named again in the NOTE.
+    let notice = |fund_caps: &str, fund: &str| {
+        format!(
+            "FRANKLIN {fund_caps} TAX-FREE SETS PAYOUT\n\nMthly div 7.1 cts vs 7.1 cts prior\n    \
+             Pay March 31\n    Record March 16\n    NOTE: Franklin {fund} Tax-Free Income Fund.\n \
+             Reuter\n"
+        )
+    };
+    let d = detector();
+    let sketch = |id: &str, text: &str| d.sketch(&Document::new(id, text));
+    let insured = sketch("690", &notice("INSURED", "Insured"));
+    let puerto_rico = sketch("700", &notice("PUERTO RICO", "Puerto Rico"));
+    assert!(insured.subject.contains(&term_id("insured")));
+    assert!(
+        !insured.subject.contains(&term_id("payout")),
+        "not written as a name"
+    );
+    let c = d.compare(&insured, &puerto_rico);
+    assert!(!c.duplicate, "{:?}", c.evidence);
+    assert_eq!(
+        c.evidence.note(),
+        Some(
+            "each headline names what the other document lacks: one notice for two parties or hours?"
+        )
+    );
+    assert!(!d.compare(&puerto_rico, &insured).duplicate);
+    let off = RobustSlst::new(RobustConfig {
+        headline_subjects: false,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    assert!(off.compare(&insured, &puerto_rico).duplicate);
+    // The same notice sent again with its headline reworded is one story: `REGULAR` is not a
+    // name the other lacks, and the fund is the same.
+    let again = sketch(
+        "x",
+        &notice("INSURED", "Insured").replace("SETS PAYOUT", "SETS REGULAR PAYOUT"),
+    );
+    assert!(d.compare(&insured, &again).duplicate);
+    // A table of another hour: the headlines' figures differ (items 14011 and 14192).
+    let table = |time: &str| {
+        format!(
+            "MIDWEST GRAIN FUTURES {time}   EDT\n\nMINNEAPOLIS WHEAT\n MAY7 284 3/4            UP  \
+             1 1/4\n JUL7 280 1/4            OFF   1/2\n SEP7     277            UP      1\n"
+        )
+    };
+    let (eleven, ten_to_noon) = (sketch("a", &table("11:00")), sketch("b", &table("11:50")));
+    assert!(!d.compare(&eleven, &ten_to_noon).duplicate);
+    assert!(d.compare(&eleven, &sketch("c", &table("11:00"))).duplicate);
+}
+
+#[test]
+fn the_same_words_around_other_figures_are_a_template() {
+    // After Reuters-21578 items 3315 and 15855: one estimate, two months, its words unchanged
+    // and its figures moved on.
+    let estimate = |yield_now: &str, before: &str, month: &str| {
+        format!(
+            "ORANGE JUICE YIELD ESTIMATE\n\nThe department projected an average yield of \
+             {yield_now} gallons of concentrate per box from the 1986/87 crop.\n    That \
+             compares with {before} gallons per box previously and 1.38 gallons per box from \
+             the 1985/86 crop.\n    The board said the estimates rest on maturity tests as of \
+             {month} 1.\n Reuter\n"
+        )
+    };
+    let d = detector();
+    let sketch = |id: &str, text: &str| d.sketch(&Document::new(id, text));
+    let march = sketch("a", &estimate("1.47", "1.46", "March"));
+    let april = sketch("b", &estimate("1.50", "1.47", "April"));
+    // Two places filled with other figures: `yield … gallons`, `compares … gallons`.
+    assert_eq!(super::swapped_figures(&march, &april), 2);
+    let c = d.compare(&march, &april);
+    assert!(!c.duplicate, "{:?}", c.evidence);
+    assert_eq!(
+        c.evidence.note(),
+        Some("the same words around other figures: one template for another day?")
+    );
+    assert!(!d.compare(&april, &march).duplicate);
+    let off = RobustSlst::new(RobustConfig {
+        figure_swaps: 0,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    assert!(off.compare(&march, &april).duplicate);
+    // One figure corrected is still the same story, and so is the text sent again.
+    let corrected = sketch("c", &estimate("1.47", "1.45", "March"));
+    assert_eq!(super::swapped_figures(&march, &corrected), 1);
+    assert!(d.compare(&march, &corrected).duplicate);
+    assert!(
+        d.compare(&march, &sketch("d", &estimate("1.47", "1.46", "March")))
+            .duplicate
+    );
+    // A figure added where there was none is not a place filled twice.
+    let added = sketch(
+        "e",
+        &estimate("1.47", "1.46", "March").replace("concentrate per", "concentrate 42.0 per"),
+    );
+    assert_eq!(super::swapped_figures(&march, &added), 0);
 }
