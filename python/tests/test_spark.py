@@ -19,13 +19,16 @@ CLOUGH = ROOT / "corpora" / "clough-short-answers" / "corpus-20090418"
 
 
 @pytest.fixture(scope="module")
-def spark():
+def spark(tmp_path_factory):
     from pyspark.sql import SparkSession
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
         SparkSession.builder.master("local[2]")
         .appName("slst-tests")
+        # Shuffle and spill files (about 2 GB for robust mode on Reuters-21578) go under
+        # pytest's own temporary folder, which it prunes, not loose in the system's.
+        .config("spark.local.dir", str(tmp_path_factory.mktemp("spark-local")))
         .config("spark.sql.shuffle.partitions", "8")
         .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
