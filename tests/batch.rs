@@ -247,6 +247,7 @@ fn output_is_the_same_at_one_and_two_threads() {
                 batch::output::PairFormat::Jsonl,
                 true,
                 Some(&groups),
+                false,
             )
             .unwrap();
             out

@@ -329,3 +329,116 @@ fn compare_locates_pasted_passages_to_the_word_on_both_sides() {
     ]));
     assert!(text.contains("1 reused passage"), "{text}");
 }
+
+/// `--templates report`: the pairs the decision refuses as templates come out marked with the
+/// reason, in JSON lines and as a TSV column, and join no cluster and no group; by default they
+/// are not reported.
+#[test]
+fn templates_are_dropped_or_reported_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    // One estimate for two months (a template), and the March one with a figure corrected.
+    let estimate = |yield_now: &str, before: &str, month: &str| {
+        format!(
+            "ORANGE JUICE YIELD ESTIMATE\n\nThe department projected an average yield of \
+             {yield_now} gallons of concentrate per box from the 1986/87 crop.\n    That \
+             compares with {before} gallons per box previously and 1.38 gallons per box from \
+             the 1985/86 crop.\n    The board said the estimates rest on maturity tests as of \
+             {month} 1.\n Reuter\n"
+        )
+    };
+    let docs = dir.path().join("docs");
+    std::fs::create_dir(&docs).unwrap();
+    for (name, text) in [
+        ("a-march.txt", estimate("1.47", "1.46", "March")),
+        ("b-april.txt", estimate("1.50", "1.47", "April")),
+        ("c-march-corrected.txt", estimate("1.47", "1.45", "March")),
+    ] {
+        std::fs::write(docs.join(name), text).unwrap();
+    }
+    let run = |extra: &[&str]| {
+        let mut args = vec!["batch", "docs", "-q", "--clusters", "clusters.tsv"];
+        args.extend_from_slice(extra);
+        let o = slst_in(dir.path(), &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let clusters = std::fs::read_to_string(dir.path().join("clusters.tsv")).unwrap();
+        (String::from_utf8(o.stdout).unwrap(), clusters)
+    };
+    let records = |out: &str| -> Vec<serde_json::Value> {
+        out.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (dropped, clusters) = run(&["--no-groups"]);
+    let dropped = records(&dropped);
+    assert_eq!(dropped.len(), 1, "{dropped:?}");
+    assert_eq!(
+        (&dropped[0]["a"], &dropped[0]["b"]),
+        (&"a-march.txt".into(), &"c-march-corrected.txt".into())
+    );
+    assert!(dropped[0].get("template").is_none());
+    let one_cluster = "cluster_id\tdoc_id\n1\ta-march.txt\n1\tc-march-corrected.txt\n";
+    assert_eq!(clusters, one_cluster);
+
+    let (reported, clusters) = run(&["--no-groups", "--templates", "report"]);
+    let reported = records(&reported);
+    let template = |a: &str, b: &str| {
+        reported
+            .iter()
+            .find(|r| r["a"] == a && r["b"] == b)
+            .map(|r| r.get("template").cloned())
+    };
+    assert_eq!(reported.len(), 3, "{reported:?}");
+    assert_eq!(template("a-march.txt", "c-march-corrected.txt"), Some(None));
+    let reason = serde_json::Value::from(
+        "the same words around other figures: one template for another day?",
+    );
+    assert_eq!(
+        template("a-march.txt", "b-april.txt"),
+        Some(Some(reason.clone()))
+    );
+    assert_eq!(
+        template("b-april.txt", "c-march-corrected.txt"),
+        Some(Some(reason))
+    );
+    // Templates join no cluster, and no duplicate group.
+    assert_eq!(clusters, one_cluster);
+    let (grouped, _) = run(&["--templates", "report"]);
+    let groups: Vec<_> = records(&grouped)
+        .into_iter()
+        .filter(|r| r.get("group").is_some())
+        .collect();
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(
+        groups[0]["documents"],
+        serde_json::json!(["a-march.txt", "c-march-corrected.txt"])
+    );
+
+    // TSV: a last column, empty for a duplicate.
+    let (tsv, _) = run(&["--out-format", "tsv", "--templates", "report"]);
+    let rows: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows[0].last(), Some(&"template"));
+    assert!(rows.iter().all(|r| r.len() == 8), "{tsv}");
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r[7].starts_with("the same words"))
+            .count(),
+        2
+    );
+    // And the summary counts them.
+    let o = slst_in(
+        dir.path(),
+        &[
+            "batch",
+            "docs",
+            "--templates",
+            "report",
+            "--out",
+            "/dev/null",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("pairs reported: 3 (2 of them templates)"),
+        "{stderr}"
+    );
+}

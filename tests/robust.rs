@@ -107,13 +107,27 @@ fn run_with(
     candidates: Candidates,
     containment: Option<f64>,
 ) -> Run {
+    run_reporting(texts, detector, candidates, containment, false)
+}
+
+/// As [`run_with`], and `templates` reports the pairs refused as templates too.
+fn run_reporting(
+    texts: &[String],
+    detector: &RobustSlst,
+    candidates: Candidates,
+    containment: Option<f64>,
+    templates: bool,
+) -> Run {
     let items = texts
         .iter()
         .enumerate()
         .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())));
     let config = BatchConfig {
         candidates,
-        rule: rule(containment),
+        rule: match (containment, templates) {
+            (None, true) => PairRule::WithTemplates,
+            _ => rule(containment),
+        },
         max_df: usize::MAX,
         drop_boilerplate: None,
     };
@@ -202,10 +216,11 @@ proptest! {
         texts in corpus(),
         config in configs(),
         (theta, containment) in thresholds(),
+        templates in any::<bool>(),
     ) {
         let d = RobustSlst::new(RobustConfig { threshold: theta, ..config }).unwrap();
-        let index = run_with(&texts, &d, Candidates::Index, containment);
-        let all = run_with(&texts, &d, Candidates::All, containment);
+        let index = run_reporting(&texts, &d, Candidates::Index, containment, templates);
+        let all = run_reporting(&texts, &d, Candidates::All, containment, templates);
         prop_assert_eq!(pairs(&index), pairs(&all));
     }
 
@@ -345,6 +360,44 @@ fn reuters_subset_indexed_robust_equals_all_pairs() {
         assert_eq!(all.pairs_compared, ac);
         assert!(index.pairs_compared <= ic);
     }
+}
+
+/// Templates reported as such (`--templates report`) on Reuters-21578's first 2,000 items at
+/// the default settings: the indexed run finds every one that comparing every pair finds (a
+/// template reaches the scores, so the bounds keep it), the duplicates are those of a run
+/// that drops templates, and no template joins a cluster.
+#[test]
+#[ignore = "slow in a debug build: cargo test --release --test robust -- --ignored"]
+fn reuters_templates_are_reported_by_the_index_as_by_every_pair() {
+    let Some(texts) = reuters(2000) else { return };
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let index = run_reporting(&texts, &d, Candidates::Index, None, true);
+    let all = run_reporting(&texts, &d, Candidates::All, None, true);
+    let (x, y) = (pairs(&index), pairs(&all));
+    let only = |p: &[(usize, usize, f64, String)], q: &[(usize, usize, f64, String)]| {
+        p.iter()
+            .filter(|e| !q.contains(e))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        x == y,
+        "index alone {:?}\nall alone {:?}",
+        only(&x, &y),
+        only(&y, &x)
+    );
+    let dropped = run(&texts, &d, Candidates::Index);
+    let duplicates: Vec<_> = pairs(&index)
+        .into_iter()
+        .zip(&index.pairs)
+        .filter(|(_, p)| p.template().is_none())
+        .map(|(x, _)| x)
+        .collect();
+    assert_eq!(duplicates, pairs(&dropped));
+    let templates = index.templates();
+    eprintln!("{} pairs, {templates} templates", index.pairs.len());
+    assert!(templates >= 5, "{templates}");
+    assert_eq!(index.clusters(), dropped.clusters());
 }
 
 /// On the shipped Bible versions (40 chapters in each of three versions, at the default

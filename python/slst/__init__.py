@@ -149,7 +149,10 @@ def pairs(
     batch`` writes them) and ``documents`` (how many were read).
 
     ``rule``: ``duplicates`` (the method's decision), ``contained`` (either containment at
-    least ``containment``) or ``scored`` (every pair with a score above 0)."""
+    least ``containment``), ``scored`` (every pair with a score above 0) or ``templates`` (the
+    duplicates, and the pairs the method refuses as templates — one text filled with other
+    figures, one notice for another party — each marked with ``"template"`` in its line and
+    in no cluster or group, as ``slst batch --templates report`` writes them)."""
     return detector(method, mode, **params).pairs(
         docs,
         rule=rule,

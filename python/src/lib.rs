@@ -1060,7 +1060,7 @@ impl WithDetector for VerifyMany<'_> {
             cache.insert(b_id, sb.clone());
             if d.may_be_reported(&sa, &sb, self.rule) {
                 let c = d.compare(&sa, &sb);
-                if self.rule.keeps(&c.similarity, c.duplicate) {
+                if c.kept_by(self.rule) {
                     let record = PairRecord::of(d, (a_id, &sa), (b_id, &sb), &c, false);
                     out.push((
                         i,
@@ -1078,9 +1078,10 @@ fn pair_rule(rule: &str, containment: f64) -> PyResult<PairRule> {
         "duplicates" => PairRule::Duplicates,
         "contained" => PairRule::Contained(containment),
         "scored" => PairRule::Scored,
+        "templates" => PairRule::WithTemplates,
         other => {
             return Err(SlstError::new_err(format!(
-                "unknown rule {other:?}; the rules are duplicates, contained, scored"
+                "unknown rule {other:?}; the rules are duplicates, contained, scored, templates"
             )));
         }
     })

@@ -204,6 +204,33 @@ def test_pairs_at_scale_equal_slst_batch_on_reuters(reuters_jsonl, tmp_path):
         assert len(lines) > 500
 
 
+def test_templates_are_reported_as_slst_batch_reports_them_on_reuters(reuters_jsonl, tmp_path):
+    out = tmp_path / "templates.jsonl"
+    clusters = tmp_path / "clusters.tsv"
+    run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--templates", "report", "--no-groups",
+             "-qq", "--out", str(out), "--clusters", str(clusters))
+
+    def docs():
+        with open(reuters_jsonl, encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                yield r["id"], r["text"]
+
+    result = slst.pairs(docs(), rule="templates")
+    lines = [p.to_json() for p in result]
+    assert sorted(lines) == sorted(out.read_text().splitlines())
+    templates = [line for line in lines if '"template":' in line]
+    assert 0 < len(templates) < len(lines)
+    # Templates join no cluster: the clusters are those of the duplicates alone.
+    rows = [r.split("\t") for r in clusters.read_text().splitlines()[1:]]
+    by_cluster = {}
+    for c, d in rows:
+        by_cluster.setdefault(c, []).append(d)
+    assert sorted(map(sorted, result.clusters)) == sorted(map(sorted, by_cluster.values()))
+    with pytest.raises(slst.SlstError, match="the rules are duplicates, contained, scored, templates"):
+        slst.pairs([], rule="nosuch")
+
+
 def test_errors_are_exceptions_with_the_commands_messages():
     with pytest.raises(slst.SlstError, match="unknown method"):
         slst.compare("a", "b", "nosuch")

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use super::PairResult;
+use crate::method::Evidence;
 
 /// One duplicate group.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,12 +129,14 @@ impl DuplicateGroups {
         }
     }
 
-    /// The groups of a run's kept pairs at resemblance `at`.
-    pub fn of<E>(n: usize, pairs: &[PairResult<E>], at: f64) -> Self {
+    /// The groups of a run's kept pairs at resemblance `at`; templates
+    /// ([`PairResult::template`]) join none.
+    pub fn of<E: Evidence>(n: usize, pairs: &[PairResult<E>], at: f64) -> Self {
         Self::from_scores(
             n,
             pairs
                 .iter()
+                .filter(|p| p.template().is_none())
                 .map(|p| (p.a, p.b, p.comparison.similarity.resemblance)),
             at,
         )

@@ -37,7 +37,7 @@ pub use self::groups::{DuplicateGroup, DuplicateGroups};
 
 use crate::corpus::{Item, Skipped};
 use crate::document::Document;
-use crate::method::{Comparison, Detector, PairRule};
+use crate::method::{Comparison, Detector, Evidence, PairRule};
 
 /// How candidate pairs are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -299,6 +299,14 @@ pub struct PairResult<E> {
     pub comparison: Comparison<E>,
 }
 
+impl<E: Evidence> PairResult<E> {
+    /// Why the pair is a template, when it was reported as one ([`PairRule::WithTemplates`],
+    /// or a containment rule, which keeps pairs whatever the method's decision).
+    pub fn template(&self) -> Option<&str> {
+        self.comparison.template()
+    }
+}
+
 /// Step 3: compare every candidate pair that can be kept (in parallel; with a join, the
 /// method's bound rules the others out first, [`Detector::may_be_reported`]) and keep those
 /// `config.rule` keeps, expanded to every member of the exact-duplicate groups, sorted by
@@ -333,7 +341,7 @@ pub fn verify<D: Detector>(
                     }
                     compared_here += 1;
                     let c = detector.compare(sx, sy);
-                    rule.keeps(&c.similarity, c.duplicate).then_some((x, y, c))
+                    c.kept_by(rule).then_some((x, y, c))
                 })
                 .collect();
             progress.advance(chunk.len() as u64);
@@ -390,7 +398,7 @@ fn expand_groups<D: Detector>(
     for group in groups.groups() {
         let rep = &sketches[group[0]];
         let c = detector.compare(rep, rep);
-        if rule.keeps(&c.similarity, c.duplicate) {
+        if c.kept_by(rule) {
             for (i, &a) in group.iter().enumerate() {
                 for &b in &group[i + 1..] {
                     out.push(PairResult {
@@ -431,9 +439,21 @@ pub struct BatchResult<D: Detector> {
 }
 
 impl<D: Detector> BatchResult<D> {
-    /// The clusters: connected components of the kept pairs ([`clusters`]).
+    /// The clusters: connected components of the kept pairs but templates ([`clusters`],
+    /// [`PairResult::template`]).
     pub fn clusters(&self) -> Vec<Vec<usize>> {
-        clusters(self.corpus.ids.len(), self.pairs.iter().map(|p| (p.a, p.b)))
+        clusters(
+            self.corpus.ids.len(),
+            self.pairs
+                .iter()
+                .filter(|p| p.template().is_none())
+                .map(|p| (p.a, p.b)),
+        )
+    }
+
+    /// Reported pairs that are templates ([`PairResult::template`]).
+    pub fn templates(&self) -> usize {
+        self.pairs.iter().filter(|p| p.template().is_some()).count()
     }
 }
 

@@ -43,7 +43,8 @@ pub struct PairBlock {
 
 /// One reported pair: `{"a","b","method","resemblance","containment_a","containment_b",
 /// "block_count","matched_sentences"}` plus, with details, `"blocks"` (SL+ST in either mode) or
-/// `"note"` and `"evidence"` (the other methods). `a` is the earlier document. Methods other
+/// `"note"` and `"evidence"` (the other methods), and `"template"` for a pair reported as a
+/// template ([`crate::method::PairRule::WithTemplates`]). `a` is the earlier document. Methods other
 /// than SL+ST have no blocks: `block_count` is absent, and a containment they cannot define is
 /// `null`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -75,6 +76,10 @@ pub struct PairRecord<'a, E: Serialize> {
     /// The method's evidence (the other methods), with details.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<&'a E>,
+    /// Why the pair is a template and not a duplicate, for a pair reported as one
+    /// ([`Evidence::template`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template: Option<&'a str>,
 }
 
 impl<'a, E: Evidence> PairRecord<'a, E> {
@@ -139,6 +144,7 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
             blocks,
             note: if others { c.evidence.note() } else { None },
             evidence: others.then_some(&c.evidence),
+            template: c.template(),
         }
     }
 }
@@ -275,11 +281,13 @@ pub fn write_groups<'a>(
     Ok(())
 }
 
-/// Write pair records in a format.
+/// Write pair records in a format; `templates` adds a last column, `template`, to TSV and
+/// CSV (JSON lines carry it on the records that have one).
 pub fn write_records<'a, E: Serialize + 'a>(
     out: &mut dyn Write,
     records: impl Iterator<Item = PairRecord<'a, E>>,
     format: PairFormat,
+    templates: bool,
 ) -> std::io::Result<()> {
     let number = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
     let count = |x: Option<usize>| x.map(|v| v.to_string()).unwrap_or_default();
@@ -291,13 +299,14 @@ pub fn write_records<'a, E: Serialize + 'a>(
             }
         }
         PairFormat::Tsv => {
-            writeln!(
+            write!(
                 out,
                 "a\tb\tmethod\tresemblance\tcontainment_a\tcontainment_b\tblock_count"
             )?;
+            writeln!(out, "{}", if templates { "\ttemplate" } else { "" })?;
             let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
             for r in records {
-                writeln!(
+                write!(
                     out,
                     "{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     clean(r.a),
@@ -308,11 +317,15 @@ pub fn write_records<'a, E: Serialize + 'a>(
                     number(r.containment_b),
                     count(r.block_count)
                 )?;
+                if templates {
+                    write!(out, "\t{}", r.template.unwrap_or_default())?;
+                }
+                writeln!(out)?;
             }
         }
         PairFormat::Csv => {
             let mut w = csv::Writer::from_writer(out);
-            w.write_record([
+            let header = [
                 "a",
                 "b",
                 "method",
@@ -320,9 +333,11 @@ pub fn write_records<'a, E: Serialize + 'a>(
                 "containment_a",
                 "containment_b",
                 "block_count",
-            ])?;
+                "template",
+            ];
+            w.write_record(&header[..header.len() - usize::from(!templates)])?;
             for r in records {
-                w.write_record([
+                let row = [
                     r.a,
                     r.b,
                     r.method.name(),
@@ -330,7 +345,9 @@ pub fn write_records<'a, E: Serialize + 'a>(
                     &number(r.containment_a),
                     &number(r.containment_b),
                     &count(r.block_count),
-                ])?;
+                    r.template.unwrap_or_default(),
+                ];
+                w.write_record(&row[..row.len() - usize::from(!templates)])?;
             }
             w.flush()?;
         }
@@ -339,8 +356,9 @@ pub fn write_records<'a, E: Serialize + 'a>(
 }
 
 /// Write the pair records of a batch result but those inside the groups of `leave_out`;
-/// `details` adds each pair's blocks, or its note and evidence (JSON lines only). Returns the
-/// number of pair records written.
+/// `details` adds each pair's blocks, or its note and evidence (JSON lines only); `templates`
+/// the `template` column of TSV and CSV ([`write_records`]). Returns the number of pair
+/// records written.
 pub fn write_pairs<D: Detector>(
     out: &mut dyn Write,
     detector: &D,
@@ -348,6 +366,7 @@ pub fn write_pairs<D: Detector>(
     format: PairFormat,
     details: bool,
     leave_out: Option<&DuplicateGroups>,
+    templates: bool,
 ) -> std::io::Result<usize> {
     let details = details && format == PairFormat::Jsonl;
     let mut written = 0;
@@ -360,6 +379,7 @@ pub fn write_pairs<D: Detector>(
             .inspect(|_| written += 1)
             .map(|p| PairRecord::new(detector, result, p, details)),
         format,
+        templates,
     )?;
     Ok(written)
 }

@@ -95,6 +95,9 @@ pub struct BatchSummary {
     pub pairs_compared: usize,
     /// Pairs reported (inside duplicate groups or not).
     pub pairs_reported: usize,
+    /// Of those, pairs reported as templates, not duplicates (`--templates report`): in no
+    /// cluster and no duplicate group.
+    pub templates_reported: usize,
     /// Pair records written: the pairs reported less those inside duplicate groups, unless
     /// they are asked for.
     pub pairs_written: usize,
@@ -181,6 +184,7 @@ impl BatchSummary {
             candidate_pairs: set.pairs.len(),
             pairs_compared: result.pairs_compared,
             pairs_reported: result.pairs.len(),
+            templates_reported: result.templates(),
             pairs_written,
             clusters: clusters.len(),
             threads: rayon::current_num_threads(),
@@ -221,7 +225,7 @@ impl BatchSummary {
             "documents: {} read{}, {} skipped, {} without sentences, {} sentences\n\
              {}boilerplate runs excluded: {}\n\
              candidate pairs: {} {}; {}\n\
-             pairs reported: {}; clusters: {}\n{}\
+             pairs reported: {}{}; clusters: {}\n{}\
              time: {:.2}s reading and profiling, {:.2}s candidates, {:.2}s scoring ({} threads)\n",
             self.documents_read,
             if self.documents_fallback_decoded > 0 {
@@ -248,6 +252,11 @@ impl BatchSummary {
             candidates_origin(self.candidates_mode),
             scored(self.candidate_pairs, self.pairs_compared),
             self.pairs_reported,
+            if self.templates_reported > 0 {
+                format!(" ({} of them templates)", self.templates_reported)
+            } else {
+                String::new()
+            },
             self.clusters,
             self.groups_text(),
             self.seconds.sketch,

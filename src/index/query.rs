@@ -107,7 +107,7 @@ impl Index {
             }
             result.compared += 1;
             let comparison = detector.compare(&result.sketch, &stored);
-            if rule.keeps(&comparison.similarity, comparison.duplicate) {
+            if comparison.kept_by(rule) {
                 result.hits.push(Hit {
                     document,
                     sketch: stored,

@@ -68,8 +68,9 @@ pub use self::registry::{
     Method, MethodDetector, MethodSettings, Params, UnknownMethod, WithDetector,
 };
 pub use self::robust::{
-    RobustBlock, RobustComparison, RobustConfig, RobustParams, RobustProfile, RobustSentence,
-    RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk, prefix_len,
+    Refusal, RobustBlock, RobustComparison, RobustConfig, RobustParams, RobustProfile,
+    RobustSentence, RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk,
+    prefix_len,
 };
 pub use self::sentlen::{
     SentLen, SentLenConfig, SentLenEvidence, SentLenParams, SentLenSketch, SentLenSketchView,
@@ -104,6 +105,10 @@ pub enum PairRule {
     /// The method's own decision (J ≥ θ for most methods).
     #[default]
     Duplicates,
+    /// The method's duplicates, and the pairs it refuses as *templates* whose scores reach
+    /// its threshold ([`Evidence::template`]: one text filled with other figures, one notice
+    /// for another party), to be reported as such.
+    WithTemplates,
     /// Either containment at least this, with something in common (the score above 0).
     Contained(f64),
     /// Every pair with a score above 0 (evaluation sweeps the threshold afterwards).
@@ -122,9 +127,12 @@ impl PairRule {
     /// assert!(PairRule::Contained(0.6).keeps(&s, false)); // 2 of A's 3 sentences lie in B
     /// assert!(PairRule::Scored.keeps(&s, false));
     /// ```
+    /// For [`PairRule::WithTemplates`], `duplicate` is whether the method's decision keeps
+    /// the pair or calls it a template ([`Comparison::kept_by`]); as a bound, whether the scores
+    /// reach the threshold, as for [`PairRule::Duplicates`].
     pub fn keeps(self, scores: &Similarity, duplicate: bool) -> bool {
         match self {
-            PairRule::Duplicates => duplicate,
+            PairRule::Duplicates | PairRule::WithTemplates => duplicate,
             PairRule::Contained(theta) => {
                 scores.resemblance > 0.0
                     && (scores.containment_a.is_some_and(|x| x >= theta)
@@ -178,6 +186,14 @@ pub trait Evidence: Serialize + Clone + Send + Sync {
     /// Why a score is undefined or necessarily 0, or what is special about the pair, when
     /// something is ("no sentences", "identical profiles", …).
     fn note(&self) -> Option<&str> {
+        None
+    }
+
+    /// Why a pair whose scores reach the method's threshold is not a duplicate, when the
+    /// method saw a *template* in it: one text filled with other figures, or one notice sent
+    /// for another party (robust SL+ST, [`crate::method::Refusal::is_template`]). A corpus
+    /// run can report such pairs as templates instead of dropping them.
+    fn template(&self) -> Option<&str> {
         None
     }
 
@@ -380,6 +396,22 @@ impl<E: Evidence> Comparison<E> {
             duplicate: self.duplicate,
             evidence: self.evidence.swapped(),
         }
+    }
+
+    /// Why the pair is a template, when the method refused it as one ([`Evidence::template`]).
+    pub fn template(&self) -> Option<&str> {
+        if self.duplicate {
+            None
+        } else {
+            self.evidence.template()
+        }
+    }
+
+    /// Whether a report by `rule` keeps this comparison.
+    pub fn kept_by(&self, rule: PairRule) -> bool {
+        let decision =
+            self.duplicate || (rule == PairRule::WithTemplates && self.template().is_some());
+        rule.keeps(&self.similarity, decision)
     }
 }
 

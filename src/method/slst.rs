@@ -517,7 +517,7 @@ impl Detector for SlSt {
     fn index_keys_needed(&self, sketch: &SlstSketch, rule: PairRule) -> usize {
         let min_block = self.config.min_block.max(1);
         match rule {
-            PairRule::Duplicates => {
+            PairRule::Duplicates | PairRule::WithTemplates => {
                 min_block.max((self.config.threshold * sketch.len() as f64).floor() as usize)
             }
             PairRule::Contained(_) | PairRule::Scored => min_block,

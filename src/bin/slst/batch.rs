@@ -67,6 +67,14 @@ pub struct BatchArgs {
     /// Report pairs where either containment is at least this, instead of J ≥ θ.
     #[arg(long, value_name = "θc")]
     pub containment: Option<f64>,
+    /// Pairs the decision refuses as templates (robust SL+ST: one text filled with other
+    /// figures, one notice for another party): `drop` them, or `report` them as templates.
+    ///
+    /// `report`: each such pair whose scores reach the rule is written with the reason
+    /// (`"template"` in JSON lines, a `template` column in TSV and CSV) and joins no cluster
+    /// and no duplicate group.
+    #[arg(long, value_enum, default_value_t = TemplatesArg::Drop)]
+    pub templates: TemplatesArg,
     /// Blocks shorter than this many sentences are dropped.
     #[arg(
         hide_short_help = true,
@@ -118,6 +126,15 @@ pub enum PairFormatArg {
     Tsv,
     /// Comma-separated.
     Csv,
+}
+
+/// What becomes of template pairs.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TemplatesArg {
+    /// Not reported.
+    Drop,
+    /// Reported, marked as templates.
+    Report,
 }
 
 /// Candidate modes.
@@ -272,7 +289,15 @@ impl WithDetector for Run<'_> {
             if inline {
                 output::write_groups(w, detector.method(), &groups, id)?;
             }
-            written = output::write_pairs(w, detector, &result, format, args.blocks, leave_out)?;
+            written = output::write_pairs(
+                w,
+                detector,
+                &result,
+                format,
+                args.blocks,
+                leave_out,
+                args.templates == TemplatesArg::Report,
+            )?;
             Ok(())
         })?;
         if let Some(path) = &args.groups {
@@ -325,9 +350,10 @@ pub fn run(args: BatchArgs) -> Result<()> {
         .settings(slst_config, &profile, args.threshold)?;
     let detector = settings.detector(args.method.0)?;
     let config = BatchConfig {
-        rule: match args.containment {
-            Some(theta) => PairRule::Contained(theta),
-            None => PairRule::Duplicates,
+        rule: match (args.containment, args.templates) {
+            (Some(theta), _) => PairRule::Contained(theta),
+            (None, TemplatesArg::Drop) => PairRule::Duplicates,
+            (None, TemplatesArg::Report) => PairRule::WithTemplates,
         },
         candidates: match args.candidates {
             CandidatesArg::Index => Candidates::Index,

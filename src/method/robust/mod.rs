@@ -650,7 +650,72 @@ pub struct RobustComparison {
     pub term_containment: f64,
     /// Why a pair whose resemblance reaches the threshold is not a duplicate.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub refused: Option<&'static str>,
+    pub refused: Option<Refusal>,
+}
+
+/// Why robust SL+ST refuses a pair whose resemblance reaches the threshold: each is one
+/// condition of the decision ([`RobustConfig`]). Serialised as its note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The sentences in blocks share too few of their words ([`RobustConfig::min_weighted`],
+    /// [`RobustConfig::min_agreement`]): a loose match, not a template.
+    LooseWords,
+    /// The sentences in blocks differ in their figures ([`RobustConfig::min_figures`]).
+    FiguresInBlocks,
+    /// The documents differ in their figures ([`RobustConfig::min_figure_containment`]).
+    FiguresInDocuments,
+    /// The same words around other figures in several places ([`RobustConfig::figure_swaps`]).
+    OtherFigures,
+    /// Two one-sentence documents open on other words ([`RobustConfig::flash_leads`]).
+    HeadlineLeads,
+    /// The documents differ in their words ([`RobustConfig::min_term_containment`]).
+    OtherWords,
+    /// Each headline names a subject the other document lacks
+    /// ([`RobustConfig::headline_subjects`]).
+    HeadlineSubjects,
+}
+
+impl Refusal {
+    /// What `slst compare` and the reports say of the pair.
+    pub fn note(self) -> &'static str {
+        match self {
+            Refusal::LooseWords => "the matched sentences agree only loosely in their words",
+            Refusal::FiguresInBlocks => {
+                "the matched sentences differ in their figures: a template?"
+            }
+            Refusal::FiguresInDocuments => {
+                "the documents differ in their figures: one template filled twice?"
+            }
+            Refusal::OtherFigures => {
+                "the same words around other figures: one template for another day?"
+            }
+            Refusal::HeadlineLeads => {
+                "two headlines that open on other words: one notice for two parties?"
+            }
+            Refusal::OtherWords => {
+                "the documents differ in their words: one notice for two parties?"
+            }
+            Refusal::HeadlineSubjects => {
+                "each headline names what the other document lacks: one notice for two parties or hours?"
+            }
+        }
+    }
+
+    /// Whether the refused pair is a *template*: one text filled with other figures, or one
+    /// notice sent for another party, hour or day — what a reader of the pair sees as the
+    /// same form, not the same story. Every refusal but a loose match is one.
+    pub fn is_template(self) -> bool {
+        self != Refusal::LooseWords
+    }
+}
+
+impl Serialize for Refusal {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.note())
+    }
 }
 
 impl Evidence for RobustComparison {
@@ -674,7 +739,11 @@ impl Evidence for RobustComparison {
         if self.len_a == 0 || self.len_b == 0 {
             return Some("no sentences");
         }
-        self.refused
+        self.refused.map(Refusal::note)
+    }
+
+    fn template(&self) -> Option<&str> {
+        self.refused.filter(|r| r.is_template()).map(Refusal::note)
     }
 
     fn swapped(&self) -> Self {
@@ -902,20 +971,20 @@ impl Detector for RobustSlst {
         let refused = if !reaches {
             None
         } else if weighted < self.config.min_weighted {
-            Some("the matched sentences agree only loosely in their words")
+            Some(Refusal::LooseWords)
         } else if figures[1] > 0
             && (figures[0] as f64) < self.config.min_figures * figures[1] as f64
         {
-            Some("the matched sentences differ in their figures: a template?")
+            Some(Refusal::FiguresInBlocks)
         } else if figure_containment < self.config.min_figure_containment {
-            Some("the documents differ in their figures: one template filled twice?")
+            Some(Refusal::FiguresInDocuments)
         } else if self.config.figure_swaps > 0 && swapped_figures(a, b) >= self.config.figure_swaps
         {
-            Some("the same words around other figures: one template for another day?")
+            Some(Refusal::OtherFigures)
         } else if agreement < self.config.min_agreement * len_a.min(len_b) as f64 {
-            Some("the matched sentences agree only loosely in their words")
+            Some(Refusal::LooseWords)
         } else if self.config.flash_leads && len_a == 1 && len_b == 1 && !leads_agree(a, b) {
-            Some("two headlines that open on other words: one notice for two parties?")
+            Some(Refusal::HeadlineLeads)
         } else if self.config.min_term_containment > 0.0 && {
             term_containment = matching::containment(&a.vocabulary(), &b.vocabulary());
             if on_blocks && term_containment < self.config.min_term_containment {
@@ -924,14 +993,12 @@ impl Detector for RobustSlst {
             }
             term_containment < self.config.min_term_containment
         } {
-            Some("the documents differ in their words: one notice for two parties?")
+            Some(Refusal::OtherWords)
         } else if self.config.headline_subjects
             && !self.config.long_enough_for_blocks(len_a, len_b)
             && other_subjects(a, b)
         {
-            Some(
-                "each headline names what the other document lacks: one notice for two parties or hours?",
-            )
+            Some(Refusal::HeadlineSubjects)
         } else {
             None
         };

@@ -481,6 +481,9 @@ fn the_weighted_resemblance_counts_loose_matches_for_less() {
         c.evidence.note(),
         Some("the matched sentences agree only loosely in their words")
     );
+    // A loose match is not a template: a corpus run never reports it as one.
+    assert_eq!(c.template(), None);
+    assert!(!c.kept_by(PairRule::WithTemplates));
     let strict = RobustSlst::new(RobustConfig {
         min_weighted: x + 0.01,
         ..loose_config()
@@ -695,6 +698,9 @@ fn the_same_words_around_other_figures_are_a_template() {
         c.evidence.note(),
         Some("the same words around other figures: one template for another day?")
     );
+    // A template: reported as one when templates are asked for, with the same reason.
+    assert_eq!(c.template(), c.evidence.note());
+    assert!(c.kept_by(PairRule::WithTemplates) && !c.kept_by(PairRule::Duplicates));
     assert!(!d.compare(&april, &march).duplicate);
     let off = RobustSlst::new(RobustConfig {
         figure_swaps: 0,
