@@ -441,4 +441,20 @@ fn templates_are_dropped_or_reported_as_such() {
         stderr.contains("pairs reported: 3 (2 of them templates)"),
         "{stderr}"
     );
+    // `compare` says so too.
+    let o = slst_in(&docs, &["compare", "a-march.txt", "b-april.txt"]);
+    assert!(
+        stdout(&o).contains("duplicate            no (a template)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = slst_in(
+        &docs,
+        &["compare", "a-march.txt", "c-march-corrected.txt", "--json"],
+    );
+    let record: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (record["duplicate"].as_bool(), record.get("template")),
+        (Some(true), None)
+    );
 }

@@ -231,6 +231,10 @@ pub struct CompareRecord<'a, E: Serialize> {
     /// (`no sentences`, `identical profiles`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Why the pair is a template and not a duplicate, when the method refused it as one
+    /// ([`Evidence::template`]; `slst batch --templates report` reports such pairs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
     /// How the decision was made, in words (`J ≥ 0.5`, `≥ 1 equal megashingle`, …).
     pub rule: String,
     /// With a containment threshold θc, for a method that defines both containments: whether A
@@ -275,6 +279,7 @@ impl<'a, E: Evidence> CompareRecord<'a, E> {
             }),
             passages: None,
             note,
+            template: comparison.template().map(str::to_string),
             rule: detector.rule(),
             contained: None,
             evidence: found.is_none().then_some(ev),

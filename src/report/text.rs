@@ -87,8 +87,13 @@ impl<E: Serialize> CompareRecord<'_, E> {
             ));
         } else {
             out.push_str(&format!(
-                "duplicate            {}\n  by the rule: {}\n",
+                "duplicate            {}{}\n  by the rule: {}\n",
                 yes_no(self.duplicate),
+                if self.template.is_some() {
+                    " (a template)"
+                } else {
+                    ""
+                },
                 self.rule
             ));
         }
