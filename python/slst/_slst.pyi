@@ -62,6 +62,7 @@ class Comparison:
     duplicate: bool
     rule: str
     note: Optional[str]
+    template: Optional[str]
     blocks: List[Block]
     passages: Optional[List[Passage]]
     json: str
@@ -81,6 +82,7 @@ class Pair:
     containment_a: Optional[float]
     containment_b: Optional[float]
     duplicate: bool
+    template: Optional[str]
     json: str
     def to_json(self) -> str: ...
 

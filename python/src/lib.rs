@@ -187,6 +187,9 @@ pub struct Comparison {
     rule: String,
     /// What is special about the pair, if anything (`no sentences`, a refusal's reason).
     note: Option<String>,
+    /// Why the pair is a template and not a duplicate, when the method refused it as one
+    /// (robust SL+ST: one text filled with other figures, one notice for another party).
+    template: Option<String>,
     /// The blocks (SL+ST; empty for the other methods).
     blocks: Vec<Py<Block>>,
     /// The passages (when asked for and the method has blocks), else None.
@@ -233,6 +236,7 @@ struct Compared {
     duplicate: bool,
     rule: String,
     note: Option<String>,
+    template: Option<String>,
     blocks: Vec<SpanData>,
     passages: Option<Vec<SpanData>>,
 }
@@ -248,6 +252,7 @@ impl Compared {
             duplicate: record.duplicate,
             rule: record.rule.clone(),
             note: record.note.clone(),
+            template: record.template.clone(),
             blocks: record
                 .blocks
                 .iter()
@@ -334,6 +339,7 @@ impl Compared {
             duplicate: self.duplicate,
             rule: self.rule,
             note: self.note,
+            template: self.template,
             blocks,
             passages,
             json: self.json,
@@ -559,6 +565,9 @@ pub struct Pair {
     containment_b: Option<f64>,
     /// The method's decision.
     duplicate: bool,
+    /// Why the pair is a template and not a duplicate, for a pair reported as one
+    /// (`rule="templates"`).
+    template: Option<String>,
     /// The line `slst batch` writes for this pair (JSON lines).
     json: String,
 }
@@ -585,6 +594,7 @@ struct PairData {
     containment_a: Option<f64>,
     containment_b: Option<f64>,
     duplicate: bool,
+    template: Option<String>,
     json: String,
 }
 
@@ -623,6 +633,7 @@ impl WithDetector for RunCorpus {
                     containment_a: c.similarity.containment_a,
                     containment_b: c.similarity.containment_b,
                     duplicate: c.duplicate,
+                    template: record.template.map(str::to_string),
                     json: serde_json::to_string(&record).expect("a record serialises"),
                 }
             })
@@ -698,6 +709,7 @@ impl Pairs {
                     containment_a: p.containment_a,
                     containment_b: p.containment_b,
                     duplicate: p.duplicate,
+                    template: p.template,
                     json: p.json,
                 },
             )?)),

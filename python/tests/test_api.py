@@ -217,10 +217,16 @@ def test_templates_are_reported_as_slst_batch_reports_them_on_reuters(reuters_js
                 yield r["id"], r["text"]
 
     result = slst.pairs(docs(), rule="templates")
-    lines = [p.to_json() for p in result]
+    pairs = list(result)
+    lines = [p.to_json() for p in pairs]
     assert sorted(lines) == sorted(out.read_text().splitlines())
-    templates = [line for line in lines if '"template":' in line]
+    templates = [p for p in pairs if p.template is not None]
     assert 0 < len(templates) < len(lines)
+    assert all(not p.duplicate and json.loads(p.to_json())["template"] == p.template for p in templates)
+    # compare names the same reason.
+    texts = dict(docs())
+    t = templates[0]
+    assert slst.compare(texts[t.a], texts[t.b]).template == t.template
     # Templates join no cluster: the clusters are those of the duplicates alone.
     rows = [r.split("\t") for r in clusters.read_text().splitlines()[1:]]
     by_cluster = {}
