@@ -564,7 +564,9 @@ impl RobustProfile {
         block_vocabulary(self, std::iter::once((0, self.len())))
     }
 
-    /// The profile with its windows among its units, in text order (no corpus view).
+    /// The profile with its windows among its units, in text order, for tiling alone: the
+    /// document-level parts the decision reads (figures, subject, runs of figures, corpus view)
+    /// are left empty.
     fn with_windows(&self) -> RobustProfile {
         let mut sentences: Vec<RobustSentence> = self
             .sentences
@@ -579,10 +581,10 @@ impl RobustProfile {
             skipped_empty: self.skipped_empty,
             dropped_long: 0,
             windows: Vec::new(),
-            figures: self.figures.clone(),
+            figures: Box::default(),
             lead: self.lead,
-            subject: self.subject.clone(),
-            figure_runs: self.figure_runs.clone(),
+            subject: Box::default(),
+            figure_runs: Box::default(),
             corpus: None,
         }
     }
