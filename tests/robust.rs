@@ -10,7 +10,7 @@ use slst::batch::{
     self, BatchConfig, BatchResult, CandidateSource, Candidates, Silent, join_candidates,
 };
 use slst::corpus::Item;
-use slst::method::{PairRule, RobustConfig, RobustSlst};
+use slst::method::{PairRule, RobustConfig, RobustSlst, Witness};
 use slst::{Detector, Document, SlSt, SlstConfig};
 use std::path::PathBuf;
 
@@ -178,22 +178,22 @@ proptest! {
 
     /// The witness keys a distributed join counts with (`Detector::witness_keys`): every unit
     /// of A in a block of a comparison with B is witnessed by one of A's keys that B also
-    /// holds, and both ways, so the witnessed units bound the units in blocks.
+    /// holds with lengths that fit (`Witness::fits`), and both ways, so the witnessed units
+    /// bound the units in blocks.
     #[test]
     fn units_in_blocks_are_witnessed(texts in corpus(), config in configs()) {
         let d = RobustSlst::new(config).unwrap();
         let docs: Vec<Document> = texts.iter().enumerate().map(|(i, t)| Document::new(format!("d{i}"), t.as_str())).collect();
         let sketches: Vec<_> = docs.iter().map(|doc| d.sketch(doc)).collect();
-        let keys: Vec<Vec<(u64, u32)>> = sketches.iter().map(|s| d.witness_keys(s).unwrap()).collect();
+        let keys: Vec<Vec<Witness>> = sketches.iter().map(|s| d.witness_keys(s).unwrap()).collect();
+        let tolerance = d.witness_tolerance().unwrap();
         for i in 0..docs.len() {
             for j in 0..docs.len() {
                 if i == j {
                     continue;
                 }
                 let c = d.compare(&sketches[i], &sketches[j]);
-                let held: std::collections::HashSet<u64> = keys[j].iter().map(|&(k, _)| k).collect();
-                let witnessed: std::collections::HashSet<u32> =
-                    keys[i].iter().filter(|(k, _)| held.contains(k)).map(|&(_, u)| u).collect();
+                let witnessed = witnessed_by(&keys[i], &keys[j], tolerance);
                 for b in &c.evidence.blocks {
                     for u in b.a_start..b.a_start + b.len {
                         prop_assert!(witnessed.contains(&(u as u32)), "unit {} of d{} unwitnessed against d{}", u, i, j);
@@ -255,8 +255,8 @@ proptest! {
 
     /// Keys held by more than `max_df` documents are boilerplate and witness nothing: a corpus
     /// run reports every pair that comparing every pair reports and whose shorter document's
-    /// units witnessed by the other keys could satisfy the rule, and only pairs that comparing every pair reports and
-    /// that share such a key.
+    /// units witnessed by the other keys (held with lengths that fit) could satisfy the rule,
+    /// and only pairs that comparing every pair reports and that share such a key.
     #[test]
     fn boilerplate_keys_witness_nothing(
         texts in corpus(),
@@ -283,16 +283,14 @@ proptest! {
         ));
         let all = pairs(&run_with(&texts, &d, Candidates::All, containment));
         let witnessed = witnessed_units(&texts, &d, max_df);
+        let tolerance = d.witness_tolerance().unwrap();
         let must: Vec<_> = all
             .iter()
             .filter(|p| {
                 // Counted from the shorter document (of two as long, the earlier).
                 let (a, b) = if witnessed[p.1].0 < witnessed[p.0].0 { (p.1, p.0) } else { (p.0, p.1) };
                 let (na, nb) = (witnessed[a].0, witnessed[b].0);
-                let m = witnessed[a].1.iter().filter(|(k, _)| witnessed[b].2.contains(k))
-                    .map(|&(_, u)| u)
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .len();
+                let m = witnessed_by(&witnessed[a].1, &witnessed[b].1, tolerance).len();
                 d.may_keep_matched(m.min(na).min(nb), na, nb, rule(containment)) == Some(true)
             })
             .collect();
@@ -428,26 +426,29 @@ fn key_sharing_pairs(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(us
     join_candidates(&refs, max_df).0
 }
 
-/// Per document of `texts` under the corpus order: its units, its witness keys held by at most
-/// `max_df` documents with the unit each witnesses, and the set of those keys.
-#[allow(clippy::type_complexity)]
-fn witnessed_units(
-    texts: &[String],
-    d: &RobustSlst,
-    max_df: usize,
-) -> Vec<(usize, Vec<(u64, u32)>, std::collections::HashSet<u64>)> {
+/// The units of `a`'s witnesses that one of `b`'s witnesses shares: same key, lengths that fit.
+fn witnessed_by(a: &[Witness], b: &[Witness], tolerance: usize) -> std::collections::BTreeSet<u32> {
+    a.iter()
+        .filter(|x| b.iter().any(|y| y.key == x.key && x.fits(*y, tolerance)))
+        .map(|x| x.unit)
+        .collect()
+}
+
+/// Per document of `texts` under the corpus order: its units and its witnesses whose keys are
+/// held by at most `max_df` documents.
+fn witnessed_units(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(usize, Vec<Witness>)> {
     let mut sketches: Vec<_> = texts
         .iter()
         .map(|t| d.sketch(&Document::new("d", t.clone())))
         .collect();
     d.prepare_corpus(&mut sketches);
-    let keys: Vec<Vec<(u64, u32)>> = sketches
+    let keys: Vec<Vec<Witness>> = sketches
         .iter()
         .map(|s| d.witness_keys(s).unwrap())
         .collect();
     let mut df = std::collections::HashMap::<u64, usize>::new();
     for k in &keys {
-        let distinct: std::collections::HashSet<u64> = k.iter().map(|x| x.0).collect();
+        let distinct: std::collections::HashSet<u64> = k.iter().map(|x| x.key).collect();
         for key in distinct {
             *df.entry(key).or_default() += 1;
         }
@@ -456,9 +457,8 @@ fn witnessed_units(
         .iter()
         .zip(keys)
         .map(|(s, k)| {
-            let kept: Vec<(u64, u32)> = k.into_iter().filter(|x| df[&x.0] <= max_df).collect();
-            let set = kept.iter().map(|x| x.0).collect();
-            (s.len(), kept, set)
+            let kept: Vec<Witness> = k.into_iter().filter(|x| df[&x.key] <= max_df).collect();
+            (s.len(), kept)
         })
         .collect()
 }

@@ -178,7 +178,7 @@ def _sketch_partition(
             wkeys, units = found
             yield (
                 position, doc_id, sketch.to_bytes(), None,
-                [(_signed(k), u) for k, u in wkeys], units, None, _rss_mb(),
+                [(_signed(k), u, l1, l2) for k, u, l1, l2 in wkeys], units, None, _rss_mb(),
             )
             continue
         keys = detector.keys(sketch, duplicates=duplicates)
@@ -337,7 +337,8 @@ def _plan_partition(
 
 def _witness_candidates(spark, good, max_df, method, mode, params, rule, containment):
     """Candidate pairs (a, b), a < b, by witnessed units, as ``slst batch`` finds them: a unit
-    of A in a block has a witness key that B holds, and a pair needs at least ``least`` of A's
+    of A in a block has a witness key that B holds with lengths that fit
+    (``Detector.witness_tolerance``), and a pair needs at least ``least`` of A's
     units in blocks (``Detector.fewest_matched``, against documents at least as long), so any
     ``units − least + 1`` of them include a witnessed one. Only the keys of those units (the
     cheapest; ``slst.plan_walk``) are joined with the keys of every document at least as long
@@ -356,13 +357,19 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
     )
 
     w = good.select("pos", "units", F.explode("wkeys").alias("w")).select(
-        "pos", "units", F.col("w.key").alias("key"), F.col("w.unit").alias("unit")
+        "pos",
+        "units",
+        F.col("w.key").alias("key"),
+        F.col("w.unit").alias("unit"),
+        F.col("w.l1").alias("l1"),
+        F.col("w.l2").alias("l2"),
     )
     df = w.groupBy("key").agg(F.countDistinct("pos").alias("df"))
     slots = w.join(df, "key").persist(StorageLevel.MEMORY_AND_DISK)
     dropped = slots.where(F.col("df") > max_df).select("key").distinct().count()
 
     detector = slst.detector(method, mode, **params)
+    tolerance = detector.witness_tolerance
     sizes = [r.units for r in good.select("units").distinct().collect()]
     fewest = detector.fewest_matched(sizes, rule=rule, containment=containment)
     assert fewest is not None
@@ -389,14 +396,28 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
             F.col("unit").alias("ua"),
             F.col("units").alias("na"),
             "assumed",
+            F.col("l1").alias("la1"),
+            F.col("l2").alias("la2"),
         )
     )
-    right = kept.select("key", F.col("pos").alias("b"), F.col("units").alias("nb")).distinct()
+    right = kept.select(
+        "key",
+        F.col("pos").alias("b"),
+        F.col("units").alias("nb"),
+        F.col("l1").alias("lb1"),
+        F.col("l2").alias("lb2"),
+    ).distinct()
     bounded = (
         left.join(right, "key")
         # Each pair from its shorter document (of two as long, the earlier), as slst batch
         # counts it: `fewest` is the least against documents at least as long.
         .where((F.col("na") < F.col("nb")) | ((F.col("na") == F.col("nb")) & (F.col("a") < F.col("b"))))
+        # A key witnesses only where the lengths of its units fit (a key held with lengths
+        # far apart is shared by chance), as in slst batch.
+        .where(
+            (F.abs(F.col("la1") - F.col("lb1")) <= tolerance)
+            & (F.abs(F.col("la2") - F.col("lb2")) <= tolerance)
+        )
         .groupBy("a", "b")
         .agg(
             F.countDistinct("ua").alias("wa"),
@@ -485,7 +506,12 @@ def run(
                 "wkeys",
                 ArrayType(
                     StructType(
-                        [StructField("key", LongType(), False), StructField("unit", IntegerType(), False)]
+                        [
+                            StructField("key", LongType(), False),
+                            StructField("unit", IntegerType(), False),
+                            StructField("l1", IntegerType(), False),
+                            StructField("l2", IntegerType(), False),
+                        ]
                     )
                 ),
                 True,

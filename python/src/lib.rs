@@ -375,8 +375,9 @@ impl WithDetector for KeysOf<'_> {
     }
 }
 
-/// Witness keys, each `(key, unit)`, and the number of units of a sketch.
-type Witnesses = (Vec<(u64, u32)>, usize);
+/// Witness keys, each `(key, unit, first length, second length)`, and the number of units of
+/// a sketch.
+type Witnesses = (Vec<(u64, u32, u8, u8)>, usize);
 
 /// The witness keys and the unit count of a sketch.
 struct WitnessOf<'a>(&'a Arc<dyn Any + Send + Sync>);
@@ -386,7 +387,20 @@ impl WithDetector for WitnessOf<'_> {
         let s = typed::<D>(self.0);
         let keys = d.witness_keys(s)?;
         let units = d.sentence_counts(s).map_or(0, |c| c.sentences);
+        let keys = keys
+            .into_iter()
+            .map(|w| (w.key, w.unit, w.lengths[0], w.lengths[1]))
+            .collect();
         Some((keys, units))
+    }
+}
+
+/// How far two witnesses' lengths may differ.
+struct Tolerance;
+impl WithDetector for Tolerance {
+    type Output = Option<usize>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        d.witness_tolerance()
     }
 }
 
@@ -855,10 +869,19 @@ impl Detector {
 
     /// Witness keys of a sketch and its number of units, for a distributed join that counts
     /// witnessed units per pair (robust SL+ST): `(keys, units)` with each key as
-    /// `(key, unit)`; None for a method without them.
+    /// `(key, unit, first_length, second_length)` — the lengths of the units of the key's step
+    /// (a one-unit key: its unit's, twice). Two documents share a witness when they hold the
+    /// same key with both lengths within `witness_tolerance`; None for a method without them.
     fn witness_keys(&self, sketch: &Sketch) -> PyResult<Option<Witnesses>> {
         self.check(sketch)?;
         Ok(self.inner.visit(WitnessOf(&sketch.inner)))
+    }
+
+    /// How far the lengths of two witnesses of one key may differ, each, for the key to
+    /// witness (robust SL+ST: the length tolerance δ); None for a method without witness keys.
+    #[getter]
+    fn witness_tolerance(&self) -> Option<usize> {
+        self.inner.visit(Tolerance)
     }
 
     /// For each `(matched, units_a, units_b)`: whether that many units in blocks could

@@ -7,7 +7,7 @@ use rusqlite::OptionalExtension;
 use super::{Index, QueryOptions, distinct, fingerprint, keys_blob};
 use crate::document::Document;
 use crate::error::Result;
-use crate::method::{Comparison, Detector, MethodDetector};
+use crate::method::{Comparison, Detector, MethodDetector, Witness};
 
 /// One indexed near-duplicate of a query document.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,13 +141,15 @@ impl Index {
     fn witnessed_candidates(
         &self,
         keys: &[u64],
-        witnesses: &[(u64, u32)],
+        witnesses: &[Witness],
         may_keep: &dyn Fn(usize, usize) -> bool,
     ) -> Result<HashSet<i64>> {
         // Each distinct key with the units it witnesses.
         let mut by_key: HashMap<u64, Vec<u32>> = HashMap::new();
-        for &(k, u) in witnesses {
-            by_key.entry(k).or_default().push(u);
+        // The index is exact (no key is left out), so it counts every shared key: a chance
+        // witness only adds a candidate.
+        for w in witnesses {
+            by_key.entry(w.key).or_default().push(w.unit);
         }
         let mut postings = self
             .conn

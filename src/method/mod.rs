@@ -202,6 +202,34 @@ pub trait Evidence: Serialize + Clone + Send + Sync {
     fn swapped(&self) -> Self;
 }
 
+/// A witness key of a unit ([`Detector::witness_keys`]): a key of a block step (or of a block
+/// of one unit pair) and one of the units it witnesses, with the lengths of the step's units (a
+/// one-unit key: its unit's, twice), capped at 255 (capping only shrinks differences). Two
+/// documents share a witness when they hold the same key with lengths that fit: a key held
+/// with lengths far apart is shared by chance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Witness {
+    /// The key.
+    pub key: u64,
+    /// The unit it witnesses.
+    pub unit: u32,
+    /// The lengths of the units of its step (of its unit, twice).
+    pub lengths: [u8; 2],
+}
+
+impl Witness {
+    /// Whether two witnesses' lengths differ by at most `tolerance`, each
+    /// ([`Detector::witness_tolerance`]).
+    pub fn fits(self, other: Witness, tolerance: usize) -> bool {
+        lengths_fit(self.lengths, other.lengths, tolerance)
+    }
+}
+
+/// Whether two witnesses' lengths differ by at most `tolerance`, each.
+pub(crate) fn lengths_fit(a: [u8; 2], b: [u8; 2], tolerance: usize) -> bool {
+    a[0].abs_diff(b[0]) as usize <= tolerance && a[1].abs_diff(b[1]) as usize <= tolerance
+}
+
 /// A near-duplicate detection method.
 ///
 /// A method keeps a *sketch* of each document ([`Detector::sketch`], once per document) and
@@ -312,12 +340,18 @@ pub trait Detector: Send + Sync {
         None
     }
 
-    /// Witness keys, for a join outside this library (a Spark job): `(key, unit)` pairs such
-    /// that every unit of A in a block of a comparison with B has a key that B also holds, so
-    /// the units of A witnessed by B's keys bound the units in blocks (with
-    /// [`Detector::may_keep_matched`], a distributed join prunes as the corpus join does).
-    /// Default: `None`, no such keys.
-    fn witness_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<(u64, u32)>> {
+    /// Witness keys, for a join outside this library (a Spark job): [`Witness`]es such that
+    /// every unit of A in a block of a comparison with B has a witness whose key B also holds
+    /// in a witness whose lengths fit ([`Detector::witness_tolerance`]), so the units of A
+    /// witnessed by B bound the units in blocks (with [`Detector::may_keep_matched`], a
+    /// distributed join prunes as the corpus join does). Default: `None`, no such keys.
+    fn witness_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<Witness>> {
+        None
+    }
+
+    /// How far the lengths of two witnesses of one key may differ, each, for the key to
+    /// witness ([`Witness::fits`]). Default: `None`, no such keys.
+    fn witness_tolerance(&self) -> Option<usize> {
         None
     }
 

@@ -12,6 +12,12 @@
 //! bounding each one afterwards, this reads each posting list once per holder and never sorts
 //! or stores the pairs that cannot be reported.
 //!
+//! A key witnesses only where the two documents hold it with sentences of lengths that fit:
+//! the sentences of a block step (or of a one-pair block) differ in length by at most δ, so a
+//! key held with lengths further apart (two sentences that share two long words and nothing
+//! else) is shared by chance. Each posting carries its slot's lengths, and the walk skips the
+//! ones that do not fit A's: on Reuters-21578 this halves the candidate pairs.
+//!
 //! When sentences are shared by many documents (a corpus built from a pool of sentences), the
 //! lists are long and walking them dominates. The report's rule then helps once more: a pair
 //! needs at least `least` sentences of A in blocks ([`fewest_matched`]), so any
@@ -39,7 +45,7 @@ use rdst::{RadixKey, RadixSort};
 use super::keys::Slot;
 use super::{CorpusView, RobustProfile, RobustSlst};
 use crate::batch::{CandidateSet, CandidateSource};
-use crate::method::PairRule;
+use crate::method::{PairRule, lengths_fit};
 use crate::similarity::Similarity;
 
 /// A key list held by more than `max_df` documents: boilerplate, left out; it witnesses nothing.
@@ -203,7 +209,11 @@ impl RobustSlst {
         max_df: usize,
     ) -> Option<CandidateSet> {
         let keep = move |s: &Similarity, duplicate: bool| rule.keeps(s, duplicate);
-        let (pairs, capped) = self.witness_join_with(sketches, &keep, max_df, BOUND_COST)?;
+        // The figure check of `may_be_reported`, which rules out most pairs of templates (about
+        // half the candidates on Reuters-21578), is made as soon as a pair passes the walk.
+        let admits = |a: &RobustProfile, b: &RobustProfile| !self.figures_refuse(a, b, rule);
+        let (pairs, capped) =
+            self.witness_join_with(sketches, &keep, &admits, max_df, BOUND_COST)?;
         Some(CandidateSet::from_pairs(
             sketches.len(),
             pairs,
@@ -218,6 +228,7 @@ impl RobustSlst {
         &self,
         sketches: &[&RobustProfile],
         keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
+        admits: &(dyn Fn(&RobustProfile, &RobustProfile) -> bool + Sync),
         max_df: usize,
         bound_cost: usize,
     ) -> Option<(Vec<(usize, usize)>, usize)> {
@@ -264,16 +275,31 @@ impl RobustSlst {
             parts.push(part);
             rest = tail;
         }
-        parts.into_par_iter().enumerate().for_each(|(d, part)| {
-            let base = first_slot[d];
-            let slots = views[d].slots(self, sketches[d]);
-            for (k, (e, s)) in part.iter_mut().zip(&slots).enumerate() {
-                *e = Entry {
-                    key: s.key,
-                    holder: (rank[d] as u64) << 32 | (base + k) as u64,
-                };
-            }
-        });
+        // Per slot, the lengths of the sentences it witnesses (for a single key, the second is
+        // the first's): the walk skips postings whose sentences could not match A's.
+        let mut slot_lengths = vec![[0u8; 2]; total];
+        let mut length_parts: Vec<&mut [[u8; 2]]> = Vec::with_capacity(n);
+        let mut rest = &mut slot_lengths[..];
+        for &count in &counts {
+            let (part, tail) = rest.split_at_mut(count);
+            length_parts.push(part);
+            rest = tail;
+        }
+        parts
+            .into_par_iter()
+            .zip(length_parts)
+            .enumerate()
+            .for_each(|(d, (part, lengths))| {
+                let base = first_slot[d];
+                let slots = views[d].slots(self, sketches[d]);
+                for (k, ((e, l), s)) in part.iter_mut().zip(lengths).zip(&slots).enumerate() {
+                    *e = Entry {
+                        key: s.key,
+                        holder: (rank[d] as u64) << 32 | (base + k) as u64,
+                    };
+                    *l = s.lengths(sketches[d]);
+                }
+            });
         // A radix sort: several times faster than a comparison sort on these 10⁷-entry lists.
         entries.radix_sort_builder().with_low_mem_tuner().sort();
         // For each slot, the entries after its own in its key's list, as start << 32 | end
@@ -316,6 +342,11 @@ impl RobustSlst {
             .sum();
         let ranges: Vec<u64> = ranges.into_iter().map(AtomicU64::into_inner).collect();
         // The walk reads only the documents of the postings: a column of its own.
+        let lengths: Vec<[u8; 2]> = entries
+            .par_iter()
+            .map(|e| slot_lengths[e.holder as u32 as usize])
+            .collect();
+        drop(slot_lengths);
         let mut holders: Vec<u32> = entries
             .into_iter()
             .map(|e| by_size[(e.holder >> 32) as usize])
@@ -336,7 +367,10 @@ impl RobustSlst {
             first_slot: &first_slot,
             ranges: &ranges,
             holders: &holders,
+            lengths: &lengths,
+            tolerance: self.config.length_tolerance,
             may_keep: &may_keep,
+            admits,
             bound_cost,
         };
         let mut pairs: Vec<(usize, usize)> = (0..n)
@@ -370,19 +404,20 @@ struct Walk<'a> {
     ranges: &'a [u64],
     /// The document of each posting, in key order.
     holders: &'a [u32],
+    /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]).
+    lengths: &'a [[u8; 2]],
+    /// δ: two matching sentences differ in length by at most this.
+    tolerance: usize,
     /// Whether m sentences in blocks could meet the report's rule for sizes (A, B).
     may_keep: &'a (dyn Fn(usize, usize, usize) -> bool + Sync),
+    /// A pair check of the report's rule that needs no blocks (the figures), made on the pairs
+    /// that pass the count.
+    admits: &'a (dyn Fn(&RobustProfile, &RobustProfile) -> bool + Sync),
     /// What a candidate costs, in visits ([`BOUND_COST`]).
     bound_cost: usize,
 }
 
 impl Walk<'_> {
-    /// The sentences a slot witnesses.
-    fn units_of(code: u32) -> std::ops::Range<usize> {
-        let i = (code >> 1) as usize;
-        i..i + 1 + (code & 1) as usize
-    }
-
     /// The postings after the `k`-th slot of document `a` in its key's list (`None`: the key is
     /// left out).
     fn range_of(&self, a: usize, k: usize) -> Option<std::ops::Range<usize>> {
@@ -405,7 +440,7 @@ impl Walk<'_> {
         c.cost.resize(len_a, 0);
         for (k, slot) in slots.iter().enumerate() {
             if let Some(r) = self.range_of(a, k) {
-                for u in Self::units_of(slot.code) {
+                for u in slot.units() {
                     c.cost[u] += r.len();
                 }
             }
@@ -454,15 +489,19 @@ impl Walk<'_> {
     /// per document after `a` (in size order) the marked sentences witnessed.
     fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
         for (k, slot) in slots.iter().enumerate() {
-            let units = Self::units_of(slot.code);
+            let units = slot.units();
             if !c.walked[units.clone()].contains(&true) {
                 continue;
             }
             let Some(r) = self.range_of(a, k) else {
                 continue;
             };
-            for &b in &self.holders[r] {
-                if b as usize == a {
+            // A witness is a key of a block step (or single block) the other document holds
+            // with sentences of matching lengths: a posting whose sentences differ from A's by
+            // more than δ shares the key by chance and witnesses nothing.
+            let own = slot.lengths(self.sketches[a]);
+            for (&b, &l) in self.holders[r.clone()].iter().zip(&self.lengths[r]) {
+                if b as usize == a || !lengths_fit(own, l, self.tolerance) {
                     continue;
                 }
                 let [count, next] = &mut c.count_next[b as usize];
@@ -492,6 +531,7 @@ impl Walk<'_> {
                 let len_b = self.sizes[b];
                 let m = (c.count_next[b][0] as usize + extra).min(len_a).min(len_b);
                 (self.may_keep)(m, len_a, len_b)
+                    && (self.admits)(self.sketches[a], self.sketches[b])
             })
             .map(|b| (a.min(b), a.max(b)))
             .collect();
@@ -577,7 +617,7 @@ mod tests {
                     .collect();
                 for bound_cost in [0, BOUND_COST, usize::MAX] {
                     let (found, _) = d
-                        .witness_join_with(&refs, keep, usize::MAX, bound_cost)
+                        .witness_join_with(&refs, keep, &|_, _| true, usize::MAX, bound_cost)
                         .unwrap();
                     for pair in &wanted {
                         assert!(

@@ -77,6 +77,22 @@ pub(super) struct Slot {
     pub(super) code: u32,
 }
 
+impl Slot {
+    /// The units this slot witnesses: `i`, or `i` and `i + 1`.
+    pub(super) fn units(self) -> std::ops::Range<usize> {
+        let i = (self.code >> 1) as usize;
+        i..i + 1 + (self.code & 1) as usize
+    }
+
+    /// The lengths of the units it witnesses in `p` (a single key's unit twice), capped at 255
+    /// ([`crate::method::Witness`]).
+    pub(super) fn lengths(self, p: &RobustProfile) -> [u8; 2] {
+        let units = self.units();
+        let length = |u: usize| p.sentences[u].length.min(255) as u8;
+        [length(units.start), length(units.end - 1)]
+    }
+}
+
 impl CorpusView {
     /// The join keys of the profile this view was made of, as [`Slot`]s in code order.
     pub(super) fn slots(&self, d: &RobustSlst, p: &RobustProfile) -> Vec<Slot> {

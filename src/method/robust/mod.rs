@@ -72,7 +72,9 @@ pub use self::join::{WalkPlan, fewest_matched, plan_walk};
 use self::keys::CorpusView;
 use self::matching::canonical;
 pub use self::matching::prefix_len;
-use super::{Comparison, Detector, Evidence, FoundBlock, Method, PairRule, Params, SentenceCounts};
+use super::{
+    Comparison, Detector, Evidence, FoundBlock, Method, PairRule, Params, SentenceCounts, Witness,
+};
 
 /// Which SL+ST runs: the paper's method or the robust mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -823,6 +825,21 @@ impl RobustSlst {
     }
 }
 
+impl RobustSlst {
+    /// Whether the pair is refused on its figures whatever its blocks: reporting duplicates
+    /// only, a pair whose figures disagree, unless it could be judged on its blocks (two edited
+    /// copies). The figure sets are in the sketches, so it costs one merge, not a tiling.
+    fn figures_refuse(&self, a: &RobustProfile, b: &RobustProfile, rule: PairRule) -> bool {
+        rule == PairRule::Duplicates
+            && self.config.min_figure_containment > 0.0
+            && !self.config.judges_blocks(a.len(), b.len(), {
+                let m = a.len().min(b.len());
+                Similarity::from_counts(m, a.len(), b.len()).resemblance
+            })
+            && matching::containment(&a.figures, &b.figures) < self.config.min_figure_containment
+    }
+}
+
 impl Detector for RobustSlst {
     type Sketch = RobustProfile;
     type Evidence = RobustComparison;
@@ -1086,7 +1103,7 @@ impl Detector for RobustSlst {
     /// Every unit's slots, each with the units it witnesses: the corpus join's own keys once
     /// [`Detector::prepare_corpus`] has run, else in term-id order (the order the corpus join
     /// uses under the anchor rule; a prefix in any global order finds every matching pair).
-    fn witness_keys(&self, sketch: &RobustProfile) -> Option<Vec<(u64, u32)>> {
+    fn witness_keys(&self, sketch: &RobustProfile) -> Option<Vec<Witness>> {
         // A single slot witnesses its unit, a pair slot both units of its step.
         let slots = match sketch.corpus.as_deref() {
             Some(view) => view.slots(self, sketch),
@@ -1095,9 +1112,20 @@ impl Detector for RobustSlst {
         Some(
             slots
                 .iter()
-                .flat_map(|s| (s.code / 2..=s.code / 2 + (s.code & 1)).map(move |u| (s.key, u)))
+                .flat_map(|s| {
+                    let lengths = s.lengths(sketch);
+                    s.units().map(move |u| Witness {
+                        key: s.key,
+                        unit: u as u32,
+                        lengths,
+                    })
+                })
                 .collect(),
         )
+    }
+
+    fn witness_tolerance(&self) -> Option<usize> {
+        Some(self.config.length_tolerance)
     }
 
     fn may_keep_matched(
@@ -1113,17 +1141,7 @@ impl Detector for RobustSlst {
     /// Scores bounded by `RobustSlst::max_matched`: a pair is ruled out when even that many
     /// sentences in blocks would not satisfy `rule` (every score is increasing in them).
     fn may_be_reported(&self, a: &RobustProfile, b: &RobustProfile, rule: PairRule) -> bool {
-        // Reporting duplicates only, a pair whose figures disagree is refused whatever its
-        // blocks, unless it could be judged on them (two edited copies): the figure sets are in
-        // the sketches, so it costs one merge, not a tiling.
-        if rule == PairRule::Duplicates
-            && self.config.min_figure_containment > 0.0
-            && !self.config.judges_blocks(a.len(), b.len(), {
-                let m = a.len().min(b.len());
-                Similarity::from_counts(m, a.len(), b.len()).resemblance
-            })
-            && matching::containment(&a.figures, &b.figures) < self.config.min_figure_containment
-        {
+        if self.figures_refuse(a, b, rule) {
             return false;
         }
         let may_keep = |m: usize| self.keeps_matched(m, a.len(), b.len(), rule);
