@@ -630,6 +630,33 @@ mod tests {
         }
     }
 
+    /// Two sentences that share their longest words but differ in length by far more than δ
+    /// hold the same single key by chance: it witnesses nothing, so the pair is no candidate —
+    /// while a sentence of a fitting length with those words is one.
+    #[test]
+    fn a_key_held_with_lengths_far_apart_witnesses_nothing() {
+        let d = RobustSlst::new(RobustConfig::default()).unwrap();
+        let short = "Extraordinary parliamentary committee meets.";
+        // The same two longest words among twenty short ones (δ = 4 by default).
+        let long = "Extraordinary parliamentary talk and a big red cat sat on the mat by the old                     oak tree near the pond with ten green frogs and two black dogs all day.";
+        let close = "Extraordinary parliamentary committee meets again today.";
+        let docs = [short, long, close].map(|t| Document::new("d", t));
+        let mut sketches: Vec<RobustProfile> = docs.iter().map(|x| d.sketch(x)).collect();
+        assert_eq!(
+            sketches.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            [1, 1, 1]
+        );
+        let lengths: Vec<u16> = sketches.iter().map(|p| p.sentences[0].length).collect();
+        assert!(lengths[1] > lengths[0] + 4, "{lengths:?}");
+        d.prepare_corpus(&mut sketches);
+        let refs: Vec<&RobustProfile> = sketches.iter().collect();
+        let found = d
+            .witness_join(&refs, PairRule::Scored, usize::MAX)
+            .unwrap()
+            .pairs;
+        assert_eq!(found, [(0, 2)]);
+    }
+
     #[test]
     fn fewest_matched_follows_the_rule() {
         // J ≥ 0.5: m / (na + nb − m) ≥ 0.5, smallest over the sizes present.
