@@ -368,7 +368,6 @@ impl RobustSlst {
             ranges: &ranges,
             holders: &holders,
             lengths: &lengths,
-            tolerance: self.config.length_tolerance,
             may_keep: &may_keep,
             admits,
             bound_cost,
@@ -406,8 +405,6 @@ struct Walk<'a> {
     holders: &'a [u32],
     /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]).
     lengths: &'a [[u8; 2]],
-    /// δ: two matching sentences differ in length by at most this.
-    tolerance: usize,
     /// Whether m sentences in blocks could meet the report's rule for sizes (A, B).
     may_keep: &'a (dyn Fn(usize, usize, usize) -> bool + Sync),
     /// A pair check of the report's rule that needs no blocks (the figures), made on the pairs
@@ -500,8 +497,9 @@ impl Walk<'_> {
             // with sentences of matching lengths: a posting whose sentences differ from A's by
             // more than δ shares the key by chance and witnesses nothing.
             let own = slot.lengths(self.sketches[a]);
+            let tolerance = self.detector.config.length_tolerance;
             for (&b, &l) in self.holders[r.clone()].iter().zip(&self.lengths[r]) {
-                if b as usize == a || !lengths_fit(own, l, self.tolerance) {
+                if b as usize == a || !lengths_fit(own, l, tolerance) {
                     continue;
                 }
                 let [count, next] = &mut c.count_next[b as usize];
