@@ -830,13 +830,23 @@ impl RobustSlst {
     /// only, a pair whose figures disagree, unless it could be judged on its blocks (two edited
     /// copies). The figure sets are in the sketches, so it costs one merge, not a tiling.
     fn figures_refuse(&self, a: &RobustProfile, b: &RobustProfile, rule: PairRule) -> bool {
+        self.figures_checked(a.len(), b.len(), rule)
+            && !matching::contains_at_least(
+                &a.figures,
+                &b.figures,
+                self.config.min_figure_containment,
+            )
+    }
+
+    /// Whether two documents of `len_a` and `len_b` kept sentences are held to the figure
+    /// check of [`RobustSlst::figures_refuse`].
+    fn figures_checked(&self, len_a: usize, len_b: usize, rule: PairRule) -> bool {
         rule == PairRule::Duplicates
             && self.config.min_figure_containment > 0.0
-            && !self.config.judges_blocks(a.len(), b.len(), {
-                let m = a.len().min(b.len());
-                Similarity::from_counts(m, a.len(), b.len()).resemblance
+            && !self.config.judges_blocks(len_a, len_b, {
+                let m = len_a.min(len_b);
+                Similarity::from_counts(m, len_a, len_b).resemblance
             })
-            && matching::containment(&a.figures, &b.figures) < self.config.min_figure_containment
     }
 }
 
