@@ -114,15 +114,18 @@ impl Stems {
 pub(super) fn cut_glued(text: &str, span: Range<usize>, out: &mut Vec<Range<usize>>) {
     let b = text.as_bytes();
     let mut start = span.start;
-    for p in span.start + 2..span.end.saturating_sub(2) {
-        if matches!(b[p], b'.' | b'!' | b'?')
-            && b[p - 1].is_ascii_lowercase()
-            && b[p - 2].is_ascii_alphabetic()
-            && b[p + 1].is_ascii_uppercase()
-            && b[p + 2].is_ascii_lowercase()
-        {
-            out.push(start..p + 1);
-            start = p + 1;
+    let (first, last) = (span.start + 2, span.end.saturating_sub(2));
+    if first < last {
+        // The candidates found by memchr: most units hold one end mark or none.
+        for p in memchr::memchr3_iter(b'.', b'!', b'?', &b[first..last]).map(|k| first + k) {
+            if b[p - 1].is_ascii_lowercase()
+                && b[p - 2].is_ascii_alphabetic()
+                && b[p + 1].is_ascii_uppercase()
+                && b[p + 2].is_ascii_lowercase()
+            {
+                out.push(start..p + 1);
+                start = p + 1;
+            }
         }
     }
     out.push(start..span.end);
@@ -131,12 +134,11 @@ pub(super) fn cut_glued(text: &str, span: Range<usize>, out: &mut Vec<Range<usiz
 /// Cut `span` of `text` after every semicolon and colon (clauses).
 fn cut_clauses(text: &str, span: Range<usize>, out: &mut Vec<Range<usize>>) {
     let mut start = span.start;
-    for (k, c) in text[span.clone()].char_indices() {
-        if c == ';' || c == ':' {
-            let end = span.start + k + 1;
-            out.push(start..end);
-            start = end;
-        }
+    // Byte offsets: both marks are ASCII, which no byte of a longer UTF-8 character equals.
+    for k in memchr::memchr2_iter(b';', b':', &text.as_bytes()[span.clone()]) {
+        let end = span.start + k + 1;
+        out.push(start..end);
+        start = end;
     }
     out.push(start..span.end);
 }
