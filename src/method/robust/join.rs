@@ -93,7 +93,9 @@ const BOUND_COST: usize = 100;
 struct Counters {
     /// Per document: the sentences of the current A witnessed against it, and the first
     /// sentence of A not yet looked at for it (A's slots come in sentence order, so every
-    /// sentence counted so far lies below it). Side by side: one cache line holds both.
+    /// sentence counted so far lies below it) — or, once the walk takes sentences one at a
+    /// time, the mark of the last one counted ([`Walk::walk_one`]). Side by side: one cache
+    /// line holds both.
     count_next: Vec<[u32; 2]>,
     /// Documents with a count above 0.
     touched: Vec<u32>,
@@ -554,19 +556,11 @@ impl Walk<'_> {
     fn walk_one(&self, a: usize, slots: &[Slot], u: usize, mark: u32, c: &mut Counters) {
         // Slots in code order: u's are (u − 1, u), u alone and (u, u + 1).
         let first = slots.partition_point(|s| s.units().end <= u);
-        let tolerance = self.detector.config.length_tolerance;
         for (k, slot) in slots.iter().enumerate().skip(first) {
             if slot.units().start > u {
                 break;
             }
-            let Some(r) = self.range_of(a, k) else {
-                continue;
-            };
-            let own = slot.lengths(self.sketches[a]);
-            for (&b, &l) in self.holders[r.clone()].iter().zip(&self.lengths[r]) {
-                if b as usize == a || !lengths_fit(own, l, tolerance) {
-                    continue;
-                }
+            for b in self.witnesses(a, k, *slot) {
                 let [count, next] = &mut c.count_next[b as usize];
                 if *next == 0 {
                     c.touched.push(b);
@@ -577,6 +571,20 @@ impl Walk<'_> {
                 }
             }
         }
+    }
+
+    /// The documents (after `a` in size order) that witness `a`'s `k`-th slot: they hold its
+    /// key with sentences of lengths that fit. A posting whose sentences differ from A's by
+    /// more than δ shares the key by chance and witnesses nothing. None for a key left out.
+    fn witnesses(&self, a: usize, k: usize, slot: Slot) -> impl Iterator<Item = u32> + '_ {
+        let r = self.range_of(a, k).unwrap_or(0..0);
+        let own = slot.lengths(self.sketches[a]);
+        let tolerance = self.detector.config.length_tolerance;
+        self.holders[r.clone()]
+            .iter()
+            .zip(&self.lengths[r])
+            .filter(move |&(&b, &l)| b as usize != a && lengths_fit(own, l, tolerance))
+            .map(|(&b, _)| b)
     }
 
     /// Clears the counters of the documents the last walk touched.
@@ -596,18 +604,7 @@ impl Walk<'_> {
             if !c.walked[units.clone()].contains(&true) {
                 continue;
             }
-            let Some(r) = self.range_of(a, k) else {
-                continue;
-            };
-            // A witness is a key of a block step (or single block) the other document holds
-            // with sentences of matching lengths: a posting whose sentences differ from A's by
-            // more than δ shares the key by chance and witnesses nothing.
-            let own = slot.lengths(self.sketches[a]);
-            let tolerance = self.detector.config.length_tolerance;
-            for (&b, &l) in self.holders[r.clone()].iter().zip(&self.lengths[r]) {
-                if b as usize == a || !lengths_fit(own, l, tolerance) {
-                    continue;
-                }
+            for b in self.witnesses(a, k, *slot) {
                 let [count, next] = &mut c.count_next[b as usize];
                 if *next == 0 {
                     // First visit (every visit moves `next` past a sentence).
