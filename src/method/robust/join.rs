@@ -160,6 +160,69 @@ pub fn fewest_matched(
     out
 }
 
+/// The fewest sentences in blocks with which documents of two sizes can meet the report's rule,
+/// found by bisection the first time a pair of sizes is asked for and then kept: the walk asks
+/// for every document it touches, and the rule is two closure calls and three divisions.
+struct Thresholds<'a> {
+    may_keep: &'a (dyn Fn(usize, usize, usize) -> bool + Sync),
+    /// Per size (index), its place among the corpus's distinct sizes.
+    place: Vec<u32>,
+    distinct: usize,
+    /// Per pair of places: 0 not yet known, else the fewest sentences + 1 (the smaller size
+    /// + 2: never). Empty with too many distinct sizes: the rule is then asked every time.
+    table: Vec<std::sync::atomic::AtomicU32>,
+}
+
+impl<'a> Thresholds<'a> {
+    fn new(sizes: &[usize], may_keep: &'a (dyn Fn(usize, usize, usize) -> bool + Sync)) -> Self {
+        let mut distinct: Vec<usize> = sizes.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let mut place = vec![0; distinct.last().map_or(0, |&n| n + 1)];
+        for (k, &n) in distinct.iter().enumerate() {
+            place[n] = k as u32;
+        }
+        let cells = if distinct.len() <= 512 {
+            distinct.len() * distinct.len()
+        } else {
+            0
+        };
+        Thresholds {
+            may_keep,
+            place,
+            distinct: distinct.len(),
+            table: (0..cells).map(|_| Default::default()).collect(),
+        }
+    }
+
+    /// Whether `m` (at most the smaller size) sentences in blocks could meet the rule for sizes
+    /// `len_a` and `len_b` (`may_keep`, increasing in `m`).
+    fn may_keep(&self, m: usize, len_a: usize, len_b: usize) -> bool {
+        if self.table.is_empty() {
+            return (self.may_keep)(m, len_a, len_b);
+        }
+        let cell =
+            &self.table[self.place[len_a] as usize * self.distinct + self.place[len_b] as usize];
+        let mut known = cell.load(Ordering::Relaxed) as usize;
+        if known == 0 {
+            let most = len_a.min(len_b);
+            let (mut lo, mut hi) = (0, most + 1);
+            // The smallest m in 0..=most + 1 that keeps (most + 1: none does).
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if mid <= most && (self.may_keep)(mid, len_a, len_b) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            known = lo + 1;
+            cell.store(known as u32, Ordering::Relaxed);
+        }
+        m + 1 >= known
+    }
+}
+
 /// Which of a document's sentences a witness join walks (module docs): the cheapest
 /// `len − least + 1`, when they cost well under all of them; else all of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -388,6 +451,7 @@ impl RobustSlst {
         };
         let walk = Walk {
             fewest: fewest_matched(&sizes, &may_keep),
+            thresholds: Thresholds::new(&sizes, &may_keep),
             sizes,
             detector: self,
             sketches,
@@ -396,7 +460,6 @@ impl RobustSlst {
             ranges: &ranges,
             holders: &holders,
             lengths: &lengths,
-            may_keep: &may_keep,
             admits,
             bound_cost,
         };
@@ -433,8 +496,9 @@ struct Walk<'a> {
     holders: &'a [u32],
     /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]).
     lengths: &'a [[u8; 2]],
-    /// Whether m sentences in blocks could meet the report's rule for sizes (A, B).
-    may_keep: &'a (dyn Fn(usize, usize, usize) -> bool + Sync),
+    /// Whether m sentences in blocks could meet the report's rule for sizes (A, B), kept per
+    /// pair of sizes.
+    thresholds: Thresholds<'a>,
     /// A pair check of the report's rule that needs no blocks (the figures), made on the pairs
     /// (documents by index) that pass the count.
     admits: &'a (dyn Fn(usize, usize) -> bool + Sync),
@@ -529,7 +593,7 @@ impl Walk<'_> {
     fn may_pass(&self, a: usize, b: usize, c: &Counters, extra: usize) -> bool {
         let (len_a, len_b) = (self.sizes[a], self.sizes[b]);
         let m = (c.count_next[b][0] as usize + extra).min(len_a).min(len_b);
-        (self.may_keep)(m, len_a, len_b)
+        self.thresholds.may_keep(m, len_a, len_b)
     }
 
     /// Keeps in `c.passers` the documents that may pass ([`Walk::may_pass`]): chosen among
@@ -746,6 +810,33 @@ mod tests {
             .unwrap()
             .pairs;
         assert_eq!(found, [(0, 2)]);
+    }
+
+    #[test]
+    fn thresholds_answer_as_the_rule_does() {
+        // J ≥ 0.5 from the counts, and a rule no size meets.
+        let half = |m: usize, a: usize, b: usize| m > 0 && 2 * m >= a + b - m;
+        let never = |_: usize, _: usize, _: usize| false;
+        let sizes = [1, 2, 3, 5, 8, 13, 40];
+        for rule in [
+            &half as &(dyn Fn(usize, usize, usize) -> bool + Sync),
+            &never,
+        ] {
+            let kept = Thresholds::new(&sizes, rule);
+            for &a in &sizes {
+                for &b in &sizes {
+                    for m in 0..=a.min(b) {
+                        assert_eq!(
+                            kept.may_keep(m, a, b),
+                            rule(m, a, b),
+                            "m {m}, sizes {a}, {b}"
+                        );
+                        // Asked again, from the table.
+                        assert_eq!(kept.may_keep(m, a, b), rule(m, a, b));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
