@@ -169,7 +169,7 @@ struct Thresholds<'a> {
     place: Vec<u32>,
     distinct: usize,
     /// Per pair of places: 0 not yet known, else the fewest sentences + 1 (the smaller size
-    /// + 2: never). Empty with too many distinct sizes: the rule is then asked every time.
+    /// + 2: never). Empty with too many or too large sizes: the rule is then asked every time.
     table: Vec<std::sync::atomic::AtomicU32>,
 }
 
@@ -178,11 +178,21 @@ impl<'a> Thresholds<'a> {
         let mut distinct: Vec<usize> = sizes.to_vec();
         distinct.sort_unstable();
         distinct.dedup();
-        let mut place = vec![0; distinct.last().map_or(0, |&n| n + 1)];
-        for (k, &n) in distinct.iter().enumerate() {
+        // Kept for up to 512 distinct sizes of up to 65,535 sentences (a table of 1 MiB at
+        // most); past that the rule is asked every time.
+        let kept = distinct.len() <= 512 && distinct.last().is_none_or(|&n| n < 1 << 16);
+        let mut place = vec![
+            0;
+            if kept {
+                distinct.last().map_or(0, |&n| n + 1)
+            } else {
+                0
+            }
+        ];
+        for (k, &n) in distinct.iter().enumerate().filter(|_| kept) {
             place[n] = k as u32;
         }
-        let cells = if distinct.len() <= 512 {
+        let cells = if kept {
             distinct.len() * distinct.len()
         } else {
             0
