@@ -136,28 +136,37 @@ pub fn fewest_matched(
         if distinct.binary_search(&na).is_err() {
             return;
         }
-        for &nb in &distinct {
-            if nb < na {
-                continue;
+        for &nb in distinct.iter().filter(|&&nb| nb >= na) {
+            if let Some(least) = fewest_keeping(may_keep, na, nb) {
+                *fewest = (*fewest).min(least);
             }
-            // Scores increase with m: the smallest m that keeps, by bisection.
-            let most = na.min(nb);
-            if !may_keep(most, na, nb) {
-                continue;
-            }
-            let (mut lo, mut hi) = (1, most);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if may_keep(mid, na, nb) {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
-            }
-            *fewest = (*fewest).min(lo);
         }
     });
     out
+}
+
+/// The fewest sentences in blocks, 1 to the smaller size, with which documents of `na` and
+/// `nb` sentences meet the rule (`None`: no number does), by bisection: `may_keep` increases
+/// in m, and m = 0 never keeps.
+fn fewest_keeping(
+    may_keep: &(dyn Fn(usize, usize, usize) -> bool + Sync),
+    na: usize,
+    nb: usize,
+) -> Option<usize> {
+    let most = na.min(nb);
+    if most == 0 || !may_keep(most, na, nb) {
+        return None;
+    }
+    let (mut lo, mut hi) = (1, most);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if may_keep(mid, na, nb) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
 }
 
 /// The fewest sentences in blocks with which documents of two sizes can meet the report's rule,
@@ -206,7 +215,7 @@ impl<'a> Thresholds<'a> {
     }
 
     /// Whether `m` (at most the smaller size) sentences in blocks could meet the rule for sizes
-    /// `len_a` and `len_b` (`may_keep`, increasing in `m`).
+    /// `len_a` and `len_b` (`may_keep`, increasing in `m`; m = 0 never keeps).
     fn may_keep(&self, m: usize, len_a: usize, len_b: usize) -> bool {
         if self.table.is_empty() {
             return (self.may_keep)(m, len_a, len_b);
@@ -215,18 +224,8 @@ impl<'a> Thresholds<'a> {
             &self.table[self.place[len_a] as usize * self.distinct + self.place[len_b] as usize];
         let mut known = cell.load(Ordering::Relaxed) as usize;
         if known == 0 {
-            let most = len_a.min(len_b);
-            let (mut lo, mut hi) = (0, most + 1);
-            // The smallest m in 0..=most + 1 that keeps (most + 1: none does).
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if mid <= most && (self.may_keep)(mid, len_a, len_b) {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
-            }
-            known = lo + 1;
+            let never = len_a.min(len_b) + 1;
+            known = fewest_keeping(self.may_keep, len_a, len_b).unwrap_or(never) + 1;
             cell.store(known as u32, Ordering::Relaxed);
         }
         m + 1 >= known

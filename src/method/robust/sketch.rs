@@ -132,7 +132,7 @@ pub(super) fn cut_glued(text: &str, span: Range<usize>, out: &mut Vec<Range<usiz
 }
 
 /// Cut `span` of `text` after every semicolon and colon (clauses).
-fn cut_clauses(text: &str, span: Range<usize>, out: &mut Vec<Range<usize>>) {
+pub(super) fn cut_clauses(text: &str, span: Range<usize>, out: &mut Vec<Range<usize>>) {
     let mut start = span.start;
     // Byte offsets: both marks are ASCII, which no byte of a longer UTF-8 character equals.
     for k in memchr::memchr2_iter(b';', b':', &text.as_bytes()[span.clone()]) {

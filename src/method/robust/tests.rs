@@ -256,6 +256,23 @@ fn invalid_settings_are_rejected() {
 }
 
 #[test]
+fn clauses_are_cut_after_their_marks_in_text_of_any_script() {
+    // Byte offsets found by a byte search: the characters before and after the marks are
+    // several bytes long.
+    let text = "Prix: café crème; thé vert — «fin»";
+    let mut out = Vec::new();
+    cut_clauses(text, 0..text.len(), &mut out);
+    let pieces: Vec<&str> = out.iter().map(|r| &text[r.clone()]).collect();
+    assert_eq!(pieces, ["Prix:", " café crème;", " thé vert — «fin»"]);
+    out.clear();
+    // A span inside the text, ending on a mark.
+    let inner = text.find('c').unwrap()..text.find(';').unwrap() + 1;
+    cut_clauses(text, inner, &mut out);
+    let pieces: Vec<&str> = out.iter().map(|r| &text[r.clone()]).collect();
+    assert_eq!(pieces, ["café crème;", ""]);
+}
+
+#[test]
 fn glued_sentences_are_cut_and_abbreviations_are_not() {
     let text =
         "It grew.Coalition members met in the U.S.Army base, e.g.The one at example.com today.";
