@@ -39,6 +39,14 @@
 //! over 1,000 documents (pairs of long Bible and news words: `children israel`) left 19 % of all
 //! sentences assumed witnessed and 51 million candidates to bound, where 50,000 hold every pair
 //! reported (the same 9,054 pairs either way).
+//!
+//! The postings are most of a corpus run's memory, so they are kept lean: per slot, where the
+//! postings after its document's start (4 bytes); per posting of a key held by two documents
+//! or more, its document and lengths (6 bytes) — keys held by one document (half of
+//! Reuters-21578's slots, a fifth of the synthetic corpus's) have none. They are made in passes
+//! over the keys' top bits, each sorting only its own keys (every pass makes the documents'
+//! slots again, a few nanoseconds each), so the sort's buffers are one pass's: on 300,000
+//! synthetic documents the peak fell from 7.1 to 3.8 GB.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -52,10 +60,7 @@ use crate::batch::{CandidateSet, CandidateSource};
 use crate::method::{PairRule, lengths_fit};
 use crate::similarity::Similarity;
 
-/// A key list held by more than `max_df` documents: boilerplate, left out; it witnesses nothing.
-const CAPPED: u64 = u64::MAX;
-
-/// A posting: a key and its holder (document << 32 | slot number).
+/// A posting as sorted: a key and its holder (document rank << 32 | its place in its pass).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     key: u64,
@@ -82,6 +87,74 @@ impl RadixKey for Entry {
             (self.key >> (8 * (level - 4))) as u8
         }
     }
+}
+
+/// Postings sorted in one pass at most, unless that takes more than [`PASS_BITS`] passes:
+/// 2^25 entries, 512 MiB. A corpus with more slots is sorted in passes over its keys' top bits,
+/// so that the sort's buffer is one pass's, not every slot's.
+const PASS_ENTRIES: usize = 1 << 25;
+/// The most passes of the postings build: 2^4.
+const PASS_BITS: u32 = 4;
+
+/// Marks the last posting of a key's list in [`Postings::holders`].
+const LAST: u32 = 1 << 31;
+/// No postings after a slot's own: its key is held by no later document, or left out.
+const NONE: u32 = u32::MAX;
+
+/// Every key's postings, as the walk reads them.
+struct Postings {
+    /// Per global slot: the first posting after its own document's in its key's list (they
+    /// run to the list's [`LAST`]), or [`NONE`]. Four bytes a slot, where a range would take
+    /// eight: at scale this column is the largest the join keeps.
+    after: Vec<u32>,
+    /// The document of each posting (below 2³¹), list after list, [`LAST`] set on each list's
+    /// last; only keys held by two documents or more (and at most `max_df`) have a list.
+    holders: Vec<u32>,
+    /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]).
+    lengths: Vec<[u8; 2]>,
+    /// Per global sentence: the postings its slots have after their own (what walking it
+    /// costs).
+    cost: Vec<u64>,
+    /// Keys left out as boilerplate.
+    capped: usize,
+}
+
+/// `v` cut into consecutive parts of the given lengths.
+fn split_parts<T>(mut v: &mut [T], lengths: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut parts = Vec::new();
+    for length in lengths {
+        let (part, tail) = std::mem::take(&mut v).split_at_mut(length);
+        parts.push(part);
+        v = tail;
+    }
+    parts
+}
+
+/// The lengths of about `count` pieces of sorted `entries` that cut no run of keys equal in
+/// their sorted bytes: pieces to work on in parallel.
+fn pieces_at_keys(entries: &[Entry], count: usize) -> Vec<usize> {
+    let mut lengths = Vec::with_capacity(count);
+    let mut start = 0;
+    for i in 1..=count {
+        let mut end = (entries.len() * i / count).max(start);
+        while end > 0
+            && end < entries.len()
+            && entries[end].key & KEY_MASK == entries[end - 1].key & KEY_MASK
+        {
+            end += 1;
+        }
+        lengths.push(end - start);
+        start = end;
+    }
+    lengths
+}
+
+/// The documents holding a key, from its list (sorted by document).
+fn documents(list: &[Entry]) -> usize {
+    1 + list
+        .windows(2)
+        .filter(|w| w[0].holder >> 32 != w[1].holder >> 32)
+        .count()
 }
 
 /// What ruling a candidate pair in or out costs after the join (a bound, maybe a comparison),
@@ -305,7 +378,7 @@ impl RobustSlst {
                     && !self.figures_refuse(sketches[a], sketches[b], rule))
         };
         let (pairs, capped) =
-            self.witness_join_with(sketches, &keep, &admits, max_df, BOUND_COST)?;
+            self.witness_join_with(sketches, &keep, &admits, max_df, BOUND_COST, PASS_ENTRIES)?;
         Some(CandidateSet::from_pairs(
             sketches.len(),
             pairs,
@@ -314,8 +387,235 @@ impl RobustSlst {
         ))
     }
 
+    /// Every key's postings: each slot as ([`Entry`]) its key and holder, sorted, so that a
+    /// key's postings follow document size. Only the lists of keys held by two documents or
+    /// more, and at most `max_df`, are kept (on Reuters-21578 half the slots hold a key no other
+    /// document holds). The slots are sorted in passes over their keys' top bits of at most
+    /// about `pass_entries` each, every pass making each document's slots again (a few
+    /// nanoseconds a slot): the sort's buffer is then one pass's.
+    #[allow(clippy::too_many_arguments)]
+    fn postings(
+        &self,
+        sketches: &[&RobustProfile],
+        views: &[&CorpusView],
+        first_slot: &[usize],
+        first_unit: &[usize],
+        rank: &[u32],
+        by_size: &[u32],
+        max_df: usize,
+        pass_entries: usize,
+    ) -> Postings {
+        const BUCKETS: usize = 1 << PASS_BITS;
+        let n = views.len();
+        let total = first_slot[n];
+        let bucket = |key: u64| (key >> (64 - PASS_BITS)) as usize;
+        // Per document, its slots in each bucket of the keys' top bits.
+        let mut counts = vec![0u32; n * BUCKETS];
+        counts
+            .par_chunks_mut(BUCKETS)
+            .enumerate()
+            .for_each(|(d, c)| {
+                for s in views[d].slots(self, sketches[d]) {
+                    c[bucket(s.key)] += 1;
+                }
+            });
+        let bits = (0..PASS_BITS)
+            .find(|&b| total.div_ceil(1 << b) <= pass_entries)
+            .unwrap_or(PASS_BITS);
+        let width = BUCKETS >> bits;
+        let in_pass = |d: usize, p: usize| -> usize {
+            counts[d * BUCKETS + p * width..][..width]
+                .iter()
+                .map(|&c| c as usize)
+                .sum()
+        };
+        let largest = (0..1 << bits)
+            .map(|p| (0..n).map(|d| in_pass(d, p)).sum::<usize>())
+            .max()
+            .unwrap_or(0);
+        // Made in parallel, as are the other slot-sized columns: their first touch (the kernel
+        // zeroing each fresh page) is a tenth of a large run's time.
+        let mut entries: Vec<Entry> = (0..largest)
+            .into_par_iter()
+            .map(|_| Entry { key: 0, holder: 0 })
+            .collect();
+        // Per entry of a pass, at its place as written before the sort (an entry's holder is
+        // rank << 32 | that place): the lengths of the sentences its slot witnesses (for a
+        // single key, the second is the first's; the walk skips postings whose sentences could
+        // not match A's), and once its list is laid out, the first posting after its
+        // document's and how many follow. Written at random places of these pass-sized columns
+        // rather than of the slot-sized ones, which each document then fills in order.
+        let mut pass_lengths: Vec<[u8; 2]> = (0..largest).into_par_iter().map(|_| [0; 2]).collect();
+        // (first << 32 | how many), as atomics only for the parallel pieces to write them.
+        const UNLINKED: u64 = (NONE as u64) << 32;
+        let pass_links: Vec<AtomicU64> = (0..largest)
+            .into_par_iter()
+            .map(|_| AtomicU64::new(UNLINKED))
+            .collect();
+        let mut after: Vec<u32> = (0..total).into_par_iter().map(|_| NONE).collect();
+        let mut cost: Vec<u64> = (0..first_unit[n]).into_par_iter().map(|_| 0).collect();
+        let (mut holders, mut lengths): (Vec<u32>, Vec<[u8; 2]>) = (Vec::new(), Vec::new());
+        let mut capped = 0;
+        let passes = 1 << bits;
+        // Each document's first place in the previous pass.
+        let mut previous: Vec<usize> = Vec::new();
+        for p in 0..=passes {
+            // This pass's slots, each document's written in place into its own part: collecting
+            // a parallel iterator of unknown length would first gather pieces. Each document
+            // first takes the previous pass's links of its slots, in order: where their postings
+            // start, and what each sentence costs to walk.
+            let sizes: Vec<usize> = (0..n)
+                .map(|d| if p < passes { in_pass(d, p) } else { 0 })
+                .collect();
+            let m: usize = sizes.iter().sum();
+            let mut first = Vec::with_capacity(n);
+            let mut place = 0;
+            for &size in &sizes {
+                first.push(place);
+                place += size;
+            }
+            let parts = split_parts(&mut entries[..m], sizes.iter().copied());
+            let length_parts = split_parts(&mut pass_lengths[..m], sizes.iter().copied());
+            let after_parts = split_parts(&mut after, first_slot.windows(2).map(|w| w[1] - w[0]));
+            let cost_parts = split_parts(&mut cost, first_unit.windows(2).map(|w| w[1] - w[0]));
+            parts
+                .into_par_iter()
+                .zip(length_parts)
+                .zip(after_parts)
+                .zip(cost_parts)
+                .enumerate()
+                .for_each(|(d, (((part, lengths), after), cost))| {
+                    let slots = views[d].slots(self, sketches[d]);
+                    if p > 0 {
+                        let taken = slots
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, s)| bucket(s.key) / width == p - 1);
+                        for ((k, s), link) in taken.zip(&pass_links[previous[d]..]) {
+                            let link = link.load(Ordering::Relaxed);
+                            after[k] = (link >> 32) as u32;
+                            for u in s.units() {
+                                cost[u] += link as u32 as u64;
+                            }
+                        }
+                    }
+                    let given = slots.iter().filter(|s| bucket(s.key) / width == p);
+                    for (next, s) in given.enumerate() {
+                        part[next] = Entry {
+                            key: s.key,
+                            holder: (rank[d] as u64) << 32 | (first[d] + next) as u64,
+                        };
+                        lengths[next] = s.lengths(sketches[d]);
+                    }
+                });
+            if p == passes {
+                break;
+            }
+            pass_links[..m]
+                .par_iter()
+                .for_each(|l| l.store(UNLINKED, Ordering::Relaxed));
+            // A radix sort: several times faster than a comparison sort on these 10⁷-entry
+            // lists.
+            entries[..m]
+                .radix_sort_builder()
+                .with_low_mem_tuner()
+                .sort();
+            // First, per piece, the postings kept; keys equal in their sorted bytes and not in
+            // all 8 are told apart.
+            let pieces = pieces_at_keys(&entries[..m], 8 * rayon::current_num_threads());
+            let tallies: Vec<(usize, usize)> =
+                split_parts(&mut entries[..m], pieces.iter().copied())
+                    .into_par_iter()
+                    .map(|piece| {
+                        let (mut kept, mut capped) = (0, 0);
+                        for sorted in
+                            piece.chunk_by_mut(|x, y| x.key & KEY_MASK == y.key & KEY_MASK)
+                        {
+                            if sorted.iter().any(|e| e.key != sorted[0].key) {
+                                sorted.sort_unstable_by_key(|e| (e.key, e.holder >> 32));
+                            }
+                            for list in sorted.chunk_by(|x, y| x.key == y.key) {
+                                let docs = documents(list);
+                                if docs > max_df {
+                                    capped += 1;
+                                } else if docs >= 2 {
+                                    kept += list.len();
+                                }
+                            }
+                        }
+                        (kept, capped)
+                    })
+                    .collect();
+            capped += tallies.iter().map(|t| t.1).sum::<usize>();
+            // Then each piece writes its lists after the previous pieces' and links each entry
+            // to the postings after its document's.
+            let base = holders.len();
+            let kept: usize = tallies.iter().map(|t| t.0).sum();
+            // Grown by exactly this pass's lists: doubling would leave up to twice the
+            // postings' memory reserved.
+            holders.reserve_exact(kept);
+            lengths.reserve_exact(kept);
+            holders.par_extend(rayon::iter::repeat_n(0, kept));
+            lengths.par_extend(rayon::iter::repeat_n([0; 2], kept));
+            let mut starts = Vec::with_capacity(pieces.len());
+            let mut start = base;
+            let mut from = 0;
+            for (&piece, t) in pieces.iter().zip(&tallies) {
+                starts.push((from..from + piece, start));
+                from += piece;
+                start += t.0;
+            }
+            let out = split_parts(&mut holders[base..], tallies.iter().map(|t| t.0));
+            let out_lengths = split_parts(&mut lengths[base..], tallies.iter().map(|t| t.0));
+            let (entries, pass_lengths) = (&entries, &pass_lengths);
+            starts.into_par_iter().zip(out).zip(out_lengths).for_each(
+                |(((piece, start), out), out_lengths)| {
+                    let mut j = 0;
+                    for list in entries[piece].chunk_by(|x, y| x.key == y.key) {
+                        let docs = documents(list);
+                        if docs < 2 || docs > max_df {
+                            continue;
+                        }
+                        for (e, (h, l)) in list
+                            .iter()
+                            .zip(out[j..].iter_mut().zip(&mut out_lengths[j..]))
+                        {
+                            *h = by_size[(e.holder >> 32) as usize];
+                            *l = pass_lengths[e.holder as u32 as usize];
+                        }
+                        out[j + list.len() - 1] |= LAST;
+                        let end = start + j + list.len();
+                        // A document holding the key in several slots: each of them starts
+                        // after the last (the sort leaves their order open; this keeps the
+                        // walk's costs, and so its work and counts, the same from run to run).
+                        let mut next = start + j;
+                        for run in list.chunk_by(|x, y| x.holder >> 32 == y.holder >> 32) {
+                            next += run.len();
+                            if next == end {
+                                break;
+                            }
+                            let link = (next as u64) << 32 | (end - next) as u64;
+                            for e in run {
+                                pass_links[e.holder as u32 as usize].store(link, Ordering::Relaxed);
+                            }
+                        }
+                        j += list.len();
+                    }
+                },
+            );
+            previous = first;
+        }
+        Postings {
+            after,
+            holders,
+            lengths,
+            cost,
+            capped,
+        }
+    }
+
     /// [`RobustSlst::witness_join`] with the cost of a candidate in visits (0: never walk the
-    /// rest after a cheap walk; `usize::MAX`: always).
+    /// rest after a cheap walk; `usize::MAX`: always) and the postings sorted per pass.
     fn witness_join_with(
         &self,
         sketches: &[&RobustProfile],
@@ -323,14 +623,16 @@ impl RobustSlst {
         admits: &(dyn Fn(usize, usize) -> bool + Sync),
         max_df: usize,
         bound_cost: usize,
+        pass_entries: usize,
     ) -> Option<(Vec<(usize, usize)>, usize)> {
         let views: Vec<&CorpusView> = sketches
             .iter()
             .map(|p| p.corpus.as_deref())
             .collect::<Option<_>>()?;
         let n = views.len();
-        // A document's slots are made again wherever they are needed (here twice, then once
-        // per walk): a few microseconds each time, against ~16 bytes per slot kept.
+        // A document's slots are made again wherever they are needed (here, twice, then once
+        // per pass of the postings and once per walk): a few microseconds each time, against
+        // ~16 bytes per slot kept.
         let counts: Vec<usize> = (0..n)
             .into_par_iter()
             .map(|d| views[d].slots(self, sketches[d]).len())
@@ -340,8 +642,14 @@ impl RobustSlst {
         for &count in &counts {
             first_slot.push(first_slot[first_slot.len() - 1] + count);
         }
-        let total = first_slot[n];
-        if total >= u32::MAX as usize || n >= u32::MAX as usize {
+        // Each document's first global sentence.
+        let mut first_unit = Vec::with_capacity(n + 1);
+        first_unit.push(0usize);
+        for p in sketches {
+            first_unit.push(first_unit[first_unit.len() - 1] + p.len());
+        }
+        // Postings are numbered in u32 below NONE, documents and sentences below 2³¹.
+        if first_slot[n] >= NONE as usize || n >= 1 << 31 || first_unit[n] >= 1 << 31 {
             return None;
         }
         // Documents in (size, index) order: each key's postings follow it, so that the
@@ -355,103 +663,22 @@ impl RobustSlst {
         for (r, &d) in by_size.iter().enumerate() {
             rank[d as usize] = r as u32;
         }
-        // Every slot as (key, rank << 32 | slot number), sorted: each key's postings, by
-        // document size.
-        // Written in place, each document into its own part: collecting a parallel iterator of
-        // unknown length would first gather pieces, about doubling the peak.
-        // Made in parallel, as are the other slot-sized columns: their first touch (the kernel
-        // zeroing each fresh page) is a tenth of a large run's time.
-        let mut entries: Vec<Entry> = (0..total)
-            .into_par_iter()
-            .map(|_| Entry { key: 0, holder: 0 })
-            .collect();
-        let mut parts: Vec<&mut [Entry]> = Vec::with_capacity(n);
-        let mut rest = &mut entries[..];
-        for &count in &counts {
-            let (part, tail) = rest.split_at_mut(count);
-            parts.push(part);
-            rest = tail;
-        }
-        // Per slot, the lengths of the sentences it witnesses (for a single key, the second is
-        // the first's): the walk skips postings whose sentences could not match A's.
-        let mut slot_lengths = vec![[0u8; 2]; total];
-        let mut length_parts: Vec<&mut [[u8; 2]]> = Vec::with_capacity(n);
-        let mut rest = &mut slot_lengths[..];
-        for &count in &counts {
-            let (part, tail) = rest.split_at_mut(count);
-            length_parts.push(part);
-            rest = tail;
-        }
-        parts
-            .into_par_iter()
-            .zip(length_parts)
-            .enumerate()
-            .for_each(|(d, (part, lengths))| {
-                let base = first_slot[d];
-                let slots = views[d].slots(self, sketches[d]);
-                for (k, ((e, l), s)) in part.iter_mut().zip(lengths).zip(&slots).enumerate() {
-                    *e = Entry {
-                        key: s.key,
-                        holder: (rank[d] as u64) << 32 | (base + k) as u64,
-                    };
-                    *l = s.lengths(sketches[d]);
-                }
-            });
-        // A radix sort: several times faster than a comparison sort on these 10⁷-entry lists.
-        entries.radix_sort_builder().with_low_mem_tuner().sort();
-        // For each slot, the entries after its own in its key's list, as start << 32 | end
-        // (0: none, CAPPED: left out), and the number of keys left out.
-        let ranges: Vec<AtomicU64> = (0..total)
-            .into_par_iter()
-            .map(|_| AtomicU64::new(0))
-            .collect();
-        let origin = entries.as_ptr() as usize;
-        let capped: usize = entries
-            .par_chunk_by_mut(|x, y| x.key & KEY_MASK == y.key & KEY_MASK)
-            .map(|sorted| {
-                if sorted.iter().any(|e| e.key != sorted[0].key) {
-                    sorted.sort_unstable_by_key(|e| (e.key, e.holder >> 32));
-                }
-                let mut capped = 0;
-                for list in sorted.chunk_by(|x, y| x.key == y.key) {
-                    let base = (list.as_ptr() as usize - origin) / std::mem::size_of::<Entry>();
-                    let docs = 1 + list
-                        .windows(2)
-                        .filter(|w| w[0].holder >> 32 != w[1].holder >> 32)
-                        .count();
-                    let end = (base + list.len()) as u64;
-                    // A document holding the key in several slots: each of them starts after
-                    // the last (the sort leaves their order open; this keeps the walk's costs,
-                    // and so its work and counts, the same from run to run).
-                    let mut after = base;
-                    for run in list.chunk_by(|x, y| x.holder >> 32 == y.holder >> 32) {
-                        after += run.len();
-                        let range = if docs > max_df {
-                            CAPPED
-                        } else {
-                            (after as u64) << 32 | end
-                        };
-                        for e in run {
-                            ranges[e.holder as u32 as usize].store(range, Ordering::Relaxed);
-                        }
-                    }
-                    capped += usize::from(docs > max_df);
-                }
-                capped
-            })
-            .sum();
-        let ranges: Vec<u64> = ranges.into_iter().map(AtomicU64::into_inner).collect();
-        // The walk reads only the documents of the postings: a column of its own.
-        let lengths: Vec<[u8; 2]> = entries
-            .par_iter()
-            .map(|e| slot_lengths[e.holder as u32 as usize])
-            .collect();
-        drop(slot_lengths);
-        let mut holders: Vec<u32> = entries
-            .into_iter()
-            .map(|e| by_size[(e.holder >> 32) as usize])
-            .collect();
-        holders.shrink_to_fit();
+        let Postings {
+            after,
+            holders,
+            lengths,
+            cost,
+            capped,
+        } = self.postings(
+            sketches,
+            &views,
+            &first_slot,
+            &first_unit,
+            &rank,
+            &by_size,
+            max_df,
+            pass_entries,
+        );
 
         let config = &self.config;
         let may_keep = |m: usize, len_a: usize, len_b: usize| {
@@ -466,9 +693,11 @@ impl RobustSlst {
             sketches,
             views: &views,
             first_slot: &first_slot,
-            ranges: &ranges,
+            first_unit: &first_unit,
+            after: &after,
             holders: &holders,
             lengths: &lengths,
+            cost: &cost,
             admits,
             bound_cost,
         };
@@ -499,12 +728,16 @@ struct Walk<'a> {
     views: &'a [&'a CorpusView],
     /// Each document's first global slot number.
     first_slot: &'a [usize],
-    /// Per global slot: the postings after its own (start << 32 | end), or [`CAPPED`].
-    ranges: &'a [u64],
-    /// The document of each posting, in key order.
+    /// Each document's first global sentence.
+    first_unit: &'a [usize],
+    /// [`Postings::after`]
+    after: &'a [u32],
+    /// [`Postings::holders`]
     holders: &'a [u32],
-    /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]).
+    /// [`Postings::lengths`]
     lengths: &'a [[u8; 2]],
+    /// [`Postings::cost`]
+    cost: &'a [u64],
     /// Whether m sentences in blocks could meet the report's rule for sizes (A, B), kept per
     /// pair of sizes.
     thresholds: Thresholds<'a>,
@@ -516,13 +749,6 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// The postings after the `k`-th slot of document `a` in its key's list (`None`: the key is
-    /// left out).
-    fn range_of(&self, a: usize, k: usize) -> Option<std::ops::Range<usize>> {
-        let range = self.ranges[self.first_slot[a] + k];
-        (range != CAPPED).then_some((range >> 32) as usize..range as u32 as usize)
-    }
-
     /// The candidate pairs (a, b), a < b, found from document `a`'s side: with documents after
     /// it in (size, index) order.
     fn candidates_of(&self, a: usize, c: &mut Counters) -> Vec<(usize, usize)> {
@@ -533,16 +759,13 @@ impl Walk<'_> {
         }
         let slots = self.views[a].slots(self.detector, self.sketches[a]);
         // Each sentence costs the postings of its witness keys to walk (boilerplate keys have
-        // none).
+        // none), counted when the postings were made.
         c.cost.clear();
-        c.cost.resize(len_a, 0);
-        for (k, slot) in slots.iter().enumerate() {
-            if let Some(r) = self.range_of(a, k) {
-                for u in slot.units() {
-                    c.cost[u] += r.len();
-                }
-            }
-        }
+        c.cost.extend(
+            self.cost[self.first_unit[a]..self.first_unit[a + 1]]
+                .iter()
+                .map(|&x| x as usize),
+        );
         // A document B can meet the rule only with at least `least` sentences of A witnessed,
         // so among any len_a − least + 1 of them one is witnessed against B (prefix filtering
         // over sentences). When the cheapest such set costs well under all of them, only its
@@ -658,14 +881,18 @@ impl Walk<'_> {
     /// key with sentences of lengths that fit. A posting whose sentences differ from A's by
     /// more than δ shares the key by chance and witnesses nothing. None for a key left out.
     fn witnesses(&self, a: usize, k: usize, slot: Slot) -> impl Iterator<Item = u32> + '_ {
-        let r = self.range_of(a, k).unwrap_or(0..0);
         let own = slot.lengths(self.sketches[a]);
         let tolerance = self.detector.config.length_tolerance;
-        self.holders[r.clone()]
-            .iter()
-            .zip(&self.lengths[r])
-            .filter(move |&(&b, &l)| b as usize != a && lengths_fit(own, l, tolerance))
-            .map(|(&b, _)| b)
+        let start = self.after[self.first_slot[a] + k];
+        let mut next = (start != NONE).then_some(start as usize);
+        std::iter::from_fn(move || {
+            let at = next?;
+            let holder = self.holders[at];
+            next = (holder & LAST == 0).then_some(at + 1);
+            Some((holder & !LAST, self.lengths[at]))
+        })
+        .filter(move |&(b, l)| b as usize != a && lengths_fit(own, l, tolerance))
+        .map(|(b, _)| b)
     }
 
     /// Clears the counters of the documents the last walk touched.
@@ -781,7 +1008,14 @@ mod tests {
                 // different places.
                 for bound_cost in [0, 1, 10, BOUND_COST, 1000, usize::MAX] {
                     let (found, _) = d
-                        .witness_join_with(&refs, keep, &|_, _| true, usize::MAX, bound_cost)
+                        .witness_join_with(
+                            &refs,
+                            keep,
+                            &|_, _| true,
+                            usize::MAX,
+                            bound_cost,
+                            PASS_ENTRIES,
+                        )
                         .unwrap();
                     for pair in &wanted {
                         assert!(
@@ -790,6 +1024,31 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// The postings made in many passes over the keys' top bits hold what one pass makes: the
+    /// same candidates and the same keys left out, with keys left out or not.
+    #[test]
+    fn postings_made_in_passes_find_what_one_pass_finds() {
+        let d = RobustSlst::new(RobustConfig::default()).unwrap();
+        let mut sketches: Vec<RobustProfile> =
+            genesis_corpus().iter().map(|x| d.sketch(x)).collect();
+        d.prepare_corpus(&mut sketches);
+        let refs: Vec<&RobustProfile> = sketches.iter().collect();
+        let keep = |s: &Similarity, _: bool| s.resemblance >= 0.3;
+        for max_df in [usize::MAX, 4] {
+            let join = |pass_entries| {
+                d.witness_join_with(&refs, &keep, &|_, _| true, max_df, BOUND_COST, pass_entries)
+                    .unwrap()
+            };
+            let (one, capped) = join(PASS_ENTRIES);
+            assert!(one.len() > 50, "{}", one.len());
+            assert_eq!(capped > 0, max_df == 4, "{capped}");
+            // 1 entry per pass: as many passes as there are (16).
+            for pass_entries in [1, 2000] {
+                assert_eq!(join(pass_entries), (one.clone(), capped), "{pass_entries}");
             }
         }
     }
