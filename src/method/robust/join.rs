@@ -119,6 +119,23 @@ struct Postings {
     capped: usize,
 }
 
+/// Buckets of the keys' top bits, which the postings are sorted in passes over.
+const BUCKETS: usize = 1 << PASS_BITS;
+
+/// A key's bucket.
+fn bucket(key: u64) -> usize {
+    (key >> (64 - PASS_BITS)) as usize
+}
+
+/// Where each of consecutive parts of the given sizes starts, and (last) where the last ends.
+fn offsets(sizes: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut offsets = vec![0];
+    for size in sizes {
+        offsets.push(offsets[offsets.len() - 1] + size);
+    }
+    offsets
+}
+
 /// `v` cut into consecutive parts of the given lengths.
 fn split_parts<T>(mut v: &mut [T], lengths: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
     let mut parts = Vec::new();
@@ -392,12 +409,14 @@ impl RobustSlst {
     /// more, and at most `max_df`, are kept (on Reuters-21578 half the slots hold a key no other
     /// document holds). The slots are sorted in passes over their keys' top bits of at most
     /// about `pass_entries` each, every pass making each document's slots again (a few
-    /// nanoseconds a slot): the sort's buffer is then one pass's.
+    /// nanoseconds a slot): the sort's buffer is then one pass's. `counts` holds each
+    /// document's slots per bucket of the keys' top bits ([`BUCKETS`] a document).
     #[allow(clippy::too_many_arguments)]
     fn postings(
         &self,
         sketches: &[&RobustProfile],
         views: &[&CorpusView],
+        counts: &[u32],
         first_slot: &[usize],
         first_unit: &[usize],
         rank: &[u32],
@@ -405,20 +424,8 @@ impl RobustSlst {
         max_df: usize,
         pass_entries: usize,
     ) -> Postings {
-        const BUCKETS: usize = 1 << PASS_BITS;
         let n = views.len();
         let total = first_slot[n];
-        let bucket = |key: u64| (key >> (64 - PASS_BITS)) as usize;
-        // Per document, its slots in each bucket of the keys' top bits.
-        let mut counts = vec![0u32; n * BUCKETS];
-        counts
-            .par_chunks_mut(BUCKETS)
-            .enumerate()
-            .for_each(|(d, c)| {
-                for s in views[d].slots(self, sketches[d]) {
-                    c[bucket(s.key)] += 1;
-                }
-            });
         let bits = (0..PASS_BITS)
             .find(|&b| total.div_ceil(1 << b) <= pass_entries)
             .unwrap_or(PASS_BITS);
@@ -467,13 +474,8 @@ impl RobustSlst {
             let sizes: Vec<usize> = (0..n)
                 .map(|d| if p < passes { in_pass(d, p) } else { 0 })
                 .collect();
-            let m: usize = sizes.iter().sum();
-            let mut first = Vec::with_capacity(n);
-            let mut place = 0;
-            for &size in &sizes {
-                first.push(place);
-                place += size;
-            }
+            let first = offsets(sizes.iter().copied());
+            let m = first[n];
             let parts = split_parts(&mut entries[..m], sizes.iter().copied());
             let length_parts = split_parts(&mut pass_lengths[..m], sizes.iter().copied());
             let after_parts = split_parts(&mut after, first_slot.windows(2).map(|w| w[1] - w[0]));
@@ -630,24 +632,26 @@ impl RobustSlst {
             .map(|p| p.corpus.as_deref())
             .collect::<Option<_>>()?;
         let n = views.len();
-        // A document's slots are made again wherever they are needed (here, twice, then once
-        // per pass of the postings and once per walk): a few microseconds each time, against
-        // ~16 bytes per slot kept.
-        let counts: Vec<usize> = (0..n)
-            .into_par_iter()
-            .map(|d| views[d].slots(self, sketches[d]).len())
-            .collect();
-        let mut first_slot = Vec::with_capacity(n + 1);
-        first_slot.push(0usize);
-        for &count in &counts {
-            first_slot.push(first_slot[first_slot.len() - 1] + count);
-        }
+        // A document's slots are made again wherever they are needed (here, then once per
+        // pass of the postings and once per walk): a few microseconds each time, against ~16
+        // bytes per slot kept. Here they are counted per bucket of the keys' top bits, which
+        // the postings are sorted in passes over.
+        let mut buckets = vec![0u32; n * BUCKETS];
+        buckets
+            .par_chunks_mut(BUCKETS)
+            .enumerate()
+            .for_each(|(d, c)| {
+                for s in views[d].slots(self, sketches[d]) {
+                    c[bucket(s.key)] += 1;
+                }
+            });
+        let first_slot = offsets(
+            buckets
+                .chunks(BUCKETS)
+                .map(|c| c.iter().map(|&x| x as usize).sum()),
+        );
         // Each document's first global sentence.
-        let mut first_unit = Vec::with_capacity(n + 1);
-        first_unit.push(0usize);
-        for p in sketches {
-            first_unit.push(first_unit[first_unit.len() - 1] + p.len());
-        }
+        let first_unit = offsets(sketches.iter().map(|p| p.len()));
         // Postings are numbered in u32 below NONE, documents and sentences below 2³¹.
         if first_slot[n] >= NONE as usize || n >= 1 << 31 || first_unit[n] >= 1 << 31 {
             return None;
@@ -672,6 +676,7 @@ impl RobustSlst {
         } = self.postings(
             sketches,
             &views,
+            &buckets,
             &first_slot,
             &first_unit,
             &rank,
