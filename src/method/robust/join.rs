@@ -60,15 +60,42 @@ use crate::batch::{CandidateSet, CandidateSource};
 use crate::method::{PairRule, lengths_fit};
 use crate::similarity::Similarity;
 
-/// A posting as sorted: a key and its holder (document rank << 32 | its place in its pass).
+/// A posting as sorted: its key's low [`KEY_BITS`] bits with, above them, the lengths of the
+/// sentences its slot witnesses ([`Slot::lengths`]), so that they move with it through the sort
+/// rather than being fetched at random afterwards; and its holder (document rank << 32 | its
+/// place in its pass).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
-    key: u64,
+    packed: u64,
     holder: u64,
 }
 
+/// The bits of a key a posting keeps (with its pass's top bits, what tells keys apart). Two
+/// keys equal in them are one key: as for any collision of the 64-bit keys, that can only add
+/// candidate pairs (about one key in 10⁶ at 10⁸ distinct keys), never lose one, unless the
+/// two together are held by more than `max_df` documents.
+const KEY_BITS: u32 = 48;
+
+impl Entry {
+    fn new(key: u64, lengths: [u8; 2], holder: u64) -> Self {
+        let lengths = u64::from(u16::from_le_bytes(lengths)) << KEY_BITS;
+        Entry {
+            packed: key & ((1 << KEY_BITS) - 1) | lengths,
+            holder,
+        }
+    }
+
+    fn key(self) -> u64 {
+        self.packed & ((1 << KEY_BITS) - 1)
+    }
+
+    fn lengths(self) -> [u8; 2] {
+        ((self.packed >> KEY_BITS) as u16).to_le_bytes()
+    }
+}
+
 /// Bytes of a key the radix sort orders by: 5, so that it makes 9 passes instead of 12. Keys
-/// equal in them and not in all 8 (about one key in 10⁵ on a corpus of 10⁷ keys) are told
+/// equal in them and not in all [`KEY_BITS`] (about one key in 10⁵ on a corpus of 10⁷ keys) are told
 /// apart afterwards, so that each key's document frequency — what makes it boilerplate — is
 /// its own.
 const KEY_BYTES: usize = 5;
@@ -84,7 +111,7 @@ impl RadixKey for Entry {
         if level < 4 {
             (self.holder >> (32 + 8 * level)) as u8
         } else {
-            (self.key >> (8 * (level - 4))) as u8
+            (self.packed >> (8 * (level - 4))) as u8
         }
     }
 }
@@ -156,7 +183,7 @@ fn pieces_at_keys(entries: &[Entry], count: usize) -> Vec<usize> {
         let mut end = (entries.len() * i / count).max(start);
         while end > 0
             && end < entries.len()
-            && entries[end].key & KEY_MASK == entries[end - 1].key & KEY_MASK
+            && entries[end].packed & KEY_MASK == entries[end - 1].packed & KEY_MASK
         {
             end += 1;
         }
@@ -444,15 +471,15 @@ impl RobustSlst {
         // zeroing each fresh page) is a tenth of a large run's time.
         let mut entries: Vec<Entry> = (0..largest)
             .into_par_iter()
-            .map(|_| Entry { key: 0, holder: 0 })
+            .map(|_| Entry {
+                packed: 0,
+                holder: 0,
+            })
             .collect();
         // Per entry of a pass, at its place as written before the sort (an entry's holder is
-        // rank << 32 | that place): the lengths of the sentences its slot witnesses (for a
-        // single key, the second is the first's; the walk skips postings whose sentences could
-        // not match A's), and once its list is laid out, the first posting after its
-        // document's and how many follow. Written at random places of these pass-sized columns
+        // rank << 32 | that place): once its list is laid out, the first posting after its
+        // document's and how many follow. Written at random places of this pass-sized column
         // rather than of the slot-sized ones, which each document then fills in order.
-        let mut pass_lengths: Vec<[u8; 2]> = (0..largest).into_par_iter().map(|_| [0; 2]).collect();
         // (first << 32 | how many), as atomics only for the parallel pieces to write them.
         const UNLINKED: u64 = (NONE as u64) << 32;
         let pass_links: Vec<AtomicU64> = (0..largest)
@@ -477,16 +504,14 @@ impl RobustSlst {
             let first = offsets(sizes.iter().copied());
             let m = first[n];
             let parts = split_parts(&mut entries[..m], sizes.iter().copied());
-            let length_parts = split_parts(&mut pass_lengths[..m], sizes.iter().copied());
             let after_parts = split_parts(&mut after, first_slot.windows(2).map(|w| w[1] - w[0]));
             let cost_parts = split_parts(&mut cost, first_unit.windows(2).map(|w| w[1] - w[0]));
             parts
                 .into_par_iter()
-                .zip(length_parts)
                 .zip(after_parts)
                 .zip(cost_parts)
                 .enumerate()
-                .for_each(|(d, (((part, lengths), after), cost))| {
+                .for_each(|(d, ((part, after), cost))| {
                     let slots = views[d].slots(self, sketches[d]);
                     if p > 0 {
                         let taken = slots
@@ -503,11 +528,11 @@ impl RobustSlst {
                     }
                     let given = slots.iter().filter(|s| bucket(s.key) / width == p);
                     for (next, s) in given.enumerate() {
-                        part[next] = Entry {
-                            key: s.key,
-                            holder: (rank[d] as u64) << 32 | (first[d] + next) as u64,
-                        };
-                        lengths[next] = s.lengths(sketches[d]);
+                        part[next] = Entry::new(
+                            s.key,
+                            s.lengths(sketches[d]),
+                            (rank[d] as u64) << 32 | (first[d] + next) as u64,
+                        );
                     }
                 });
             if p == passes {
@@ -531,12 +556,12 @@ impl RobustSlst {
                     .map(|piece| {
                         let (mut kept, mut capped) = (0, 0);
                         for sorted in
-                            piece.chunk_by_mut(|x, y| x.key & KEY_MASK == y.key & KEY_MASK)
+                            piece.chunk_by_mut(|x, y| x.packed & KEY_MASK == y.packed & KEY_MASK)
                         {
-                            if sorted.iter().any(|e| e.key != sorted[0].key) {
-                                sorted.sort_unstable_by_key(|e| (e.key, e.holder >> 32));
+                            if sorted.iter().any(|e| e.key() != sorted[0].key()) {
+                                sorted.sort_unstable_by_key(|e| (e.key(), e.holder >> 32));
                             }
-                            for list in sorted.chunk_by(|x, y| x.key == y.key) {
+                            for list in sorted.chunk_by(|x, y| x.key() == y.key()) {
                                 let docs = documents(list);
                                 if docs > max_df {
                                     capped += 1;
@@ -569,11 +594,11 @@ impl RobustSlst {
             }
             let out = split_parts(&mut holders[base..], tallies.iter().map(|t| t.0));
             let out_lengths = split_parts(&mut lengths[base..], tallies.iter().map(|t| t.0));
-            let (entries, pass_lengths) = (&entries, &pass_lengths);
+            let entries = &entries;
             starts.into_par_iter().zip(out).zip(out_lengths).for_each(
                 |(((piece, start), out), out_lengths)| {
                     let mut j = 0;
-                    for list in entries[piece].chunk_by(|x, y| x.key == y.key) {
+                    for list in entries[piece].chunk_by(|x, y| x.key() == y.key()) {
                         let docs = documents(list);
                         if docs < 2 || docs > max_df {
                             continue;
@@ -583,7 +608,7 @@ impl RobustSlst {
                             .zip(out[j..].iter_mut().zip(&mut out_lengths[j..]))
                         {
                             *h = by_size[(e.holder >> 32) as usize];
-                            *l = pass_lengths[e.holder as u32 as usize];
+                            *l = e.lengths();
                         }
                         out[j + list.len() - 1] |= LAST;
                         let end = start + j + list.len();
@@ -940,6 +965,17 @@ mod tests {
     use crate::Detector;
     use crate::document::Document;
     use crate::method::RobustConfig;
+
+    #[test]
+    fn an_entry_keeps_its_key_bits_and_its_lengths_apart() {
+        let key = 0xfedc_ba98_7654_3210;
+        let e = Entry::new(key, [255, 7], 3 << 32 | 9);
+        assert_eq!(e.key(), key & 0xffff_ffff_ffff);
+        assert_eq!(e.lengths(), [255, 7]);
+        assert_eq!(e.key(), Entry::new(key, [1, 2], 0).key());
+        // The radix sort's bytes are the key's, never the lengths'.
+        assert_eq!(e.packed & KEY_MASK, key & KEY_MASK);
+    }
 
     /// 80 documents cut from Genesis (KJV) with much reuse: runs of verses that overlap, some
     /// with a word changed, some repeated inside a document, a few one-verse documents.
