@@ -53,6 +53,9 @@ struct StoredRobustSettings {
     /// Absent from indexes made before the setting: off, their decision.
     #[serde(default)]
     flash_leads: bool,
+    /// Absent from indexes made before the setting: off (0), their decision.
+    #[serde(default)]
+    flash_edits: usize,
     /// Absent from indexes made before the setting: off, their decision.
     #[serde(default)]
     headline_subjects: bool,
@@ -153,6 +156,7 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
                 min_term_containment: c.min_term_containment,
                 matched_containment_from: c.matched_containment_from,
                 flash_leads: c.flash_leads,
+                flash_edits: c.flash_edits,
                 headline_subjects: c.headline_subjects,
                 figure_swaps: c.figure_swaps,
                 stopwords_id: c.stopwords.id().to_string(),
@@ -238,6 +242,7 @@ pub(super) fn from_json(method: Method, json: &str) -> Result<Option<(Method, Me
                 min_term_containment: s.min_term_containment,
                 matched_containment_from: s.matched_containment_from,
                 flash_leads: s.flash_leads,
+                flash_edits: s.flash_edits,
                 headline_subjects: s.headline_subjects,
                 figure_swaps: s.figure_swaps,
             };

@@ -92,6 +92,7 @@ const ROBUST: &[&str] = &[
     "min_term_containment",
     "matched_containment_from",
     "flash_leads",
+    "flash_edits",
     "headline_subjects",
     "figure_swaps",
 ];
@@ -236,6 +237,7 @@ impl MethodSettings {
                     "min_term_containment" => r.min_term_containment = parse(name, v)?,
                     "matched_containment_from" => r.matched_containment_from = parse(name, v)?,
                     "flash_leads" => r.flash_leads = parse(name, v)?,
+                    "flash_edits" => r.flash_edits = parse(name, v)?,
                     "headline_subjects" => r.headline_subjects = parse(name, v)?,
                     "figure_swaps" => r.figure_swaps = parse(name, v)?,
                     _ => unreachable!("ROBUST names"),

@@ -132,6 +132,11 @@ pub struct RobustFlags {
     #[arg(long, default_value_t = RobustConfig::default().flash_leads, value_name = "true|false",
           action = clap::ArgAction::Set)]
     pub flash_leads: bool,
+    /// Robust mode: two one-sentence documents (headlines, flashes) that each hold at least
+    /// this many words the other lacks are not a duplicate: two events, not one flash sent
+    /// again (0: off).
+    #[arg(long, default_value_t = RobustConfig::default().flash_edits, value_name = "WORDS")]
+    pub flash_edits: usize,
     /// Robust mode: two documents whose headlines (first sentences) each name a figure, or a
     /// word their own text repeats, that the other document lacks are not a duplicate: the
     /// same notice or table for another fund, bank, market or hour.
@@ -215,6 +220,7 @@ impl RobustFlags {
             min_term_containment: self.min_term_containment,
             matched_containment_from: self.matched_containment_from,
             flash_leads: self.flash_leads,
+            flash_edits: self.flash_edits,
             headline_subjects: self.headline_subjects,
             figure_swaps: self.figure_swaps,
         }

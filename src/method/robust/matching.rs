@@ -57,7 +57,7 @@ pub(super) fn agreement(x: &[u64], y: &[u64]) -> (f64, usize, usize) {
 }
 
 /// The size of the intersection of two sorted sets of hashes.
-fn common(x: &[u64], y: &[u64]) -> usize {
+pub(super) fn common(x: &[u64], y: &[u64]) -> usize {
     let (mut i, mut j, mut common) = (0, 0, 0usize);
     while i < x.len() && j < y.len() {
         match x[i].cmp(&y[j]) {

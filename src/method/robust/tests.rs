@@ -15,6 +15,7 @@ fn loose_config() -> RobustConfig {
         min_agreement: 0.0,
         min_term_containment: 0.0,
         figure_swaps: 0,
+        flash_edits: 0,
         ..RobustConfig::default()
     }
 }
@@ -599,6 +600,78 @@ fn an_edited_copy_is_judged_on_the_text_it_shares() {
 }
 
 #[test]
+fn two_flashes_that_each_say_two_things_the_other_does_not_are_two_events() {
+    let d = detector();
+    let sketch = |id: &str, text: &str| d.sketch(&Document::new(id, text));
+    // Reuters-21578 items 12495 and 19545: one bank, two decisions.
+    let (left, cut) = (
+        sketch(
+            "12495",
+            " BANK OF FRANCE LEAVES INTERVENTION RATE UNCHANGED AT 7-3/4 PCT - OFFICIAL\n",
+        ),
+        sketch(
+            "19545",
+            "BANK OF FRANCE CUTS INTERVENTION RATE TO 7-1/2 PCT FROM\n7-3/4 PCT - OFFICIAL\n",
+        ),
+    );
+    assert_eq!((left.len(), cut.len()), (1, 1));
+    // {leaves, unchanged} against {cuts, 7-1/2}.
+    assert_eq!(super::flash_edits(&left, &cut), 2);
+    let c = d.compare(&left, &cut);
+    assert!(!c.duplicate, "{:?}", c.evidence);
+    assert_eq!(
+        c.evidence.note(),
+        Some("two headlines that each say what the other does not: two events?")
+    );
+    assert!(c.kept_by(PairRule::WithTemplates));
+    assert!(!d.compare(&cut, &left).duplicate);
+    let off = RobustSlst::new(RobustConfig {
+        flash_edits: 0,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    assert!(off.compare(&left, &cut).duplicate);
+    // Items 10859 and 18750: one flash reworded, `DLR` against `DLRS ... AGREEMENTS` — one word
+    // on one side.
+    let (x, y) = (
+        sketch(
+            "10859",
+            "FED SETS TWO BILLION DLR CUSTOMER REPURCHASE, FED SAYS\n",
+        ),
+        sketch(
+            "18750",
+            "FED SAYS IT SETS TWO BILLION DLRS OF CUSTOMER REPURCHASE\nAGREEMENTS\n",
+        ),
+    );
+    assert_eq!(super::flash_edits(&x, &y), 1);
+    assert!(d.compare(&x, &y).duplicate);
+    // Items 9282 and 10337: `buys ... for yen` against `bought ... against yen in`.
+    let (x, y) = (
+        sketch(
+            "9282",
+            "Bundesbank buys dollars for yen - Frankfurt dealers\n",
+        ),
+        sketch(
+            "10337",
+            "Bundesbank bought dollars against yen in Frankfurt - dealers\n",
+        ),
+    );
+    assert!(d.compare(&x, &y).duplicate);
+    // Only one-sentence documents are held to it: a flash against its story is not.
+    let story = sketch(
+        "story",
+        "BANK OF FRANCE CUTS INTERVENTION RATE\n\nThe Bank of France cut its intervention rate \
+         to 7-1/2 pct from 7-3/4 pct, the bank said. It left unchanged the rate on its \
+         five-to-ten day repurchase facility, officials said.\n",
+    );
+    assert!(story.len() > 1);
+    assert_ne!(
+        d.compare(&left, &story).evidence.note(),
+        Some("two headlines that each say what the other does not: two events?")
+    );
+}
+
+#[test]
 fn two_headlines_for_two_parties_are_not_one_story() {
     // Reuters-21578 items 6365 and 6366: one notice, two banks, the same figures.
     let barclays =
@@ -617,6 +690,7 @@ fn two_headlines_for_two_parties_are_not_one_story() {
     assert!(!d.compare(&b, &a).duplicate);
     let off = RobustSlst::new(RobustConfig {
         flash_leads: false,
+        flash_edits: 0,
         ..RobustConfig::default()
     })
     .unwrap();
