@@ -75,18 +75,19 @@ struct Entry {
 /// candidate pairs (about one key in 10⁶ at 10⁸ distinct keys), never lose one, unless the
 /// two together are held by more than `max_df` documents.
 const KEY_BITS: u32 = 48;
+const KEY_LOW: u64 = (1 << KEY_BITS) - 1;
 
 impl Entry {
     fn new(key: u64, lengths: [u8; 2], holder: u64) -> Self {
         let lengths = u64::from(u16::from_le_bytes(lengths)) << KEY_BITS;
         Entry {
-            packed: key & ((1 << KEY_BITS) - 1) | lengths,
+            packed: key & KEY_LOW | lengths,
             holder,
         }
     }
 
     fn key(self) -> u64 {
-        self.packed & ((1 << KEY_BITS) - 1)
+        self.packed & KEY_LOW
     }
 
     fn lengths(self) -> [u8; 2] {
@@ -95,8 +96,8 @@ impl Entry {
 }
 
 /// Bytes of a key the radix sort orders by: 5, so that it makes 9 passes instead of 12. Keys
-/// equal in them and not in all [`KEY_BITS`] (about one key in 10⁵ on a corpus of 10⁷ keys) are told
-/// apart afterwards, so that each key's document frequency — what makes it boilerplate — is
+/// equal in them and not in all [`KEY_BITS`] (about one key in 10⁵ on a corpus of 10⁷ keys) are
+/// told apart afterwards, so that each key's document frequency — what makes it boilerplate — is
 /// its own.
 const KEY_BYTES: usize = 5;
 const KEY_MASK: u64 = (1 << (8 * KEY_BYTES)) - 1;
