@@ -132,7 +132,20 @@ impl RobustSlst {
         // Each sentence's size is its whole term set's, whatever `ordered` holds of it.
         let size = |i: usize| p.sentences[i].terms.len();
         let prefix = |i: usize| &ordered(i)[..self.key_terms(size(i))];
-        let mut slots = Vec::new();
+        // Sized once, as the anchor rule makes them (a hint otherwise): growing it was a tenth
+        // of the time spent here.
+        let keyed = |i: usize| {
+            if i < p.len() {
+                self.key_terms(size(i))
+            } else {
+                0
+            }
+        };
+        let mut slots = Vec::with_capacity(
+            (0..p.len())
+                .map(|i| keyed(i) * keyed(i).saturating_sub(1) / 2 + keyed(i) * keyed(i + 1))
+                .sum(),
+        );
         for i in 0..p.len() {
             let (single, pair) = (2 * i as u32, 2 * i as u32 + 1);
             if self.config.min_block <= 1 {
@@ -180,9 +193,11 @@ impl RobustSlst {
 
     /// A profile under a corpus order given as each term's rank.
     pub(super) fn corpus_view(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> CorpusView {
-        let mut ranks: Vec<u32> = Vec::new();
+        let sizes = || p.sentences.iter().map(|s| s.terms.len());
+        let mut ranks: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.keyed_terms(n)).sum());
         let mut starts: Vec<u32> = Vec::with_capacity(p.len() + 1);
-        let mut postings: Vec<(u32, u32)> = Vec::new();
+        let mut postings: Vec<(u32, u32)> =
+            Vec::with_capacity(sizes().map(|n| self.key_terms(n)).sum());
         let mut ordered: Vec<u32> = Vec::new();
         starts.push(0);
         for (i, s) in p.sentences.iter().enumerate() {

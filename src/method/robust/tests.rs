@@ -422,6 +422,19 @@ fn figures_include_cardinals_written_out() {
 }
 
 #[test]
+fn a_figure_has_a_digit_or_is_a_cardinal_written_out() {
+    for word in ["1.5", "6-1/8", "q3", "zero", "seven", "nineteen", "ninety"] {
+        assert!(is_figure_word(word), "{word}");
+    }
+    // Scale words stay when the figure changes; near misses and other words are not figures.
+    for word in [
+        "million", "billion", "hundred", "nin", "sevens", "tenth", "", "once", "often",
+    ] {
+        assert!(!is_figure_word(word), "{word}");
+    }
+}
+
+#[test]
 fn one_notice_for_two_parties_is_not_one_story() {
     // Reuters-21578 items 11940 and 11960 (judged sample item 40): two banks raise their prime
     // rate on the same terms, in the same words.
