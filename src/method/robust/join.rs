@@ -513,12 +513,18 @@ impl RobustSlst {
                 .zip(cost_parts)
                 .enumerate()
                 .for_each(|(d, ((part, after), cost))| {
-                    let slots = views[d].slots(self, sketches[d]);
+                    // The last pass only links the previous pass's slots: with one pass,
+                    // every slot, whatever its key.
+                    let slots = if p == passes && passes == 1 {
+                        views[d].unkeyed_slots(self, sketches[d])
+                    } else {
+                        views[d].slots(self, sketches[d])
+                    };
                     if p > 0 {
                         let taken = slots
                             .iter()
                             .enumerate()
-                            .filter(|(_, s)| bucket(s.key) / width == p - 1);
+                            .filter(|(_, s)| passes == 1 || bucket(s.key) / width == p - 1);
                         for ((k, s), link) in taken.zip(&pass_links[previous[d]..]) {
                             let link = link.load(Ordering::Relaxed);
                             after[k] = (link >> 32) as u32;
@@ -660,17 +666,26 @@ impl RobustSlst {
         let n = views.len();
         // A document's slots are made again wherever they are needed (here, then once per
         // pass of the postings and once per walk): a few microseconds each time, against ~16
-        // bytes per slot kept. Here they are counted per bucket of the keys' top bits, which
-        // the postings are sorted in passes over.
+        // bytes per slot kept; only where their keys are read are they hashed. Here they are
+        // counted, and when they take more than one pass to sort, counted per bucket of the
+        // keys' top bits, which the passes go over (one pass: all in bucket 0).
         let mut buckets = vec![0u32; n * BUCKETS];
         buckets
             .par_chunks_mut(BUCKETS)
             .enumerate()
-            .for_each(|(d, c)| {
-                for s in views[d].slots(self, sketches[d]) {
-                    c[bucket(s.key)] += 1;
-                }
-            });
+            .for_each(|(d, c)| c[0] = views[d].unkeyed_slots(self, sketches[d]).len() as u32);
+        let total: usize = buckets.par_iter().map(|&c| c as usize).sum();
+        if total > pass_entries {
+            buckets
+                .par_chunks_mut(BUCKETS)
+                .enumerate()
+                .for_each(|(d, c)| {
+                    c[0] = 0;
+                    for s in views[d].slots(self, sketches[d]) {
+                        c[bucket(s.key)] += 1;
+                    }
+                });
+        }
         let first_slot = offsets(
             buckets
                 .chunks(BUCKETS)
@@ -788,7 +803,8 @@ impl Walk<'_> {
         if len_a == 0 || least == usize::MAX {
             return Vec::new();
         }
-        let slots = self.views[a].slots(self.detector, self.sketches[a]);
+        // The walk reads which sentences each slot witnesses, never its key.
+        let slots = self.views[a].unkeyed_slots(self.detector, self.sketches[a]);
         // Each sentence costs the postings of its witness keys to walk (boilerplate keys have
         // none), counted when the postings were made.
         c.cost.clear();

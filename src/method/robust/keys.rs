@@ -96,9 +96,19 @@ impl Slot {
 impl CorpusView {
     /// The join keys of the profile this view was made of, as [`Slot`]s in code order.
     pub(super) fn slots(&self, d: &RobustSlst, p: &RobustProfile) -> Vec<Slot> {
-        d.slots_of(p, |i| {
-            &self.ranks[self.starts[i] as usize..self.starts[i + 1] as usize]
-        })
+        d.slots_of::<true, _>(p, |i| self.ranks_of(i))
+    }
+
+    /// [`CorpusView::slots`] without their keys (each 0), for what needs only which sentences
+    /// each slot witnesses and how many slots there are: no key is hashed (under the anchor
+    /// rule; exact prefixes still hash their single keys).
+    pub(super) fn unkeyed_slots(&self, d: &RobustSlst, p: &RobustProfile) -> Vec<Slot> {
+        d.slots_of::<false, _>(p, |i| self.ranks_of(i))
+    }
+
+    /// Sentence `i`'s key-term ranks.
+    fn ranks_of(&self, i: usize) -> &[u32] {
+        &self.ranks[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 }
 
@@ -123,12 +133,13 @@ impl RobustSlst {
 
     /// The join keys of a profile whose sentences' terms, sorted in the global order, begin
     /// with `ordered(i)` (at least [`RobustSlst::keyed_terms`] of them), as [`Slot`]s in code
-    /// order.
-    pub(super) fn slots_of<'a, T: Copy + Into<u64> + 'a>(
+    /// order; without `KEYED`, each key is 0 (see [`CorpusView::unkeyed_slots`]).
+    pub(super) fn slots_of<'a, const KEYED: bool, T: Copy + Into<u64> + 'a>(
         &self,
         p: &RobustProfile,
         ordered: impl Fn(usize) -> &'a [T],
     ) -> Vec<Slot> {
+        let pair_key = |x: u64, y: u64, seed: u64| if KEYED { pair_key(x, y, seed) } else { 0 };
         // Each sentence's size is its whole term set's, whatever `ordered` holds of it.
         let size = |i: usize| p.sentences[i].terms.len();
         let prefix = |i: usize| &ordered(i)[..self.key_terms(size(i))];

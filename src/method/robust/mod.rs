@@ -1129,7 +1129,9 @@ impl Detector for RobustSlst {
         Some(match &sketch.corpus {
             Some(view) => Self::keys_from(&view.slots(self, sketch)),
             // Id order (longest terms first): each sentence's term set is already sorted so.
-            None => Self::keys_from(&self.slots_of(sketch, |i| &sketch.sentences[i].terms)),
+            None => {
+                Self::keys_from(&self.slots_of::<true, _>(sketch, |i| &sketch.sentences[i].terms))
+            }
         })
     }
 
@@ -1157,7 +1159,7 @@ impl Detector for RobustSlst {
         // A single slot witnesses its unit, a pair slot both units of its step.
         let slots = match sketch.corpus.as_deref() {
             Some(view) => view.slots(self, sketch),
-            None => self.slots_of(sketch, |i| &sketch.sentences[i].terms),
+            None => self.slots_of::<true, _>(sketch, |i| &sketch.sentences[i].terms),
         };
         Some(
             slots
