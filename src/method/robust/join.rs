@@ -794,6 +794,20 @@ struct Walk<'a> {
     bound_cost: usize,
 }
 
+/// How many slots ahead the walk asks for a slot's postings (8 and 16 measure the same).
+const AHEAD: usize = 8;
+
+/// Asks the processor to bring `x`'s cache line in, without waiting for it.
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it reads nothing and cannot fault, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
+    }
+}
+
 impl Walk<'_> {
     /// The candidate pairs (a, b), a < b, found from document `a`'s side: with documents after
     /// it in (size, index) order.
@@ -954,7 +968,16 @@ impl Walk<'_> {
     /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, counting
     /// per document after `a` (in size order) the marked sentences witnessed.
     fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
+        // Where the postings of each of a's slots start: their first reads are cache misses
+        // (the lists lie in key order), so each is asked for a few slots ahead.
+        let after = &self.after[self.first_slot[a]..self.first_slot[a + 1]];
         for (k, slot) in slots.iter().enumerate() {
+            if let Some(&ahead) = after.get(k + AHEAD)
+                && ahead != NONE
+            {
+                prefetch(&self.holders[ahead as usize]);
+                prefetch(&self.lengths[ahead as usize]);
+            }
             let units = slot.units();
             if !c.walked[units.clone()].contains(&true) {
                 continue;
