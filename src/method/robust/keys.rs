@@ -143,8 +143,8 @@ impl RobustSlst {
         // Each sentence's size is its whole term set's, whatever `ordered` holds of it.
         let size = |i: usize| p.sentences[i].terms.len();
         let prefix = |i: usize| &ordered(i)[..self.key_terms(size(i))];
-        // Sized once, as the anchor rule makes them (a hint otherwise): growing it was a tenth
-        // of the time spent here.
+        // Sized once, as the anchor rule makes them (a hint otherwise), instead of grown by
+        // doubling: this runs several times per document and corpus run.
         let keyed = |i: usize| {
             if i < p.len() {
                 self.key_terms(size(i))
