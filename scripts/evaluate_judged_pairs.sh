@@ -9,9 +9,9 @@
 # Writes results/judged-pairs/reuters/scores.txt: per half (A: tune, B: report) each output's
 # pairs, stratified precision over the first, stratified sample, and recall of the judged
 # near-duplicates among the peers' pairs (scripts/score_judged_pairs.py); then the precision of
-# each output on the uniform sample of the default output (results/judged-pairs/reuters-default/,
-# valid for outputs inside the sampled one). The peers are installed, pinned, into the ignored
-# venv .venv-peers as scripts/bench_peers.sh does.
+# each output on the uniform samples of the default output (results/judged-pairs/reuters-default/,
+# reuters-headlines/ and reuters-held-out/, each valid for outputs inside the sampled one). The
+# peers are installed, pinned, into the ignored venv .venv-peers as scripts/bench_peers.sh does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpora="${1:-../shared/corpora}"
@@ -73,5 +73,9 @@ out=results/judged-pairs/reuters/scores.txt
   echo "# precision on the fresh sample of the default output (results/judged-pairs/reuters-headlines/)"
   python3 scripts/score_judged_pairs.py --sample results/judged-pairs/reuters-headlines/verdicts.tsv \
     "headlines-sampled=$work/headlines-sampled.tsv" "${outs[@]}"
+  echo
+  echo "# precision on the held-out sample of the default output (results/judged-pairs/reuters-held-out/)"
+  python3 scripts/score_judged_pairs.py --sample results/judged-pairs/reuters-held-out/verdicts.tsv \
+    "default=$work/default.tsv" "${outs[@]}"
 } > "$out"
 cat "$out"
