@@ -145,7 +145,7 @@ impl RobustSlst {
         let prefix = |i: usize| &ordered(i)[..self.key_terms(size(i))];
         // Sized once, as the anchor rule makes them (a hint otherwise), instead of grown by
         // doubling: this runs several times per document and corpus run.
-        let keyed = |i: usize| {
+        let key_terms = |i: usize| {
             if i < p.len() {
                 self.key_terms(size(i))
             } else {
@@ -154,7 +154,10 @@ impl RobustSlst {
         };
         let mut slots = Vec::with_capacity(
             (0..p.len())
-                .map(|i| keyed(i) * keyed(i).saturating_sub(1) / 2 + keyed(i) * keyed(i + 1))
+                .map(|i| {
+                    let k = key_terms(i);
+                    k * k.saturating_sub(1) / 2 + k * key_terms(i + 1)
+                })
                 .sum(),
         );
         for i in 0..p.len() {
