@@ -40,6 +40,15 @@
 //! sentences assumed witnessed and 51 million candidates to bound, where 50,000 hold every pair
 //! reported (the same 9,054 pairs either way).
 //!
+//! A corpus that repeats its sentences (one built from a pool of them, or boilerplate across a
+//! crawl) holds each of their single keys once per sentence, and the walk would visit a
+//! document holding the same sentence once per single key. Sentences equal in what their single
+//! keys are made of form a class ([`super::classes`]); when the classes average at least
+//! [`classes::MIN_CLASS_SIZE`] sentences, the single keys are postings of classes instead (key →
+//! classes → documents), and the walk visits each class witnessing a sentence once. Pair keys
+//! stay per document either way. Which way is taken changes the work and memory, never the
+//! pairs reported.
+//!
 //! The postings are most of a corpus run's memory, so they are kept lean: per slot, where the
 //! postings after its document's start (4 bytes); per posting of a key held by two documents
 //! or more, its document and lengths (6 bytes) — keys held by one document (half of
@@ -53,6 +62,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use rdst::{RadixKey, RadixSort};
 
+use super::classes::{self, Classes};
 use super::keys::Slot;
 use super::matching::SetSignature;
 use super::{CorpusView, RobustProfile, RobustSlst};
@@ -225,6 +235,8 @@ struct Counters {
     order: Vec<u32>,
     /// The touched documents whose counts may still pass.
     passers: Vec<u32>,
+    /// Scratch: the classes witnessing a sentence.
+    found: Vec<u32>,
 }
 
 /// For each number of sentences n (index), the fewest sentences in blocks with which a
@@ -422,8 +434,15 @@ impl RobustSlst {
                 || (!sig_a.surely_below(sig_b, least)
                     && !self.figures_refuse(sketches[a], sketches[b], rule))
         };
-        let (pairs, capped) =
-            self.witness_join_with(sketches, &keep, &admits, max_df, BOUND_COST, PASS_ENTRIES)?;
+        let (pairs, capped) = self.witness_join_with(
+            sketches,
+            &keep,
+            &admits,
+            max_df,
+            BOUND_COST,
+            PASS_ENTRIES,
+            classes::MIN_CLASS_SIZE,
+        )?;
         Some(CandidateSet::from_pairs(
             sketches.len(),
             pairs,
@@ -451,6 +470,7 @@ impl RobustSlst {
         by_size: &[u32],
         max_df: usize,
         pass_entries: usize,
+        singles: bool,
     ) -> Postings {
         let n = views.len();
         let total = first_slot[n];
@@ -515,11 +535,8 @@ impl RobustSlst {
                 .for_each(|(d, ((part, after), cost))| {
                     // The last pass only links the previous pass's slots: with one pass,
                     // every slot, whatever its key.
-                    let slots = if p == passes && passes == 1 {
-                        views[d].unkeyed_slots(self, sketches[d])
-                    } else {
-                        views[d].slots(self, sketches[d])
-                    };
+                    let keyed = !(p == passes && passes == 1);
+                    let slots = views[d].join_slots(self, sketches[d], keyed, singles);
                     if p > 0 {
                         let taken = slots
                             .iter()
@@ -649,7 +666,10 @@ impl RobustSlst {
     }
 
     /// [`RobustSlst::witness_join`] with the cost of a candidate in visits (0: never walk the
-    /// rest after a cheap walk; `usize::MAX`: always) and the postings sorted per pass.
+    /// rest after a cheap walk; `usize::MAX`: always), the postings sorted per pass, and the
+    /// average sentences per class from which single keys are kept per class (0: always;
+    /// `usize::MAX`: never).
+    #[allow(clippy::too_many_arguments)]
     fn witness_join_with(
         &self,
         sketches: &[&RobustProfile],
@@ -658,43 +678,17 @@ impl RobustSlst {
         max_df: usize,
         bound_cost: usize,
         pass_entries: usize,
+        min_class_size: usize,
     ) -> Option<(Vec<(usize, usize)>, usize)> {
         let views: Vec<&CorpusView> = sketches
             .iter()
             .map(|p| p.corpus.as_deref())
             .collect::<Option<_>>()?;
         let n = views.len();
-        // A document's slots are made again wherever they are needed (here, then once per
-        // pass of the postings and once per walk): a few microseconds each time, against ~16
-        // bytes per slot kept; only where their keys are read are they hashed. Here they are
-        // counted, and when they take more than one pass to sort, counted per bucket of the
-        // keys' top bits, which the passes go over (one pass: all in bucket 0).
-        let mut buckets = vec![0u32; n * BUCKETS];
-        buckets
-            .par_chunks_mut(BUCKETS)
-            .enumerate()
-            .for_each(|(d, c)| c[0] = views[d].unkeyed_slots(self, sketches[d]).len() as u32);
-        let total: usize = buckets.par_iter().map(|&c| c as usize).sum();
-        if total > pass_entries {
-            buckets
-                .par_chunks_mut(BUCKETS)
-                .enumerate()
-                .for_each(|(d, c)| {
-                    c[0] = 0;
-                    for s in views[d].slots(self, sketches[d]) {
-                        c[bucket(s.key)] += 1;
-                    }
-                });
-        }
-        let first_slot = offsets(
-            buckets
-                .chunks(BUCKETS)
-                .map(|c| c.iter().map(|&x| x as usize).sum()),
-        );
         // Each document's first global sentence.
         let first_unit = offsets(sketches.iter().map(|p| p.len()));
-        // Postings are numbered in u32 below NONE, documents and sentences below 2³¹.
-        if first_slot[n] >= NONE as usize || n >= 1 << 31 || first_unit[n] >= 1 << 31 {
+        // Documents and sentences are numbered below 2³¹.
+        if n >= 1 << 31 || first_unit[n] >= 1 << 31 {
             return None;
         }
         // Documents in (size, index) order: each key's postings follow it, so that the
@@ -707,6 +701,51 @@ impl RobustSlst {
         let mut rank = vec![0u32; n];
         for (r, &d) in by_size.iter().enumerate() {
             rank[d as usize] = r as u32;
+        }
+        // Single keys per class of sentences when the corpus repeats its sentences enough,
+        // else per sentence among the slots.
+        let classes = Classes::new(
+            self,
+            sketches,
+            &views,
+            &first_unit,
+            &rank,
+            max_df,
+            min_class_size,
+        );
+        let singles = classes.is_none();
+        // A document's slots are made again wherever they are needed (here, then once per
+        // pass of the postings and once per walk): a few microseconds each time, against ~16
+        // bytes per slot kept; only where their keys are read are they hashed. Here they are
+        // counted, and when they take more than one pass to sort, counted per bucket of the
+        // keys' top bits, which the passes go over (one pass: all in bucket 0).
+        let mut buckets = vec![0u32; n * BUCKETS];
+        buckets
+            .par_chunks_mut(BUCKETS)
+            .enumerate()
+            .for_each(|(d, c)| {
+                c[0] = views[d].join_slots(self, sketches[d], false, singles).len() as u32
+            });
+        let total: usize = buckets.par_iter().map(|&c| c as usize).sum();
+        if total > pass_entries {
+            buckets
+                .par_chunks_mut(BUCKETS)
+                .enumerate()
+                .for_each(|(d, c)| {
+                    c[0] = 0;
+                    for s in views[d].join_slots(self, sketches[d], true, singles) {
+                        c[bucket(s.key)] += 1;
+                    }
+                });
+        }
+        let first_slot = offsets(
+            buckets
+                .chunks(BUCKETS)
+                .map(|c| c.iter().map(|&x| x as usize).sum()),
+        );
+        // Postings are numbered in u32 below NONE.
+        if first_slot[n] >= NONE as usize {
+            return None;
         }
         let Postings {
             after,
@@ -724,7 +763,9 @@ impl RobustSlst {
             &by_size,
             max_df,
             pass_entries,
+            singles,
         );
+        let capped = capped + classes.as_ref().map_or(0, |k| k.capped);
 
         let config = &self.config;
         let may_keep = |m: usize, len_a: usize, len_b: usize| {
@@ -744,6 +785,9 @@ impl RobustSlst {
             holders: &holders,
             lengths: &lengths,
             cost: &cost,
+            classes: classes.as_ref(),
+            rank: &rank,
+            by_size: &by_size,
             admits,
             bound_cost,
         };
@@ -784,6 +828,12 @@ struct Walk<'a> {
     lengths: &'a [[u8; 2]],
     /// [`Postings::cost`]
     cost: &'a [u64],
+    /// The sentence classes and their single keys' postings, if the single keys are kept per
+    /// class (else they are among the slots).
+    classes: Option<&'a Classes>,
+    /// Each document's place in (size, index) order, and the document at each place.
+    rank: &'a [u32],
+    by_size: &'a [u32],
     /// Whether m sentences in blocks could meet the report's rule for sizes (A, B), kept per
     /// pair of sizes.
     thresholds: Thresholds<'a>,
@@ -820,16 +870,20 @@ impl Walk<'_> {
         if len_a == 0 || least == usize::MAX {
             return Vec::new();
         }
-        // The walk reads which sentences each slot witnesses, never its key.
-        let slots = self.views[a].unkeyed_slots(self.detector, self.sketches[a]);
+        // The walk reads which sentences each pair slot witnesses, never its key.
+        let singles = self.classes.is_none();
+        let slots = self.views[a].join_slots(self.detector, self.sketches[a], false, singles);
         // Each sentence costs the postings of its witness keys to walk (boilerplate keys have
-        // none), counted when the postings were made.
+        // none), counted when the postings were made: its pair keys' and its class's.
         c.cost.clear();
-        c.cost.extend(
-            self.cost[self.first_unit[a]..self.first_unit[a + 1]]
-                .iter()
-                .map(|&x| x as usize),
-        );
+        c.cost
+            .extend((self.first_unit[a]..self.first_unit[a + 1]).map(|u| {
+                let single = self
+                    .classes
+                    .and_then(|k| Some(k.cost[k.of(u)? as usize]))
+                    .unwrap_or(0);
+                (self.cost[u] + single) as usize
+            }));
         // A document B can meet the rule only with at least `least` sentences of A witnessed,
         // so among any len_a − least + 1 of them one is witnessed against B (prefix filtering
         // over sentences). When the cheapest such set costs well under all of them, only its
@@ -922,21 +976,69 @@ impl Walk<'_> {
     /// counting it once per document after `a` that holds one: `mark` (above every sentence
     /// number, distinct per call) takes the place of the next sentence to look at.
     fn walk_one(&self, a: usize, slots: &[Slot], u: usize, mark: u32, c: &mut Counters) {
-        // Slots in code order: u's are (u − 1, u), u alone and (u, u + 1).
+        let mut once = |b: u32| {
+            let [count, next] = &mut c.count_next[b as usize];
+            if *next == 0 {
+                c.touched.push(b);
+            }
+            if *next != mark {
+                *count += 1;
+                *next = mark;
+            }
+        };
+        let mut found = std::mem::take(&mut c.found);
+        self.single_witnesses(a, u, &mut found, &mut once);
+        // Pair slots in code order: u's are (u − 1, u) and (u, u + 1).
         let first = slots.partition_point(|s| s.units().end <= u);
         for (k, slot) in slots.iter().enumerate().skip(first) {
             if slot.units().start > u {
                 break;
             }
             for b in self.witnesses(a, k, *slot) {
-                let [count, next] = &mut c.count_next[b as usize];
-                if *next == 0 {
-                    c.touched.push(b);
+                once(b);
+            }
+        }
+        c.found = found;
+    }
+
+    /// Calls `visit` once for each document after `a` (in size order) that witnesses `a`'s
+    /// sentence `i` by a single key: it holds a sentence of a class that shares a single key
+    /// with `i`'s, at a length that fits. `found` is scratch for the classes.
+    fn single_witnesses(
+        &self,
+        a: usize,
+        i: usize,
+        found: &mut Vec<u32>,
+        visit: &mut impl FnMut(u32),
+    ) {
+        let Some(classes) = self.classes else {
+            return;
+        };
+        let Some(own) = classes.of(self.first_unit[a] + i) else {
+            return;
+        };
+        let length = classes.length[own as usize];
+        let tolerance = self.detector.config.length_tolerance;
+        found.clear();
+        for &start in classes.starts_of(own) {
+            for at in start as usize.. {
+                let listed = classes.lists[at];
+                if lengths_fit([length; 2], [classes.list_lengths[at]; 2], tolerance) {
+                    found.push(listed & !classes::LAST);
                 }
-                if *next != mark {
-                    *count += 1;
-                    *next = mark;
+                if listed & classes::LAST != 0 {
+                    break;
                 }
+            }
+        }
+        // A class sharing several keys with `i`'s is visited once.
+        found.sort_unstable();
+        found.dedup();
+        let rank = self.rank[a];
+        for &k in found.iter() {
+            let docs = classes.docs_of(k);
+            for &r in &docs[docs.partition_point(|&r| r <= rank)..] {
+                visit(self.by_size[r as usize]);
             }
         }
     }
@@ -971,33 +1073,60 @@ impl Walk<'_> {
     /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, counting
     /// per document after `a` (in size order) the marked sentences witnessed.
     fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
-        // Where the postings of each of a's slots start: their first reads are cache misses
-        // (the lists lie in key order), so each is asked for a few slots ahead.
+        // Where the postings of each of a's pair slots start: their first reads are cache
+        // misses (the lists lie in key order), so each is asked for a few slots ahead.
         let after = &self.after[self.first_slot[a]..self.first_slot[a + 1]];
+        let mut found = std::mem::take(&mut c.found);
+        // In code order: sentence i's single keys, then the pair slots of (i, i + 1).
+        let mut single = 0;
+        let mut singles_to = |end: usize, c: &mut Counters| {
+            if self.classes.is_none() {
+                return;
+            }
+            while single < end {
+                if c.walked[single] {
+                    let units = single..single + 1;
+                    self.single_witnesses(a, single, &mut found, &mut |b| {
+                        count_walked(c, b, units.clone())
+                    });
+                }
+                single += 1;
+            }
+        };
         for (k, slot) in slots.iter().enumerate() {
+            let units = slot.units();
+            singles_to(units.start + 1, c);
             if let Some(&ahead) = after.get(k + AHEAD)
                 && ahead != NONE
             {
                 prefetch(&self.holders[ahead as usize]);
                 prefetch(&self.lengths[ahead as usize]);
             }
-            let units = slot.units();
             if !c.walked[units.clone()].contains(&true) {
                 continue;
             }
             for b in self.witnesses(a, k, *slot) {
-                let [count, next] = &mut c.count_next[b as usize];
-                if *next == 0 {
-                    // First visit (every visit moves `next` past a sentence).
-                    c.touched.push(b);
-                }
-                for u in units.clone() {
-                    if u as u32 >= *next {
-                        *count += u32::from(c.walked[u]);
-                        *next = u as u32 + 1;
-                    }
-                }
+                count_walked(c, b, units.clone());
             }
+        }
+        singles_to(self.sizes[a], c);
+        c.found = found;
+    }
+}
+
+/// Counts for document `b` the walked sentences among `units` (a slot's, in code order) not
+/// counted for it yet.
+#[inline]
+fn count_walked(c: &mut Counters, b: u32, units: std::ops::Range<usize>) {
+    let [count, next] = &mut c.count_next[b as usize];
+    if *next == 0 {
+        // First visit (every visit moves `next` past a sentence).
+        c.touched.push(b);
+    }
+    for u in units {
+        if u as u32 >= *next {
+            *count += u32::from(c.walked[u]);
+            *next = u as u32 + 1;
         }
     }
 }
@@ -1090,7 +1219,11 @@ mod tests {
                     .collect();
                 // Costs between never and always walking more stop the sentence-by-sentence walk at
                 // different places.
-                for bound_cost in [0, 1, 10, BOUND_COST, 1000, usize::MAX] {
+                // With single keys per sentence and per class of sentences.
+                for (bound_cost, classes) in [0, 1, 10, BOUND_COST, 1000, usize::MAX]
+                    .into_iter()
+                    .flat_map(|cost| [(cost, 0), (cost, usize::MAX)])
+                {
                     let (found, _) = d
                         .witness_join_with(
                             &refs,
@@ -1099,12 +1232,13 @@ mod tests {
                             usize::MAX,
                             bound_cost,
                             PASS_ENTRIES,
+                            classes,
                         )
                         .unwrap();
                     for pair in &wanted {
                         assert!(
                             found.binary_search(pair).is_ok(),
-                            "θ {theta}, cost {bound_cost}: {pair:?} missing"
+                            "θ {theta}, cost {bound_cost}, classes from {classes}: {pair:?} missing"
                         );
                     }
                 }
@@ -1124,8 +1258,16 @@ mod tests {
         let keep = |s: &Similarity, _: bool| s.resemblance >= 0.3;
         for max_df in [usize::MAX, 4] {
             let join = |pass_entries| {
-                d.witness_join_with(&refs, &keep, &|_, _| true, max_df, BOUND_COST, pass_entries)
-                    .unwrap()
+                d.witness_join_with(
+                    &refs,
+                    &keep,
+                    &|_, _| true,
+                    max_df,
+                    BOUND_COST,
+                    pass_entries,
+                    usize::MAX,
+                )
+                .unwrap()
             };
             let (one, capped) = join(PASS_ENTRIES);
             assert!(one.len() > 50, "{}", one.len());
@@ -1134,6 +1276,40 @@ mod tests {
             for pass_entries in [1, 2000] {
                 assert_eq!(join(pass_entries), (one.clone(), capped), "{pass_entries}");
             }
+        }
+    }
+
+    /// Single keys kept per class of sentences find what they find kept per sentence: the same
+    /// candidates when every sentence is counted, and the same keys left out as boilerplate — a key is counted once per
+    /// document even when a document holds it in sentences of two classes, or one sentence
+    /// twice (the Genesis corpus has both).
+    #[test]
+    fn sentence_classes_find_what_single_sentences_find() {
+        let d = RobustSlst::new(RobustConfig::default()).unwrap();
+        let mut sketches: Vec<RobustProfile> =
+            genesis_corpus().iter().map(|x| d.sketch(x)).collect();
+        d.prepare_corpus(&mut sketches);
+        let refs: Vec<&RobustProfile> = sketches.iter().collect();
+        let keep = |s: &Similarity, _: bool| s.resemblance >= 0.1;
+        for max_df in [usize::MAX, 6, 4, 2] {
+            let join = |classes| {
+                d.witness_join_with(
+                    &refs,
+                    &keep,
+                    &|_, _| true,
+                    max_df,
+                    // Every sentence walked, whatever it costs: the counts are then exact, and
+                    // the candidates do not depend on which sentences are walked first.
+                    usize::MAX,
+                    PASS_ENTRIES,
+                    classes,
+                )
+                .unwrap()
+            };
+            let (per_sentence, capped) = join(usize::MAX);
+            assert!(per_sentence.len() > 10, "{}", per_sentence.len());
+            assert_eq!(capped > 0, max_df < usize::MAX, "{capped}");
+            assert_eq!(join(0), (per_sentence, capped), "max_df {max_df}");
         }
     }
 

@@ -96,18 +96,31 @@ impl Slot {
 impl CorpusView {
     /// The join keys of the profile this view was made of, as [`Slot`]s in code order.
     pub(super) fn slots(&self, d: &RobustSlst, p: &RobustProfile) -> Vec<Slot> {
-        d.slots_of::<true, _>(p, |i| self.ranks_of(i))
+        d.slots_of::<true, true, _>(p, |i| self.ranks_of(i))
     }
 
-    /// [`CorpusView::slots`] without their keys (each 0), for what needs only which sentences
-    /// each slot witnesses and how many slots there are: no key is hashed (under the anchor
-    /// rule; exact prefixes still hash their single keys).
-    pub(super) fn unkeyed_slots(&self, d: &RobustSlst, p: &RobustProfile) -> Vec<Slot> {
-        d.slots_of::<false, _>(p, |i| self.ranks_of(i))
+    /// The slots a corpus join sorts and walks: with their keys (`keyed`) or each key 0 (for
+    /// what needs only which sentences each slot witnesses and how many slots there are: no
+    /// key is hashed); with the single keys (`singles`) or without, when the join keeps those
+    /// per class of sentences ([`super::classes`]).
+    pub(super) fn join_slots(
+        &self,
+        d: &RobustSlst,
+        p: &RobustProfile,
+        keyed: bool,
+        singles: bool,
+    ) -> Vec<Slot> {
+        let ranks = |i| self.ranks_of(i);
+        match (keyed, singles) {
+            (true, true) => d.slots_of::<true, true, _>(p, ranks),
+            (true, false) => d.slots_of::<true, false, _>(p, ranks),
+            (false, true) => d.slots_of::<false, true, _>(p, ranks),
+            (false, false) => d.slots_of::<false, false, _>(p, ranks),
+        }
     }
 
     /// Sentence `i`'s key-term ranks.
-    fn ranks_of(&self, i: usize) -> &[u32] {
+    pub(super) fn ranks_of(&self, i: usize) -> &[u32] {
         &self.ranks[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 }
@@ -133,8 +146,9 @@ impl RobustSlst {
 
     /// The join keys of a profile whose sentences' terms, sorted in the global order, begin
     /// with `ordered(i)` (at least [`RobustSlst::keyed_terms`] of them), as [`Slot`]s in code
-    /// order; without `KEYED`, each key is 0 (see [`CorpusView::unkeyed_slots`]).
-    pub(super) fn slots_of<'a, const KEYED: bool, T: Copy + Into<u64> + 'a>(
+    /// order; without `KEYED`, each key is 0 (see [`CorpusView::join_slots`]); without
+    /// `SINGLES`, only the pair keys (see [`CorpusView::pair_slots`]).
+    pub(super) fn slots_of<'a, const KEYED: bool, const SINGLES: bool, T: Copy + Into<u64> + 'a>(
         &self,
         p: &RobustProfile,
         ordered: impl Fn(usize) -> &'a [T],
@@ -156,34 +170,26 @@ impl RobustSlst {
             (0..p.len())
                 .map(|i| {
                     let k = key_terms(i);
-                    k * k.saturating_sub(1) / 2 + k * key_terms(i + 1)
+                    let singles = if SINGLES {
+                        k * k.saturating_sub(1) / 2
+                    } else {
+                        0
+                    };
+                    singles + k * key_terms(i + 1)
                 })
                 .sum(),
         );
         for i in 0..p.len() {
             let (single, pair) = (2 * i as u32, 2 * i as u32 + 1);
-            if self.config.min_block <= 1 {
-                // Every matching pair is a block: one prefix term suffices.
-                for &t in prefix(i) {
-                    let key = pair_key(t.into(), t.into(), SINGLE_SEED);
-                    slots.push(Slot { key, code: single });
-                }
-                continue;
+            if SINGLES {
+                let s = &p.sentences[i];
+                self.single_keys_of::<KEYED, T>(ordered(i), s.length, s.terms.len(), |key| {
+                    slots.push(Slot { key, code: single })
+                });
             }
-            let s = self.config.single_min_terms;
-            if s > 0 && p.sentences[i].length as usize >= s {
-                let mut push = |key| slots.push(Slot { key, code: single });
-                if self.config.anchor_terms > 0 {
-                    // A single-pair block shares two anchors: every pair of them is a key.
-                    let anchors = prefix(i);
-                    for (x, &p) in anchors.iter().enumerate() {
-                        for &q in &anchors[x + 1..] {
-                            push(pair_key(p.into(), q.into(), SINGLE_SEED));
-                        }
-                    }
-                } else {
-                    single_keys(&ordered(i)[..size(i)], self.config.single_similarity, push);
-                }
+            if self.config.min_block <= 1 {
+                // Every matching pair is a block: single keys witness every one.
+                continue;
             }
             if i + 1 < p.len() {
                 for &x in prefix(i) {
@@ -195,6 +201,42 @@ impl RobustSlst {
             }
         }
         slots
+    }
+
+    /// The single keys of one sentence of `length` terms (repeats counted) and `size` distinct
+    /// ones, whose terms in the global order begin with `ordered` (at least
+    /// [`RobustSlst::keyed_terms`] of them): what a sentence keys on alone depends on these
+    /// three only, so sentences equal in them share every single key ([`super::join`]'s
+    /// sentence classes). Without `KEYED`, each key is 0.
+    pub(super) fn single_keys_of<const KEYED: bool, T: Copy + Into<u64>>(
+        &self,
+        ordered: &[T],
+        length: u16,
+        size: usize,
+        mut push: impl FnMut(u64),
+    ) {
+        let pair_key = |x: u64, y: u64, seed: u64| if KEYED { pair_key(x, y, seed) } else { 0 };
+        let prefix = &ordered[..self.key_terms(size)];
+        if self.config.min_block <= 1 {
+            // Every matching pair is a block: one prefix term suffices.
+            for &t in prefix {
+                push(pair_key(t.into(), t.into(), SINGLE_SEED));
+            }
+            return;
+        }
+        let s = self.config.single_min_terms;
+        if s > 0 && length as usize >= s {
+            if self.config.anchor_terms > 0 {
+                // A single-pair block shares two anchors: every pair of them is a key.
+                for (x, &p) in prefix.iter().enumerate() {
+                    for &q in &prefix[x + 1..] {
+                        push(pair_key(p.into(), q.into(), SINGLE_SEED));
+                    }
+                }
+            } else {
+                single_keys(&ordered[..size], self.config.single_similarity, push);
+            }
+        }
     }
 
     /// Join keys from slots: sorted, without repeats.

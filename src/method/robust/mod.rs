@@ -50,6 +50,7 @@
 //! sentences witnessed bounds the sentences in blocks; pairs whose count cannot reach the
 //! report's threshold are never listed.
 
+mod classes;
 mod join;
 mod keys;
 mod matching;
@@ -1129,9 +1130,9 @@ impl Detector for RobustSlst {
         Some(match &sketch.corpus {
             Some(view) => Self::keys_from(&view.slots(self, sketch)),
             // Id order (longest terms first): each sentence's term set is already sorted so.
-            None => {
-                Self::keys_from(&self.slots_of::<true, _>(sketch, |i| &sketch.sentences[i].terms))
-            }
+            None => Self::keys_from(
+                &self.slots_of::<true, true, _>(sketch, |i| &sketch.sentences[i].terms),
+            ),
         })
     }
 
@@ -1159,7 +1160,7 @@ impl Detector for RobustSlst {
         // A single slot witnesses its unit, a pair slot both units of its step.
         let slots = match sketch.corpus.as_deref() {
             Some(view) => view.slots(self, sketch),
-            None => self.slots_of::<true, _>(sketch, |i| &sketch.sentences[i].terms),
+            None => self.slots_of::<true, true, _>(sketch, |i| &sketch.sentences[i].terms),
         };
         Some(
             slots

@@ -1,0 +1,286 @@
+//! Sentence classes of a corpus for the witness join ([`super::join`]): sentences that hold the
+//! same single keys, so that the join keeps and walks those keys once per class instead of once
+//! per sentence.
+//!
+//! A sentence's single keys depend only on its key terms (in the corpus order), its length and
+//! its number of distinct terms ([`RobustSlst::single_keys_of`]); sentences equal in these share
+//! every single key and every length a posting carries. A corpus made from a pool of sentences
+//! repeats each many times: on 300,000 synthetic documents, 6.5 million sentences fall into
+//! 384,000 classes, and a sentence held by 17 documents would otherwise be visited once per
+//! single key (10 under the anchor rule) from each of them. So single keys are postings of
+//! classes — key → classes → documents — and a walk visits each class that witnesses a sentence
+//! once, whichever of its keys it shares: about (keys × classes per key) + documents instead of
+//! keys × documents. Pair keys stay per document: a step (two sentences in a row) repeats far
+//! less (6.2 million steps, 5.0 million distinct, on the same corpus).
+
+use rayon::prelude::*;
+use rdst::{RadixKey, RadixSort};
+
+use super::keys::pair_key;
+use super::{CorpusView, RobustProfile, RobustSlst};
+
+/// Marks the last class of a key's list in [`Classes::lists`].
+pub(super) const LAST: u32 = 1 << 31;
+/// No class: a sentence without single keys.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// The average sentences per class below which single keys are kept per sentence: making the
+/// classes then costs more than it saves. The candidate stage with classes against without, in
+/// single runs: at 1.06 sentences a class (Reuters-21578) 1.5× the time, at 2.3 (20,000 synthetic
+/// documents) 1.27×, at 8.8 (100,000) 0.95×, at 17 (300,000) 0.87×.
+pub(super) const MIN_CLASS_SIZE: usize = 4;
+
+/// Seeds the hash of a sentence's class signature.
+const SIGNATURE_SEED: u64 = 0x5ee1_7e55_0b0c_0003;
+
+/// The sentence classes of a corpus and the postings of their single keys.
+pub(super) struct Classes {
+    /// Per global sentence (documents in index order): its class, or [`NONE`] when it has no
+    /// single key.
+    pub(super) of_unit: Vec<u32>,
+    /// Class `c`'s documents, as ranks in (size, index) order, ascending and distinct:
+    /// `docs[first[c]..first[c + 1]]`.
+    pub(super) first: Vec<u32>,
+    pub(super) docs: Vec<u32>,
+    /// Per class: the length of its sentences, capped at 255 (as [`super::keys::Slot::lengths`]).
+    pub(super) length: Vec<u8>,
+    /// Where the lists of class `c`'s single keys start in [`Classes::lists`]:
+    /// `starts[starts_first[c]..starts_first[c + 1]]` (keys with a list only).
+    pub(super) starts_first: Vec<u32>,
+    pub(super) starts: Vec<u32>,
+    /// The classes holding each key, ascending, list after list, [`LAST`] set on each list's
+    /// last; only keys held by two documents or more, and at most `max_df`.
+    pub(super) lists: Vec<u32>,
+    /// Each listed class's length, beside [`Classes::lists`]: the walk reads it with the class.
+    pub(super) list_lengths: Vec<u8>,
+    /// Per class: about what walking a sentence of it costs — its keys' lists, and half the
+    /// documents of the classes in them (a walk visits those after its own document).
+    pub(super) cost: Vec<u64>,
+    /// Single keys left out as boilerplate (held by more than `max_df` documents).
+    pub(super) capped: usize,
+}
+
+/// A single key of a class, as sorted: by key, then class.
+#[derive(Debug, Clone, Copy)]
+struct Keyed {
+    key: u64,
+    class: u32,
+}
+
+impl RadixKey for Keyed {
+    const LEVELS: usize = 12;
+
+    #[inline]
+    fn get_level(&self, level: usize) -> u8 {
+        if level < 4 {
+            (self.class >> (8 * level)) as u8
+        } else {
+            (self.key >> (8 * (level - 4))) as u8
+        }
+    }
+}
+
+/// What makes a sentence's single keys: its key terms in the corpus order, its length and its
+/// number of distinct terms.
+fn signature<'a>(view: &'a CorpusView, p: &RobustProfile, i: usize) -> (&'a [u32], u16, usize) {
+    let s = &p.sentences[i];
+    (view.ranks_of(i), s.length, s.terms.len())
+}
+
+impl Classes {
+    /// The classes of a corpus's sentences, documents by index with their views, and the
+    /// postings of the classes' single keys; `None` when the classes would hold fewer than
+    /// `min_class_size` sentences each on average ([`MIN_CLASS_SIZE`]). `first_unit` holds each document's first
+    /// global sentence, `rank` each document's place in (size, index) order.
+    pub(super) fn new(
+        d: &RobustSlst,
+        sketches: &[&RobustProfile],
+        views: &[&CorpusView],
+        first_unit: &[usize],
+        rank: &[u32],
+        max_df: usize,
+        min_class_size: usize,
+    ) -> Option<Self> {
+        let n = views.len();
+        // (hash of its signature, global sentence, document) per sentence with a single key.
+        let mut signed: Vec<(u64, u32, u32)> = (0..n)
+            .into_par_iter()
+            .flat_map_iter(|doc| {
+                let (view, p) = (views[doc], sketches[doc]);
+                (0..p.len()).filter_map(move |i| {
+                    let (ranks, length, size) = signature(view, p, i);
+                    let mut keys = 0;
+                    d.single_keys_of::<false, u32>(ranks, length, size, |_| keys += 1);
+                    (keys > 0).then(|| {
+                        let hash = ranks.iter().fold(
+                            pair_key(u64::from(length), size as u64, SIGNATURE_SEED),
+                            |h, &r| pair_key(h, u64::from(r), SIGNATURE_SEED),
+                        );
+                        (hash, (first_unit[doc] + i) as u32, doc as u32)
+                    })
+                })
+            })
+            .collect();
+        signed.par_sort_unstable();
+        let distinct = signed.chunk_by(|x, y| x.0 == y.0).count();
+        if signed.len() < min_class_size.saturating_mul(distinct) {
+            return None;
+        }
+        let sig_of = |&(_, unit, doc): &(u64, u32, u32)| {
+            let doc = doc as usize;
+            signature(views[doc], sketches[doc], unit as usize - first_unit[doc])
+        };
+        // Runs of one hash are one class, unless two signatures share a hash: that run is then
+        // put in signature order (then sentence order) and cut where the signature changes.
+        let mut of_unit = vec![NONE; first_unit[n]];
+        let (mut first, mut docs, mut length) = (vec![0u32], Vec::new(), Vec::new());
+        // Each class's first sentence.
+        let mut examples: Vec<u32> = Vec::new();
+        let mut add = |class: &[(u64, u32, u32)]| {
+            let c = length.len() as u32;
+            let from = docs.len();
+            for &(_, unit, doc) in class {
+                of_unit[unit as usize] = c;
+                docs.push(rank[doc as usize]);
+            }
+            if class.len() > 1 {
+                docs[from..].sort_unstable();
+                let mut kept = from + 1;
+                for k in from + 1..docs.len() {
+                    if docs[k] != docs[kept - 1] {
+                        docs[kept] = docs[k];
+                        kept += 1;
+                    }
+                }
+                docs.truncate(kept);
+            }
+            first.push(docs.len() as u32);
+            length.push(sig_of(&class[0]).1.min(255) as u8);
+            examples.push(class[0].1);
+        };
+        for run in signed.chunk_by_mut(|x, y| x.0 == y.0) {
+            if run.len() > 1 {
+                let head = sig_of(&run[0]);
+                if run[1..].iter().any(|x| sig_of(x) != head) {
+                    run.sort_unstable_by(|x, y| sig_of(x).cmp(&sig_of(y)).then(x.1.cmp(&y.1)));
+                    for class in run.chunk_by(|x, y| sig_of(x) == sig_of(y)) {
+                        add(class);
+                    }
+                    continue;
+                }
+            }
+            add(run);
+        }
+        drop(signed);
+        let classes = length.len();
+        let held = |c: u32| (first[c as usize + 1] - first[c as usize]) as usize;
+
+        // Every class's single keys, as (key, class), sorted: runs of a key are its list.
+        // Made from each class's first sentence, read in document order (in class order, each
+        // read would be a cache miss).
+        let in_class = &of_unit;
+        let mut keyed: Vec<Keyed> = (0..n)
+            .into_par_iter()
+            .fold(Vec::new, |mut keys, doc| {
+                let (view, p) = (views[doc], sketches[doc]);
+                for i in 0..p.len() {
+                    let unit = first_unit[doc] + i;
+                    let class = in_class[unit];
+                    if class == NONE || examples[class as usize] != unit as u32 {
+                        continue;
+                    }
+                    let (ranks, length, size) = signature(view, p, i);
+                    d.single_keys_of::<true, u32>(ranks, length, size, |key| {
+                        keys.push(Keyed { key, class })
+                    });
+                }
+                keys
+            })
+            .flatten_iter()
+            .collect();
+        // A radix sort, as for the postings: several times faster than a comparison sort.
+        keyed.radix_sort_builder().with_low_mem_tuner().sort();
+        keyed.dedup_by(|x, y| x.key == y.key && x.class == y.class);
+        let (mut lists, mut list_lengths) = (Vec::new(), Vec::new());
+        let mut cost = vec![0u64; classes];
+        let mut listed: Vec<(u32, u32)> = Vec::new();
+        let mut capped = 0;
+        let mut scratch = Vec::new();
+        for run in keyed.chunk_by(|x, y| x.key == y.key) {
+            let total: usize = run.iter().map(|x| held(x.class)).sum();
+            // A document may hold the key in sentences of several classes: the distinct
+            // documents decide whether the key is boilerplate, and are only counted when the
+            // sum says it might be.
+            if total < 2 {
+                continue;
+            }
+            if total > max_df {
+                scratch.clear();
+                for x in run {
+                    let c = x.class;
+                    scratch.extend_from_slice(&docs[first[c as usize] as usize..][..held(c)]);
+                }
+                scratch.sort_unstable();
+                scratch.dedup();
+                if scratch.len() > max_df {
+                    capped += 1;
+                    continue;
+                }
+            }
+            let start = lists.len() as u32;
+            for x in run {
+                let c = x.class;
+                lists.push(c);
+                list_lengths.push(length[c as usize]);
+                listed.push((c, start));
+                // A walk visits the list, then the documents after its own: about half.
+                cost[c as usize] += (run.len() + total / 2) as u64;
+            }
+            *lists.last_mut().expect("a run is never empty") |= LAST;
+        }
+        drop(keyed);
+        // Each class's list starts, in key order, by counting.
+        let mut starts_first = vec![0u32; classes + 1];
+        for &(c, _) in &listed {
+            starts_first[c as usize + 1] += 1;
+        }
+        for c in 0..classes {
+            starts_first[c + 1] += starts_first[c];
+        }
+        let mut starts = vec![0u32; listed.len()];
+        let mut next = starts_first.clone();
+        for &(c, start) in &listed {
+            starts[next[c as usize] as usize] = start;
+            next[c as usize] += 1;
+        }
+        Some(Classes {
+            of_unit,
+            first,
+            docs,
+            length,
+            starts_first,
+            starts,
+            lists,
+            list_lengths,
+            cost,
+            capped,
+        })
+    }
+
+    /// Class `c`'s documents (ranks, ascending).
+    pub(super) fn docs_of(&self, c: u32) -> &[u32] {
+        &self.docs[self.first[c as usize] as usize..self.first[c as usize + 1] as usize]
+    }
+
+    /// Where the lists of class `c`'s single keys start.
+    pub(super) fn starts_of(&self, c: u32) -> &[u32] {
+        &self.starts
+            [self.starts_first[c as usize] as usize..self.starts_first[c as usize + 1] as usize]
+    }
+
+    /// The class of global sentence `unit`, if it has single keys.
+    pub(super) fn of(&self, unit: usize) -> Option<u32> {
+        let c = self.of_unit[unit];
+        (c != NONE).then_some(c)
+    }
+}
