@@ -103,29 +103,37 @@ impl Classes {
     ) -> Option<Self> {
         let n = views.len();
         // (hash of its signature, global sentence, document) per sentence with a single key.
-        let mut signed: Vec<(u64, u32, u32)> = (0..n)
-            .into_par_iter()
-            .flat_map_iter(|doc| {
-                let (view, p) = (views[doc], sketches[doc]);
-                (0..p.len()).filter_map(move |i| {
-                    let (ranks, length, size) = signature(view, p, i);
-                    let mut keys = 0;
-                    d.single_keys_of::<false, u32>(ranks, length, size, |_| keys += 1);
-                    (keys > 0).then(|| {
-                        let hash = ranks.iter().fold(
-                            pair_key(u64::from(length), size as u64, SIGNATURE_SEED),
-                            |h, &r| pair_key(h, u64::from(r), SIGNATURE_SEED),
-                        );
-                        (hash, (first_unit[doc] + i) as u32, doc as u32)
-                    })
+        // Per sentence with a single key: the hash of its signature, global sentence, document.
+        let signed = |doc: usize| {
+            let (view, p) = (views[doc], sketches[doc]);
+            (0..p.len()).filter_map(move |i| {
+                let (ranks, length, size) = signature(view, p, i);
+                let mut keys = 0;
+                d.single_keys_of::<false, u32>(ranks, length, size, |_| keys += 1);
+                (keys > 0).then(|| {
+                    let hash = ranks.iter().fold(
+                        pair_key(u64::from(length), size as u64, SIGNATURE_SEED),
+                        |h, &r| pair_key(h, u64::from(r), SIGNATURE_SEED),
+                    );
+                    (hash, (first_unit[doc] + i) as u32, doc as u32)
                 })
             })
+        };
+        // First only the hashes, to count the classes (two signatures that share a hash, about
+        // one in 10⁹ at 10⁵ classes, only move the count).
+        let mut hashes: Vec<u64> = (0..n)
+            .into_par_iter()
+            .flat_map_iter(|doc| signed(doc).map(|x| x.0))
             .collect();
-        signed.par_sort_unstable();
-        let distinct = signed.chunk_by(|x, y| x.0 == y.0).count();
-        if signed.len() < min_class_size.saturating_mul(distinct) {
+        hashes.radix_sort_unstable();
+        let distinct = hashes.chunk_by(|x, y| x == y).count();
+        if hashes.len() < min_class_size.saturating_mul(distinct) {
             return None;
         }
+        drop(hashes);
+        let mut signed: Vec<(u64, u32, u32)> =
+            (0..n).into_par_iter().flat_map_iter(signed).collect();
+        signed.par_sort_unstable();
         let sig_of = |&(_, unit, doc): &(u64, u32, u32)| {
             let doc = doc as usize;
             signature(views[doc], sketches[doc], unit as usize - first_unit[doc])

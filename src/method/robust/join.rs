@@ -1073,6 +1073,17 @@ impl Walk<'_> {
     /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, counting
     /// per document after `a` (in size order) the marked sentences witnessed.
     fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
+        // Two loops, so that the walk without classes makes no check for them per slot.
+        if self.classes.is_some() {
+            self.walk_with::<true>(a, slots, c);
+        } else {
+            self.walk_with::<false>(a, slots, c);
+        }
+    }
+
+    /// [`Walk::walk`], with the single keys per class of sentences (`CLASSES`) or among the
+    /// slots.
+    fn walk_with<const CLASSES: bool>(&self, a: usize, slots: &[Slot], c: &mut Counters) {
         // Where the postings of each of a's pair slots start: their first reads are cache
         // misses (the lists lie in key order), so each is asked for a few slots ahead.
         let after = &self.after[self.first_slot[a]..self.first_slot[a + 1]];
@@ -1080,7 +1091,7 @@ impl Walk<'_> {
         // In code order: sentence i's single keys, then the pair slots of (i, i + 1).
         let mut single = 0;
         let mut singles_to = |end: usize, c: &mut Counters| {
-            if self.classes.is_none() {
+            if !CLASSES {
                 return;
             }
             while single < end {
