@@ -26,8 +26,8 @@ pub(super) const NONE: u32 = u32::MAX;
 
 /// The average sentences per class below which single keys are kept per sentence: making the
 /// classes then costs more than it saves. The candidate stage with classes against without, in
-/// single runs: at 1.06 sentences a class (Reuters-21578) 1.5× the time, at 2.3 (20,000 synthetic
-/// documents) 1.27×, at 8.8 (100,000) 0.95×, at 17 (300,000) 0.87×.
+/// single runs of a first version: at 1.06 sentences a class (Reuters-21578) 1.5× the time, at
+/// 2.3 (20,000 synthetic documents) 1.27×, at 8.8 (100,000) 0.95×, at 17 (300,000) 0.87×.
 pub(super) const MIN_CLASS_SIZE: usize = 4;
 
 /// Seeds the hash of a sentence's class signature.
@@ -90,8 +90,8 @@ fn signature<'a>(view: &'a CorpusView, p: &RobustProfile, i: usize) -> (&'a [u32
 impl Classes {
     /// The classes of a corpus's sentences, documents by index with their views, and the
     /// postings of the classes' single keys; `None` when the classes would hold fewer than
-    /// `min_class_size` sentences each on average ([`MIN_CLASS_SIZE`]). `first_unit` holds each document's first
-    /// global sentence, `rank` each document's place in (size, index) order.
+    /// `min_class_size` sentences each on average ([`MIN_CLASS_SIZE`]). `first_unit` holds each
+    /// document's first global sentence, `rank` each document's place in (size, index) order.
     pub(super) fn new(
         d: &RobustSlst,
         sketches: &[&RobustProfile],
@@ -102,9 +102,8 @@ impl Classes {
         min_class_size: usize,
     ) -> Option<Self> {
         let n = views.len();
-        // (hash of its signature, global sentence, document) per sentence with a single key.
         // Per sentence with a single key: the hash of its signature, global sentence, document.
-        let signed = |doc: usize| {
+        let sign = |doc: usize| {
             let (view, p) = (views[doc], sketches[doc]);
             (0..p.len()).filter_map(move |i| {
                 let (ranks, length, size) = signature(view, p, i);
@@ -123,7 +122,7 @@ impl Classes {
         // one in 10⁹ at 10⁵ classes, only move the count).
         let mut hashes: Vec<u64> = (0..n)
             .into_par_iter()
-            .flat_map_iter(|doc| signed(doc).map(|x| x.0))
+            .flat_map_iter(|doc| sign(doc).map(|x| x.0))
             .collect();
         hashes.radix_sort_unstable();
         let distinct = hashes.chunk_by(|x, y| x == y).count();
@@ -131,8 +130,7 @@ impl Classes {
             return None;
         }
         drop(hashes);
-        let mut signed: Vec<(u64, u32, u32)> =
-            (0..n).into_par_iter().flat_map_iter(signed).collect();
+        let mut signed: Vec<(u64, u32, u32)> = (0..n).into_par_iter().flat_map_iter(sign).collect();
         signed.par_sort_unstable();
         let sig_of = |&(_, unit, doc): &(u64, u32, u32)| {
             let doc = doc as usize;

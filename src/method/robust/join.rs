@@ -27,7 +27,8 @@
 //! later, so the walk then takes the cheapest sentences left one at a time, while the pairs
 //! that one more sentence could rule out cost more than walking it: on 100,000 synthetic
 //! documents this leaves 0.2 million candidates of 3.2 million. Which sentences are walked
-//! changes the work, never the pairs reported.
+//! changes the work, never the pairs reported — except those resting on boilerplate keys
+//! (below): a sentence witnessed only by such keys counts when assumed, not when walked.
 //!
 //! A key held by more than `max_df` documents is *boilerplate* (as a run of sentences is in
 //! paper mode): it is left out of the postings and witnesses nothing. A pair is then found when
@@ -46,8 +47,8 @@
 //! keys are made of form a class ([`super::classes`]); when the classes average at least
 //! [`classes::MIN_CLASS_SIZE`] sentences, the single keys are postings of classes instead (key →
 //! classes → documents), and the walk visits each class witnessing a sentence once. Pair keys
-//! stay per document either way. Which way is taken changes the work and memory, never the
-//! pairs reported.
+//! stay per document either way. Which way is taken changes the work and memory, and, as the
+//! choice of sentences to walk does, which pairs resting on boilerplate keys (below) are found.
 //!
 //! The postings are most of a corpus run's memory, so they are kept lean: per slot, where the
 //! postings after its document's start (4 bytes); per posting of a key held by two documents
