@@ -37,17 +37,17 @@ const SIGNATURE_SEED: u64 = 0x5ee1_7e55_0b0c_0003;
 pub(super) struct Classes {
     /// Per global sentence (documents in index order): its class, or [`NONE`] when it has no
     /// single key.
-    pub(super) of_unit: Vec<u32>,
+    of_unit: Vec<u32>,
     /// Class `c`'s documents, as ranks in (size, index) order, ascending and distinct:
     /// `docs[first[c]..first[c + 1]]`.
-    pub(super) first: Vec<u32>,
-    pub(super) docs: Vec<u32>,
+    first: Vec<u32>,
+    docs: Vec<u32>,
     /// Per class: the length of its sentences, capped at 255 (as [`super::keys::Slot::lengths`]).
     pub(super) length: Vec<u8>,
     /// Where the lists of class `c`'s single keys start in [`Classes::lists`]:
     /// `starts[starts_first[c]..starts_first[c + 1]]` (keys with a list only).
-    pub(super) starts_first: Vec<u32>,
-    pub(super) starts: Vec<u32>,
+    starts_first: Vec<u32>,
+    starts: Vec<u32>,
     /// The classes holding each key, ascending, list after list, [`LAST`] set on each list's
     /// last; only keys held by two documents or more, and at most `max_df`.
     pub(super) lists: Vec<u32>,
