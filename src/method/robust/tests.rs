@@ -227,9 +227,53 @@ fn the_matched_bound_is_at_least_the_matched_sentences() {
                 let bound = d.max_matched(x, y).unwrap();
                 assert!(bound >= matched, "τ {tau}: {bound} < {matched}");
                 assert!(bound <= x.len().min(y.len()));
+                assert_eq!(bound, brute_max_matched(&d, x, y), "τ {tau}");
             }
         }
     }
+}
+
+/// [`RobustSlst::max_matched`] by its definition: the sentences of each side with a partner
+/// on the other that shares a key term at a length within δ; the fewer of the two.
+fn brute_max_matched(d: &RobustSlst, a: &RobustProfile, b: &RobustProfile) -> usize {
+    let (x, y) = (a.corpus.as_deref().unwrap(), b.corpus.as_deref().unwrap());
+    let keys = |v: &CorpusView, p: &RobustProfile, i: usize| -> Vec<u32> {
+        v.ranks_of(i)[..d.key_terms(p.sentences[i].terms.len())].to_vec()
+    };
+    let partner = |u: usize, v: usize| {
+        let (ku, kv) = (keys(x, a, u), keys(y, b, v));
+        a.sentences[u].length.abs_diff(b.sentences[v].length) as usize <= d.config.length_tolerance
+            && ku.iter().any(|r| kv.contains(r))
+    };
+    let in_a = (0..a.len())
+        .filter(|&u| (0..b.len()).any(|v| partner(u, v)))
+        .count();
+    let in_b = (0..b.len())
+        .filter(|&v| (0..a.len()).any(|u| partner(u, v)))
+        .count();
+    in_a.min(in_b)
+}
+
+/// A document with more key-term places than the view numbers (over ten thousand sentences)
+/// has no bound: no pair with it is ruled out before it is compared, and it is compared as any.
+#[test]
+fn a_document_too_long_for_the_view_is_never_ruled_out_by_the_bound() {
+    let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+    let wbt = include_str!("../../../corpora/bible/wbt-1mb.txt");
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let mut docs = vec![
+        d.sketch(&Document::new("whole", format!("{kjv}\n\n{wbt}"))),
+        d.sketch(&Document::new("part", &kjv[100_000..120_000])),
+        d.sketch(&Document::new("other", &kjv[300_000..320_000])),
+    ];
+    d.prepare_corpus(&mut docs);
+    let places = docs[0].corpus.as_deref().unwrap().ranks.len();
+    assert!(places > 1 << 16, "{places}");
+    assert_eq!(d.max_matched(&docs[0], &docs[1]), None);
+    assert_eq!(d.max_matched(&docs[2], &docs[0]), None);
+    assert!(d.max_matched(&docs[1], &docs[2]).is_some());
+    assert!(d.may_be_reported(&docs[0], &docs[1], PairRule::Duplicates));
+    assert!(d.compare(&docs[1], &docs[0]).evidence.matched > 0);
 }
 
 #[test]
