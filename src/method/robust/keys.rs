@@ -61,12 +61,12 @@ pub(super) struct CorpusView {
     pub(super) ranks: Box<[u32]>,
     pub(super) starts: Box<[u32]>,
     /// Each sentence's key terms (prefix or anchors: the first [`RobustSlst::key_terms`] of its
-    /// ranks) as places in [`CorpusView::ranks`], sorted by rank, then sentence: what
-    /// [`RobustSlst::max_matched`] merges. Two bytes a key term, where (rank, sentence) pairs
-    /// took eight — a fifth of a sketched corpus's memory. Empty when `ranks` has more places
-    /// than a `u16` numbers (a document of over ten thousand sentences): the bound is then not
-    /// known.
-    pub(super) key_places: Box<[u16]>,
+    /// ranks) as (sentence << 16 | place in [`CorpusView::ranks`]), sorted by rank, then
+    /// sentence: what [`RobustSlst::max_matched`] merges. Four bytes a key term, where (rank,
+    /// sentence) pairs took eight (a tenth of a sketched corpus's memory). Empty when `ranks`
+    /// has more places than 16 bits number (a document of over ten thousand sentences): the
+    /// bound is then not known.
+    pub(super) key_places: Box<[u32]>,
 }
 
 /// One join key of a document and the sentences it witnesses: a sentence that lies in a block
@@ -124,11 +124,6 @@ impl CorpusView {
     /// Sentence `i`'s key-term ranks.
     pub(super) fn ranks_of(&self, i: usize) -> &[u32] {
         &self.ranks[self.starts[i] as usize..self.starts[i + 1] as usize]
-    }
-
-    /// The sentence whose ranks hold place `place` of [`CorpusView::ranks`].
-    fn sentence_at(&self, place: u16) -> usize {
-        self.starts.partition_point(|&s| s <= u32::from(place)) - 1
     }
 }
 
@@ -262,19 +257,21 @@ impl RobustSlst {
         let mut places: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.key_terms(n)).sum());
         let mut ordered: Vec<u32> = Vec::new();
         starts.push(0);
-        for s in &p.sentences {
+        for (i, s) in p.sentences.iter().enumerate() {
             ordered.clear();
             ordered.extend(s.terms.iter().map(|&t| rank(t)));
             ordered.sort_unstable();
             let first = ranks.len() as u32;
-            places.extend(first..first + self.key_terms(ordered.len()) as u32);
+            let sentence = (i as u32) << 16;
+            let keys = first..first + self.key_terms(ordered.len()) as u32;
+            places.extend(keys.map(|k| sentence | k));
             ranks.extend_from_slice(&ordered[..self.keyed_terms(ordered.len())]);
             starts.push(ranks.len() as u32);
         }
-        // Places grow with the sentence: (rank, place) order is (rank, sentence) order.
+        // Every place, and so every sentence, fits in 16 bits.
         let key_places = if ranks.len() <= 1 << 16 {
-            places.sort_unstable_by_key(|&k| (ranks[k as usize], k));
-            places.iter().map(|&k| k as u16).collect()
+            places.sort_unstable_by_key(|&k| (ranks[(k & 0xffff) as usize], k));
+            places.into()
         } else {
             Box::default()
         };
@@ -318,10 +315,8 @@ impl RobustSlst {
             &mut large_b
         };
         let (xp, yp) = (&*x.key_places, &*y.key_places);
-        let (xr, yr) = (
-            |i: usize| x.ranks[xp[i] as usize],
-            |j: usize| y.ranks[yp[j] as usize],
-        );
+        let rank = |v: &CorpusView, k: u32| v.ranks[(k & 0xffff) as usize];
+        let (xr, yr) = (|i: usize| rank(x, xp[i]), |j: usize| rank(y, yp[j]));
         let (mut i, mut j) = (0, 0);
         while i < xp.len() && j < yp.len() {
             let (p, q) = (xr(i), yr(j));
@@ -332,11 +327,11 @@ impl RobustSlst {
             }
             let ie = i + (i..xp.len()).take_while(|&k| xr(k) == p).count();
             let je = j + (j..yp.len()).take_while(|&k| yr(k) == p).count();
-            for &place in &xp[i..ie] {
-                let u = x.sentence_at(place);
+            for &k in &xp[i..ie] {
+                let u = (k >> 16) as usize;
                 let lu = a.sentences[u].length;
-                for &place in &yp[j..je] {
-                    let v = y.sentence_at(place);
+                for &k in &yp[j..je] {
+                    let v = (k >> 16) as usize;
                     if lu.abs_diff(b.sentences[v].length) as usize <= delta {
                         in_a[u / 64] |= 1 << (u % 64);
                         in_b[v / 64] |= 1 << (v % 64);
