@@ -1186,6 +1186,14 @@ mod tests {
             .collect()
     }
 
+    /// The Genesis corpus sketched and prepared as a corpus by `d`.
+    fn genesis_sketches(d: &RobustSlst) -> Vec<RobustProfile> {
+        let mut sketches: Vec<RobustProfile> =
+            genesis_corpus().iter().map(|x| d.sketch(x)).collect();
+        d.prepare_corpus(&mut sketches);
+        sketches
+    }
+
     /// Whichever sentences the walk takes first and whether it walks the rest, every pair the
     /// report's rule keeps is a candidate — at several thresholds, for J and for containment,
     /// with and without keys left out.
@@ -1203,9 +1211,7 @@ mod tests {
     }
 
     fn every_reportable_pair_is_a_candidate(d: &RobustSlst) {
-        let mut sketches: Vec<RobustProfile> =
-            genesis_corpus().iter().map(|x| d.sketch(x)).collect();
-        d.prepare_corpus(&mut sketches);
+        let sketches = genesis_sketches(d);
         let refs: Vec<&RobustProfile> = sketches.iter().collect();
         let comparisons: Vec<(usize, usize, Similarity)> = (0..refs.len())
             .flat_map(|a| (a + 1..refs.len()).map(move |b| (a, b)))
@@ -1263,9 +1269,7 @@ mod tests {
     #[test]
     fn postings_made_in_passes_find_what_one_pass_finds() {
         let d = RobustSlst::new(RobustConfig::default()).unwrap();
-        let mut sketches: Vec<RobustProfile> =
-            genesis_corpus().iter().map(|x| d.sketch(x)).collect();
-        d.prepare_corpus(&mut sketches);
+        let sketches = genesis_sketches(&d);
         let refs: Vec<&RobustProfile> = sketches.iter().collect();
         let keep = |s: &Similarity, _: bool| s.resemblance >= 0.3;
         for max_df in [usize::MAX, 4] {
@@ -1298,9 +1302,7 @@ mod tests {
     #[test]
     fn sentence_classes_find_what_single_sentences_find() {
         let d = RobustSlst::new(RobustConfig::default()).unwrap();
-        let mut sketches: Vec<RobustProfile> =
-            genesis_corpus().iter().map(|x| d.sketch(x)).collect();
-        d.prepare_corpus(&mut sketches);
+        let sketches = genesis_sketches(&d);
         let refs: Vec<&RobustProfile> = sketches.iter().collect();
         let keep = |s: &Similarity, _: bool| s.resemblance >= 0.1;
         for max_df in [usize::MAX, 6, 4, 2] {
