@@ -317,11 +317,15 @@ impl WithDetector for Run<'_> {
                 first: result.corpus.skipped.first().map(crate::args::skip_text),
             });
         }
-        crate::args::named_inputs_skipped(
+        let outcome = crate::args::named_inputs_skipped(
             &args.sources,
             &result.corpus.skipped,
             &args.input.source_options(&args.folders)?,
-        )
+        );
+        // The process ends here: its memory goes back whole, where dropping the sketches would
+        // free them one allocation at a time (one per kept sentence).
+        std::mem::forget(result);
+        outcome
     }
 }
 
