@@ -41,13 +41,14 @@ run() {
 run default
 run robust,J-alone --mode robust --contained 0 --min-figure-containment 0 --min-agreement 0 \
   --min-term-containment 0 --flash-leads false --matched-containment-from 0 --headline-subjects false \
-  --figure-swaps 0 --flash-edits 0
+  --figure-swaps 0 --flash-edits 0 --vocabulary 0
 # The output the uniform sample was drawn from (commit 2924ecf): today's default without the
 # conditions added since (term containment, the first-word check of two headlines, the figure
 # and term conditions over the blocks of edited copies, the headlines' subjects, and places
 # filled with other figures, two one-line flashes that each say what the other does not).
 run sampled --mode robust --min-term-containment 0 --flash-leads false \
-  --matched-containment-from 0 --headline-subjects false --figure-swaps 0 --flash-edits 0
+  --matched-containment-from 0 --headline-subjects false --figure-swaps 0 --flash-edits 0 \
+  --vocabulary 0
 run no-figure-swaps --mode robust --figure-swaps 0
 run figure-swaps-1 --mode robust --figure-swaps 1
 run no-flash-leads --mode robust --flash-leads false
@@ -55,7 +56,12 @@ run no-flash-edits --mode robust --flash-edits 0
 run paper --mode paper
 # The output the fresh sample (results/judged-pairs/reuters-headlines/) was drawn from, but for one
 # pair: today's default without the two checks added since.
-run headlines-sampled --mode robust --figure-swaps 0 --flash-edits 0
+run headlines-sampled --mode robust --figure-swaps 0 --flash-edits 0 --vocabulary 0
+# The output the held-out sample (results/judged-pairs/reuters-held-out/) was drawn from:
+# today's default without the word rule, and the word rule at other levels.
+run no-vocabulary --vocabulary 0
+run vocabulary-0.7 --vocabulary 0.7
+run vocabulary-0.9 --vocabulary 0.9
 for p in rensa gaoya datasketch; do outs+=("$p=$work/$p.tsv"); done
 out=results/judged-pairs/reuters/scores.txt
 {
@@ -76,6 +82,6 @@ out=results/judged-pairs/reuters/scores.txt
   echo
   echo "# precision on the held-out sample of the default output (results/judged-pairs/reuters-held-out/)"
   python3 scripts/score_judged_pairs.py --sample results/judged-pairs/reuters-held-out/verdicts.tsv \
-    "default=$work/default.tsv" "${outs[@]}"
+    "no-vocabulary=$work/no-vocabulary.tsv" "${outs[@]}"
 } > "$out"
 cat "$out"

@@ -192,7 +192,7 @@ fn robust_containment_decision_and_bad_settings() {
     assert_eq!(v["duplicate"], false, "{v}");
     assert_eq!(
         v["rule"],
-        "J ≥ 0.5, shared figures ≥ 0.8, word agreement ≥ 0.6, shared terms ≥ 0.8 (or in the blocks, from 8 sentences at J ≥ 0.5), one-sentence documents share a first word, one-sentence documents do not each hold 2 words the other lacks, headlines name no subject the other lacks, fewer than 2 places with other figures"
+        "J ≥ 0.5, shared figures ≥ 0.8, word agreement ≥ 0.6, shared terms ≥ 0.8 (or in the blocks, from 8 sentences at J ≥ 0.5), one-sentence documents share a first word, one-sentence documents do not each hold 2 words the other lacks, headlines name no subject the other lacks, fewer than 2 places with other figures; or a block and the texts' terms J ≥ 0.8 with the checks on figures and headlines"
     );
     let text = stdout(&args(false));
     assert!(text.contains("A contained in B at θc = 0.9: yes"), "{text}");

@@ -395,6 +395,15 @@ impl WithDetector for WitnessOf<'_> {
     }
 }
 
+/// The word keys of a sketch.
+struct WordKeysOf<'a>(&'a Arc<dyn Any + Send + Sync>);
+impl WithDetector for WordKeysOf<'_> {
+    type Output = Option<Vec<u64>>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        d.word_keys(typed::<D>(self.0))
+    }
+}
+
 /// How far two witnesses' lengths may differ.
 struct Tolerance;
 impl WithDetector for Tolerance {
@@ -875,6 +884,15 @@ impl Detector {
     fn witness_keys(&self, sketch: &Sketch) -> PyResult<Option<Witnesses>> {
         self.check(sketch)?;
         Ok(self.inner.visit(WitnessOf(&sketch.inner)))
+    }
+
+    /// Word keys of a sketch, for the pairs a method reports on their words alone, which the
+    /// witness count does not bound (robust SL+ST's `vocabulary` rule): any two documents it
+    /// reports so share one, so a distributed join also pairs the documents sharing a word
+    /// key. None for a method (or settings) without such pairs.
+    fn word_keys(&self, sketch: &Sketch) -> PyResult<Option<Vec<u64>>> {
+        self.check(sketch)?;
+        Ok(self.inner.visit(WordKeysOf(&sketch.inner)))
     }
 
     /// How far the lengths of two witnesses of one key may differ, each, for the key to

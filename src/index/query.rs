@@ -89,7 +89,12 @@ impl Index {
                         .may_keep_matched(m.min(units).min(n), units, n, rule)
                         .unwrap_or(true)
                 };
-                self.witnessed_candidates(&keys, &witnesses, &may_keep)?
+                let mut rows = self.witnessed_candidates(&keys, &witnesses, &may_keep)?;
+                // The rows a count of witnessed units does not bound: those sharing a word key.
+                if let Some(words) = detector.word_keys(&result.sketch) {
+                    self.add_rows_with(&words, &mut rows)?;
+                }
+                rows
             }
             None => {
                 let needed = detector.index_keys_needed(&result.sketch, rule).max(1);
@@ -225,6 +230,23 @@ impl Index {
         }
         self.add_same_keys(keys, &mut candidates)?;
         Ok(candidates)
+    }
+
+    /// Adds the rows holding any of `keys`.
+    fn add_rows_with(&self, keys: &[u64], candidates: &mut HashSet<i64>) -> Result<()> {
+        let mut postings = self
+            .conn
+            .prepare_cached("SELECT doc FROM postings WHERE key = ?1")
+            .map_err(self.err())?;
+        for &k in keys {
+            let docs = postings
+                .query_map([k as i64], |r| r.get::<_, i64>(0))
+                .map_err(self.err())?;
+            for d in docs {
+                candidates.insert(d.map_err(self.err())?);
+            }
+        }
+        Ok(())
     }
 
     /// Adds the rows with the very same keys as the query (found by the keys' fingerprint).

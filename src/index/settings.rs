@@ -62,6 +62,9 @@ struct StoredRobustSettings {
     /// Absent from indexes made before the setting: off (0), their decision.
     #[serde(default)]
     figure_swaps: usize,
+    /// Absent from indexes made before the setting: off (0), their decision.
+    #[serde(default)]
+    vocabulary: f64,
     stopwords_id: String,
     stopwords: Vec<String>,
 }
@@ -159,6 +162,7 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
                 flash_edits: c.flash_edits,
                 headline_subjects: c.headline_subjects,
                 figure_swaps: c.figure_swaps,
+                vocabulary: c.vocabulary,
                 stopwords_id: c.stopwords.id().to_string(),
                 stopwords: word_list(&c.stopwords),
             })
@@ -245,6 +249,7 @@ pub(super) fn from_json(method: Method, json: &str) -> Result<Option<(Method, Me
                 flash_edits: s.flash_edits,
                 headline_subjects: s.headline_subjects,
                 figure_swaps: s.figure_swaps,
+                vocabulary: s.vocabulary,
             };
             Method::Slst
         }

@@ -349,6 +349,17 @@ pub trait Detector: Send + Sync {
         None
     }
 
+    /// Word keys, for the pairs a method reports on their words alone, which a count of
+    /// witnessed units does not bound (robust SL+ST's [`RobustConfig::vocabulary`]): any two
+    /// documents the decision keeps but [`Detector::may_keep_matched`] rules out on their
+    /// witnessed units share one, so a join outside this library (an index, a Spark job) also
+    /// pairs the documents sharing a word key. Default: `None`, no such pairs.
+    ///
+    /// [`RobustConfig::vocabulary`]: crate::method::RobustConfig::vocabulary
+    fn word_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<u64>> {
+        None
+    }
+
     /// How far the lengths of two witnesses of one key may differ, each, for the key to
     /// witness ([`Witness::fits`]). Default: `None`, no such keys.
     fn witness_tolerance(&self) -> Option<usize> {

@@ -95,6 +95,7 @@ const ROBUST: &[&str] = &[
     "flash_edits",
     "headline_subjects",
     "figure_swaps",
+    "vocabulary",
 ];
 const SHINGLE: &[&str] = &[
     "shingle_size",
@@ -240,6 +241,7 @@ impl MethodSettings {
                     "flash_edits" => r.flash_edits = parse(name, v)?,
                     "headline_subjects" => r.headline_subjects = parse(name, v)?,
                     "figure_swaps" => r.figure_swaps = parse(name, v)?,
+                    "vocabulary" => r.vocabulary = parse(name, v)?,
                     _ => unreachable!("ROBUST names"),
                 }
             }
@@ -369,6 +371,7 @@ mod tests {
                         | "min_figure_containment"
                         | "min_agreement"
                         | "min_term_containment"
+                        | "vocabulary"
                         | "specialchars_threshold" => "0.25",
                         _ => "3",
                     };

@@ -148,6 +148,11 @@ pub struct RobustFlags {
     /// another day, week or month (0: off).
     #[arg(long, default_value_t = RobustConfig::default().figure_swaps, value_name = "N")]
     pub figure_swaps: usize,
+    /// Robust mode: also a duplicate when a block joins the two documents and the distinct
+    /// terms of their whole texts have at least this Jaccard coefficient, whatever the share of
+    /// their sentences in blocks: a story sent again with its sentences cut otherwise (0: off).
+    #[arg(long, default_value_t = RobustConfig::default().vocabulary, value_name = "J")]
+    pub vocabulary: f64,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -223,6 +228,7 @@ impl RobustFlags {
             flash_edits: self.flash_edits,
             headline_subjects: self.headline_subjects,
             figure_swaps: self.figure_swaps,
+            vocabulary: self.vocabulary,
         }
     }
 }

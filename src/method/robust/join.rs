@@ -435,7 +435,7 @@ impl RobustSlst {
                 || (!sig_a.surely_below(sig_b, least)
                     && !self.figures_refuse(sketches[a], sketches[b], rule))
         };
-        let (pairs, capped) = self.witness_join_with(
+        let (mut pairs, mut capped) = self.witness_join_with(
             sketches,
             &keep,
             &admits,
@@ -444,6 +444,12 @@ impl RobustSlst {
             PASS_ENTRIES,
             classes::MIN_CLASS_SIZE,
         )?;
+        // Pairs that may be duplicates on their words, which the count does not bound.
+        if self.words_decide(rule) {
+            let (words, words_capped) = self.word_pairs(sketches, &admits, max_df);
+            capped += words_capped;
+            pairs = merge_sorted(pairs, words);
+        }
         Some(CandidateSet::from_pairs(
             sketches.len(),
             pairs,
@@ -806,6 +812,25 @@ impl RobustSlst {
         pairs.par_sort_unstable();
         Some((pairs, capped))
     }
+}
+
+/// The union of two sorted lists without repeats, sorted, without repeats.
+fn merge_sorted<T: Ord + Copy>(x: Vec<T>, y: Vec<T>) -> Vec<T> {
+    if y.is_empty() {
+        return x;
+    }
+    let mut out = Vec::with_capacity(x.len() + y.len());
+    let (mut i, mut j) = (0, 0);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            std::cmp::Ordering::Less => (out.push(x[i]), i += 1),
+            std::cmp::Ordering::Greater => (out.push(y[j]), j += 1),
+            std::cmp::Ordering::Equal => (out.push(x[i]), (i, j) = (i + 1, j + 1)),
+        };
+    }
+    out.extend_from_slice(&x[i..]);
+    out.extend_from_slice(&y[j..]);
+    out
 }
 
 /// What every document's walk reads.

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::matching::prefix_len;
+use super::words::Words;
 use super::{RobustProfile, RobustSlst};
 
 /// Marks the second sentence's term in a pair key, so that pair keys and single keys differ.
@@ -67,6 +68,8 @@ pub(super) struct CorpusView {
     /// has more places than 16 bits number (a document of over ten thousand sentences): the
     /// bound is then not known.
     pub(super) key_places: Box<[u32]>,
+    /// The document's word keys and vocabulary size ([`super::words`]).
+    pub(super) words: Words,
 }
 
 /// One join key of a document and the sentences it witnesses: a sentence that lies in a block
@@ -250,7 +253,13 @@ impl RobustSlst {
     }
 
     /// A profile under a corpus order given as each term's rank.
-    pub(super) fn corpus_view(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> CorpusView {
+    /// `word_rank` gives each term's rank by document frequency, for the word rule's prefix.
+    pub(super) fn corpus_view(
+        &self,
+        p: &RobustProfile,
+        rank: &impl Fn(u64) -> u32,
+        word_rank: &impl Fn(u64) -> u32,
+    ) -> CorpusView {
         let sizes = || p.sentences.iter().map(|s| s.terms.len());
         let mut ranks: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.keyed_terms(n)).sum());
         let mut starts: Vec<u32> = Vec::with_capacity(p.len() + 1);
@@ -279,6 +288,7 @@ impl RobustSlst {
             ranks: ranks.into(),
             starts: starts.into(),
             key_places,
+            words: self.words_of(p, word_rank),
         }
     }
 
@@ -354,14 +364,8 @@ impl RobustSlst {
         let mut occurrences: Vec<u64> = sketches
             .par_iter()
             .flat_map_iter(|p| {
-                let mut terms: Vec<u64> = p
-                    .sentences
-                    .iter()
-                    .flat_map(|s| s.terms.iter().copied())
-                    .collect();
-                terms.sort_unstable();
-                terms.dedup();
-                terms
+                // The windows' terms too: the word rule's prefixes are over the whole text.
+                p.vocabulary()
             })
             .collect();
         occurrences.par_sort_unstable();
@@ -371,18 +375,33 @@ impl RobustSlst {
             .collect();
         drop(occurrences);
         // Rank = position in (document frequency, id) order: rarest first, a total order; with
-        // anchors, the order their rule is stated in (ids were sorted by the run above).
-        if self.config.anchor_terms == 0 {
-            by_df.par_sort_unstable();
+        // anchors, the order their rule is stated in (ids were sorted by the run above). Each
+        // term's rank is kept with its rank by document frequency, which the word rule's
+        // prefixes follow.
+        let by_id: Vec<u64> = by_df.iter().map(|&(_, t)| t).collect();
+        by_df.par_sort_unstable();
+        let mut df_ranks = vec![0u32; by_id.len()];
+        for (r, &(_, t)) in by_df.iter().enumerate() {
+            if let Ok(at) = by_id.binary_search(&t) {
+                df_ranks[at] = r as u32;
+            }
         }
-        let rank_of: HashMap<u64, u32, foldhash::fast::RandomState> = by_df
+        drop(by_df);
+        let id_ranks: Vec<u32> = (0..by_id.len() as u32).collect();
+        let key_ranks = if self.config.anchor_terms == 0 {
+            &df_ranks
+        } else {
+            &id_ranks
+        };
+        let rank_of: HashMap<u64, (u32, u32), foldhash::fast::RandomState> = by_id
             .iter()
             .enumerate()
-            .map(|(r, &(_, t))| (t, r as u32))
+            .map(|(i, &t)| (t, (key_ranks[i], df_ranks[i])))
             .collect();
-        let rank = |t: u64| rank_of.get(&t).copied().unwrap_or(u32::MAX);
+        let rank = |t: u64| rank_of.get(&t).map_or(u32::MAX, |r| r.0);
+        let word_rank = |t: u64| rank_of.get(&t).map_or(u32::MAX, |r| r.1);
         sketches.par_iter_mut().for_each(|p| {
-            p.corpus = Some(Box::new(self.corpus_view(p, &rank)));
+            p.corpus = Some(Box::new(self.corpus_view(p, &rank, &word_rank)));
         });
     }
 }

@@ -1,0 +1,253 @@
+//! Pairs that are duplicates on their words ([`RobustConfig::vocabulary`]): their keys, the
+//! cheap test that rules a pair out, and their candidates in a corpus.
+//!
+//! Two texts whose distinct terms have a Jaccard coefficient of at least v share a term among
+//! the first |x| − ⌈v·|x|⌉ + 1 of each, in any global order of the terms (prefix filtering, as
+//! for sentences: module docs of [`super`]). Such a pair need not have enough of its sentences
+//! in blocks to be counted by the witness join, so its candidates come from these prefixes
+//! instead: in a corpus run, under document frequency (rarest first: on Reuters-21578 the
+//! pairs sharing a prefix term fall from 1.8 million in id order to a few thousand), then
+//! those whose vocabulary sizes could reach v, that could have a block, and whose figures the
+//! report's rule admits. An index or a distributed job, which knows no corpus statistics, keys
+//! on the prefix in id order (longest terms first, then by hash): its *word keys*
+//! ([`crate::Detector::word_keys`]), the same for a document wherever it is sketched.
+//!
+//! [`RobustConfig::vocabulary`]: super::RobustConfig::vocabulary
+
+use rayon::prelude::*;
+
+use super::keys::pair_key;
+use super::matching::{self, prefix_len};
+use super::{RobustProfile, RobustSlst};
+use crate::method::PairRule;
+
+/// Marks word keys, so that they differ from the sentence keys.
+const WORD_SEED: u64 = 0x5ee1_7e55_0b0c_0003;
+
+/// What the word rule needs of a document in a corpus run: the size of its vocabulary and the
+/// prefix of its vocabulary under the corpus order (term ranks by document frequency,
+/// ascending).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(super) struct Words {
+    pub(super) size: u32,
+    pub(super) prefix: Box<[u32]>,
+}
+
+impl RobustSlst {
+    /// Whether pairs may be reported on their words under `rule`: the rule keeps the decision's
+    /// duplicates (with or without its templates), and the word rule is on.
+    pub(super) fn words_decide(&self, rule: PairRule) -> bool {
+        self.config.vocabulary > 0.0
+            && matches!(rule, PairRule::Duplicates | PairRule::WithTemplates)
+    }
+
+    /// The word keys of a profile: its vocabulary's prefix in id order, hashed, sorted (none
+    /// without a kept sentence: such a document has no block).
+    pub(super) fn word_keys_of(&self, p: &RobustProfile) -> Vec<u64> {
+        if self.config.vocabulary == 0.0 || p.is_empty() {
+            return Vec::new();
+        }
+        let vocabulary = p.vocabulary();
+        let prefix = prefix_len(vocabulary.len(), self.config.vocabulary);
+        let mut keys: Vec<u64> = vocabulary[..prefix]
+            .iter()
+            .map(|&t| pair_key(t, t, WORD_SEED))
+            .collect();
+        keys.sort_unstable();
+        keys
+    }
+
+    /// A profile's vocabulary size and prefix under a corpus order given as each term's rank.
+    pub(super) fn words_of(&self, p: &RobustProfile, rank: &impl Fn(u64) -> u32) -> Words {
+        if self.config.vocabulary == 0.0 || p.is_empty() {
+            return Words::default();
+        }
+        let mut ranks: Vec<u32> = p.vocabulary().into_iter().map(rank).collect();
+        ranks.sort_unstable();
+        let size = ranks.len();
+        ranks.truncate(prefix_len(size, self.config.vocabulary));
+        Words {
+            size: size as u32,
+            prefix: ranks.into(),
+        }
+    }
+
+    /// Whether vocabularies of these sizes could have a Jaccard coefficient of at least v.
+    fn sizes_fit(&self, x: u32, y: u32) -> bool {
+        let (small, large) = (x.min(y) as f64, x.max(y) as f64);
+        small > 0.0 && small >= self.config.vocabulary * large - 1e-9
+    }
+
+    /// Whether two vocabularies could have a Jaccard coefficient of at least v, from their
+    /// sizes and prefixes alone: the sizes are close enough, and the prefixes share enough
+    /// terms ([`RobustSlst::overlap_may_reach`]).
+    fn words_may_match(&self, x: &Words, y: &Words) -> bool {
+        if !self.sizes_fit(x.size, y.size) {
+            return false;
+        }
+        let shared = matching::common_ranks(&x.prefix, &y.prefix);
+        shared > 0 && self.overlap_may_reach((x.size, &x.prefix), (y.size, &y.prefix), shared)
+    }
+
+    /// Whether `a` and `b` could be a duplicate on their words: in a corpus run, their
+    /// vocabularies are similar enough in size, their prefixes share enough terms, and a block could
+    /// join them ([`RobustSlst::max_matched`]); and the Jaccard coefficient of their
+    /// vocabularies is at least v.
+    pub(super) fn may_match_words(&self, a: &RobustProfile, b: &RobustProfile) -> bool {
+        if a.is_empty() || b.is_empty() {
+            return false;
+        }
+        if let (Some(x), Some(y)) = (a.corpus.as_deref(), b.corpus.as_deref())
+            && (!self.words_may_match(&x.words, &y.words) || self.max_matched(a, b) == Some(0))
+        {
+            return false;
+        }
+        matching::jaccard(&a.vocabulary(), &b.vocabulary()) >= self.config.vocabulary
+    }
+
+    /// The pairs `(a, b)`, `a < b`, of a prepared corpus that may be duplicates on their words
+    /// ([`RobustSlst::may_match_words`], but for prefix terms held by more than `max_df`
+    /// documents: those are left out, and counted, as the sentence keys are) and which
+    /// `admits` lets through; sorted, without repeats.
+    ///
+    /// Each document's prefix terms are looked up among the documents before it in (vocabulary
+    /// size, index) order whose sizes fit, counting per document the prefix terms shared
+    /// (AllPairs and its positional filter, Bayardo et al. 2007, Xiao et al. 2008): only the
+    /// documents whose count could reach the overlap J ≥ v needs are tested further. A pair
+    /// that shares one rare term and nothing else — most of them, in a corpus built from a
+    /// pool of sentences — costs one count.
+    pub(super) fn word_pairs(
+        &self,
+        sketches: &[&RobustProfile],
+        admits: &(dyn Fn(usize, usize) -> bool + Sync),
+        max_df: usize,
+    ) -> (Vec<(usize, usize)>, usize) {
+        let Some(words) = sketches
+            .iter()
+            .map(|p| p.corpus.as_deref().map(|v| &v.words))
+            .collect::<Option<Vec<&Words>>>()
+        else {
+            return (Vec::new(), 0);
+        };
+        let n = words.len();
+        // Documents in (size, index) order, and each one's place in it.
+        let mut order: Vec<u32> = (0..n as u32)
+            .filter(|&d| !words[d as usize].prefix.is_empty())
+            .collect();
+        order.sort_unstable_by_key(|&d| (words[d as usize].size, d));
+        let mut place = vec![u32::MAX; n];
+        for (k, &d) in order.iter().enumerate() {
+            place[d as usize] = k as u32;
+        }
+        // Postings: (term, place), sorted; each term's list follows document size. A document
+        // is looked up only by larger ones (of two as large, later ones), so it is indexed by
+        // its shorter *middle* prefix ([`RobustSlst::indexed`]).
+        let mut postings: Vec<(u32, u32)> = order
+            .par_iter()
+            .flat_map_iter(|&d| {
+                let p = place[d as usize];
+                self.indexed(words[d as usize]).iter().map(move |&t| (t, p))
+            })
+            .collect();
+        postings.par_sort_unstable();
+        let terms = postings.last().map_or(0, |x| x.0 as usize + 1);
+        let mut start = vec![0u32; terms + 1];
+        for &(t, _) in &postings {
+            start[t as usize + 1] += 1;
+        }
+        for t in 0..terms {
+            start[t + 1] += start[t];
+        }
+        let list = |t: u32| match start.get(t as usize..t as usize + 2) {
+            Some(&[from, to]) => &postings[from as usize..to as usize],
+            _ => &[],
+        };
+        let capped = (0..terms as u32)
+            .filter(|&t| list(t).len() > max_df.min(WORD_DF))
+            .count();
+        let size_at = |k: u32| words[order[k as usize] as usize].size;
+        let v = self.config.vocabulary;
+        let mut pairs: Vec<(usize, usize)> = order
+            .par_iter()
+            .map_init(
+                || (vec![0u32; order.len()], Vec::new()),
+                |(count, touched), &x| {
+                    let (wx, px) = (words[x as usize], place[x as usize]);
+                    for &t in wx.prefix.iter() {
+                        let postings = list(t);
+                        if postings.len() > max_df.min(WORD_DF) {
+                            continue;
+                        }
+                        // Documents before x whose sizes could fit.
+                        let least = v * f64::from(wx.size) - 1e-9;
+                        let lo = postings.partition_point(|&(_, k)| f64::from(size_at(k)) < least);
+                        let hi = postings.partition_point(|&(_, k)| k < px);
+                        for &(_, k) in postings.get(lo..hi).unwrap_or_default() {
+                            if count[k as usize] == 0 {
+                                touched.push(k);
+                            }
+                            count[k as usize] += 1;
+                        }
+                    }
+                    let vocabulary = std::cell::OnceCell::new();
+                    let mut found = Vec::new();
+                    for k in touched.drain(..) {
+                        let shared = std::mem::take(&mut count[k as usize]);
+                        let y = order[k as usize] as usize;
+                        let (a, b) = ((x as usize).min(y), (x as usize).max(y));
+                        if self.overlap_may_reach(
+                            (wx.size, &wx.prefix),
+                            (words[y].size, self.indexed(words[y])),
+                            shared as usize,
+                        ) && admits(a, b)
+                            && self.max_matched(sketches[a], sketches[b]) != Some(0)
+                            && matching::jaccard(
+                                vocabulary.get_or_init(|| sketches[x as usize].vocabulary()),
+                                &sketches[y].vocabulary(),
+                            ) >= v
+                        {
+                            found.push((a, b));
+                        }
+                    }
+                    found
+                },
+            )
+            .flatten_iter()
+            .collect();
+        pairs.par_sort_unstable();
+        (pairs, capped)
+    }
+
+    /// Whether two vocabularies whose prefixes share `shared` terms could share as many as a
+    /// Jaccard coefficient of v needs, v/(1 + v)·(|x| + |y|): a shared term past the prefix
+    /// whose last term ranks first lies outside that prefix, and there are |x| − prefix of
+    /// those (of the two, the smaller bound when the last terms rank alike).
+    fn overlap_may_reach(&self, x: (u32, &[u32]), y: (u32, &[u32]), shared: usize) -> bool {
+        let rest = |w: (u32, &[u32])| w.0 as usize - w.1.len();
+        let (lx, ly) = (x.1.last(), y.1.last());
+        let outside = match lx.cmp(&ly) {
+            std::cmp::Ordering::Less => rest(x),
+            std::cmp::Ordering::Greater => rest(y),
+            std::cmp::Ordering::Equal => rest(x).min(rest(y)),
+        };
+        let v = self.config.vocabulary;
+        (shared + outside) as f64 >= v / (1.0 + v) * f64::from(x.0 + y.0) - 1e-9
+    }
+
+    /// The part of a document's prefix that the corpus join indexes: J ≥ v with a document at
+    /// least as large needs an overlap of at least 2v/(1 + v)·|y|, so the first
+    /// |y| − ⌈2v/(1 + v)·|y|⌉ + 1 terms hold a shared one (the larger document's own prefix
+    /// is what it looks up by).
+    fn indexed<'w>(&self, w: &'w Words) -> &'w [u32] {
+        let v = self.config.vocabulary;
+        let len = prefix_len(w.size as usize, 2.0 * v / (1.0 + v));
+        &w.prefix[..len.min(w.prefix.len())]
+    }
+}
+
+/// The most documents a prefix term is looked up in (besides `max_df`): a term held by more is
+/// left out, and counted, as boilerplate. On 100,000 synthetic documents (a corpus built from a
+/// pool of sentences, where the rarest terms of a document are held by hundreds) this halves
+/// the time of the word join (100 → 30 would cost 5 of its 26 pairs); on Reuters-21578 no
+/// pair rests on a term held by more.
+const WORD_DF: usize = 100;
