@@ -1275,7 +1275,7 @@ impl Detector for RobustSlst {
     }
 
     /// With the word rule on, the prefix of the document's vocabulary in id order, hashed
-    /// ([`words`]): any two documents with a Jaccard coefficient of their vocabularies of at
+    /// (module `words`): any two documents with a Jaccard coefficient of their vocabularies of at
     /// least [`RobustConfig::vocabulary`] share one.
     fn word_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
         (self.config.vocabulary > 0.0).then(|| self.word_keys_of(sketch))
