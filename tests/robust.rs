@@ -295,9 +295,12 @@ proptest! {
             })
             .collect();
         let sharing = key_sharing_pairs(&texts, &d, max_df);
+        // A pair alike in its words may also come from the word join, whose rare terms are
+        // not the sentence keys (`RobustConfig::vocabulary`).
+        let alike = words_alike(&texts, &d);
         let may: Vec<_> = all
             .iter()
-            .filter(|p| sharing.binary_search(&(p.0, p.1)).is_ok())
+            .filter(|p| sharing.binary_search(&(p.0, p.1)).is_ok() || alike(p.0, p.1))
             .collect();
         for p in must {
             prop_assert!(capped.contains(p), "{:?} missing", p);
@@ -415,6 +418,27 @@ fn bible_subset_indexed_robust_equals_all_pairs() {
 
 /// Pairs of `texts` that share a join key held by at most `max_df` documents (the generic
 /// inverted-index join over [`Detector::join_keys`] under the corpus order).
+/// Whether two documents' vocabularies have a Jaccard coefficient of at least the word rule's
+/// level (never when the rule is off).
+fn words_alike(texts: &[String], d: &RobustSlst) -> impl Fn(usize, usize) -> bool {
+    let vocabularies: Vec<std::collections::BTreeSet<u64>> = texts
+        .iter()
+        .map(|t| {
+            d.sketch(&Document::new("d", t.clone()))
+                .vocabulary()
+                .into_iter()
+                .collect()
+        })
+        .collect();
+    let level = d.config().vocabulary;
+    move |a, b| {
+        let (x, y) = (&vocabularies[a], &vocabularies[b]);
+        let shared = x.intersection(y).count();
+        let union = x.len() + y.len() - shared;
+        level > 0.0 && union > 0 && shared as f64 >= level * union as f64 - 1e-9
+    }
+}
+
 fn key_sharing_pairs(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(usize, usize)> {
     let mut sketches: Vec<_> = texts
         .iter()
