@@ -119,6 +119,23 @@ def test_a_reported_pair_shares_a_key():
         assert ka & set(slst.keys(b, "slst", mode, duplicates=False))
 
 
+def test_texts_alike_in_their_words_share_a_word_key():
+    # One story cut into sentences two ways: the witness count does not bound such a pair, the
+    # word keys find it (robust mode's word rule).
+    a = ("Brazilian President Jose Sarney will reshuffle part of his cabinet next month. He will "
+         "preserve his finance minister, a presidential source said.")
+    b = ("Brazilian President Jose Sarney will reshuffle part of his cabinet next month but will "
+         "preserve his finance minister, a presidential source said.")
+    d = slst.Detector("slst", "robust")
+    ka, kb = (d.word_keys(d.sketch(t)) for t in (a, b))
+    assert set(ka) & set(kb)
+    assert not set(ka) & set(d.word_keys(d.sketch("Oil prices fell sharply in London trading.")))
+    off = slst.Detector("slst", "robust", {"vocabulary": 0})
+    assert off.word_keys(off.sketch(a)) is None
+    paper = slst.Detector("slst", "paper")
+    assert paper.word_keys(paper.sketch(a)) is None
+
+
 def folder_docs():
     """The shipped folder as `slst batch` reads it: files in path order, ids relative to it."""
     for path in sorted(CLOUGH.iterdir()):

@@ -211,22 +211,9 @@ impl Index {
             }
             let mut occurrences: Vec<u64> = keys.to_vec();
             occurrences.sort_by_key(|k| (df[k], *k));
-            let prefix = distinct(&occurrences[..keys.len() - needed + 1]);
-            let mut postings = self
-                .conn
-                .prepare_cached("SELECT doc FROM postings WHERE key = ?1")
-                .map_err(self.err())?;
-            for k in prefix {
-                if df[&k] == 0 {
-                    continue;
-                }
-                let docs = postings
-                    .query_map([k as i64], |r| r.get::<_, i64>(0))
-                    .map_err(self.err())?;
-                for d in docs {
-                    candidates.insert(d.map_err(self.err())?);
-                }
-            }
+            let mut prefix = distinct(&occurrences[..keys.len() - needed + 1]);
+            prefix.retain(|k| df[k] > 0);
+            self.add_rows_with(&prefix, &mut candidates)?;
         }
         self.add_same_keys(keys, &mut candidates)?;
         Ok(candidates)

@@ -387,16 +387,12 @@ impl RobustSlst {
             }
         }
         drop(by_df);
-        let id_ranks: Vec<u32> = (0..by_id.len() as u32).collect();
-        let key_ranks = if self.config.anchor_terms == 0 {
-            &df_ranks
-        } else {
-            &id_ranks
-        };
+        let by_df_first = self.config.anchor_terms == 0;
         let rank_of: HashMap<u64, (u32, u32), foldhash::fast::RandomState> = by_id
             .iter()
+            .zip(&df_ranks)
             .enumerate()
-            .map(|(i, &t)| (t, (key_ranks[i], df_ranks[i])))
+            .map(|(i, (&t, &df))| (t, (if by_df_first { df } else { i as u32 }, df)))
             .collect();
         let rank = |t: u64| rank_of.get(&t).map_or(u32::MAX, |r| r.0);
         let word_rank = |t: u64| rank_of.get(&t).map_or(u32::MAX, |r| r.1);

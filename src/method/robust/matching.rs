@@ -57,7 +57,7 @@ pub(super) fn agreement(x: &[u64], y: &[u64]) -> (f64, usize, usize) {
 }
 
 /// The size of the intersection of two sorted sets of hashes.
-pub(super) fn common(x: &[u64], y: &[u64]) -> usize {
+pub(super) fn common<T: Ord>(x: &[T], y: &[T]) -> usize {
     let (mut i, mut j, mut common) = (0, 0, 0usize);
     while i < x.len() && j < y.len() {
         match x[i].cmp(&y[j]) {
@@ -177,19 +177,6 @@ pub(super) fn contains_at_least(x: &[u64], y: &[u64], least: f64) -> bool {
         }
     }
     found >= needed
-}
-
-/// How many elements two sorted lists of distinct ranks share.
-pub(super) fn common_ranks(x: &[u32], y: &[u32]) -> usize {
-    let (mut i, mut j, mut shared) = (0, 0, 0);
-    while i < x.len() && j < y.len() {
-        match x[i].cmp(&y[j]) {
-            Ordering::Less => i += 1,
-            Ordering::Greater => j += 1,
-            Ordering::Equal => (i, j, shared) = (i + 1, j + 1, shared + 1),
-        }
-    }
-    shared
 }
 
 /// The Jaccard coefficient of two sorted sets of hashes.

@@ -1114,18 +1114,18 @@ impl Detector for RobustSlst {
         // A pair with a block that its blocks do not make a duplicate (too few of them, or
         // loosely matching ones) may still be one on its words.
         let mut vocabulary = 0.0;
-        let mut by_words = false;
+        let (mut judged, mut by_words) = (reaches, false);
         if matched > 0
             && self.config.vocabulary > 0.0
             && (!reaches || refused == Some(Refusal::LooseWords))
         {
             vocabulary = matching::jaccard(&a.vocabulary(), &b.vocabulary());
             if vocabulary >= self.config.vocabulary {
+                judged = true;
                 refused = refusal(true);
                 by_words = refused.is_none();
             }
         }
-        let judged = reaches || vocabulary >= self.config.vocabulary && vocabulary > 0.0;
         Comparison {
             method: self.method(),
             duplicate: judged && refused.is_none(),

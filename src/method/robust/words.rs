@@ -85,7 +85,7 @@ impl RobustSlst {
         if !self.sizes_fit(x.size, y.size) {
             return false;
         }
-        let shared = matching::common_ranks(&x.prefix, &y.prefix);
+        let shared = matching::common(&x.prefix, &y.prefix);
         shared > 0 && self.overlap_may_reach((x.size, &x.prefix), (y.size, &y.prefix), shared)
     }
 
