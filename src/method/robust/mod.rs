@@ -534,12 +534,20 @@ fn other_subjects(a: &RobustProfile, b: &RobustProfile) -> bool {
 
 /// The distinct terms, sorted, of the given runs `(first, length)` of a profile's kept
 /// sentences and of all its windows (its over-long sentences, which no block holds).
-fn block_vocabulary(p: &RobustProfile, runs: impl Iterator<Item = (usize, usize)>) -> Vec<u64> {
-    let mut terms: Vec<u64> = runs
-        .flat_map(|(first, len)| &p.sentences[first..first + len])
-        .chain(&p.windows)
-        .flat_map(|s| s.terms.iter().copied())
-        .collect();
+fn block_vocabulary(
+    p: &RobustProfile,
+    runs: impl Iterator<Item = (usize, usize)> + Clone,
+) -> Vec<u64> {
+    let units = || {
+        runs.clone()
+            .flat_map(|(first, len)| &p.sentences[first..first + len])
+            .chain(&p.windows)
+    };
+    // Sized first: collecting a flattened iterator grows the vector a doubling at a time.
+    let mut terms: Vec<u64> = Vec::with_capacity(units().map(|s| s.terms.len()).sum());
+    for s in units() {
+        terms.extend_from_slice(&s.terms);
+    }
     terms.sort_unstable();
     terms.dedup();
     terms

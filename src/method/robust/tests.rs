@@ -871,3 +871,49 @@ fn the_same_words_around_other_figures_are_a_template() {
     );
     assert_eq!(super::swapped_figures(&march, &added), 0);
 }
+
+#[test]
+fn a_story_cut_into_other_sentences_is_a_duplicate_on_its_words() {
+    // The same story sent twice, the second time with the ticker in its headline and most of
+    // its sentences merged otherwise: two sentences still match, too few for J ≥ θ, but the
+    // two texts use the same words.
+    let first = "NORTHERN MILLS RAISES QUARTERLY DIVIDEND\n\n\
+        Northern Mills Corporation said its board raised the quarterly dividend to 24 cts a \
+        share from 20 cts. The dividend is payable June 15 to holders of record May 29. \
+        The company said earnings from flour and feed operations improved during the winter. \
+        Sales of bakery mixes rose sharply in the southern region. Northern Mills expects \
+        further gains as new capacity at its Kansas plant comes into service. \
+        The expansion cost about 40 mln dlrs and was financed from internal funds. \
+        Analysts said the increase reflects confidence in steady demand for milled products. \
+        Reuter";
+    let second = "NORTHERN MILLS <NML> RAISES QUARTERLY DIVIDEND\n\n\
+        Northern Mills Corporation said its board raised the quarterly dividend to 24 cts a \
+        share from 20 cts, payable June 15 to holders of record May 29, and said earnings \
+        from flour and feed operations improved during the winter while sales of bakery \
+        mixes rose sharply in the southern region. Northern Mills expects further gains as \
+        new capacity at its Kansas plant comes into service, an expansion that cost about \
+        40 mln dlrs and was financed from internal funds. Analysts said the increase \
+        reflects confidence in steady demand for milled products. Reuter";
+    let d = detector();
+    let sketch = |id: &str, text: &str| d.sketch(&Document::new(id, text));
+    let (a, b) = (sketch("a", first), sketch("b", second));
+    let c = d.compare(&a, &b);
+    let e = &c.evidence;
+    assert!(c.duplicate, "{e:?}");
+    assert!(e.by_words, "{e:?}");
+    assert!(
+        e.vocabulary >= 0.8 && c.similarity.resemblance < 0.5,
+        "{e:?}"
+    );
+    assert!(!e.blocks.is_empty());
+    assert!(d.compare(&b, &a).duplicate && d.compare(&b, &a).evidence.by_words);
+    // Without the word rule the blocks alone decide, and they are too few.
+    let off = RobustSlst::new(RobustConfig {
+        vocabulary: 0.0,
+        ..RobustConfig::default()
+    })
+    .unwrap();
+    let sketch = |id: &str, text: &str| off.sketch(&Document::new(id, text));
+    let c = off.compare(&sketch("a", first), &sketch("b", second));
+    assert!(!c.duplicate && !c.evidence.by_words, "{:?}", c.evidence);
+}
