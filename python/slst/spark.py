@@ -12,7 +12,9 @@ The job, stage by stage (each a Spark stage of its own, timed in the run record)
    and the method's join keys, such that any two documents the method reports share a key.
 3. **candidates**: the keys exploded and joined with Spark's own shuffle (a self-join on the
    key); a key held by more than ``--max-df`` documents is boilerplate and dropped, as
-   ``slst batch`` drops runs shared by more than ``--max-df`` documents.
+   ``slst batch`` drops runs shared by more than ``--max-df`` documents. In robust mode,
+   also the pairs alike in their words: each text's rarest terms (by the corpus's document
+   frequencies) looked up among the documents before it, as ``slst batch`` does.
 4. **verify** the candidate pairs in partitions (``Detector.verify_many``): the method's own
    comparison and decision, each kept pair written as the line ``slst batch`` writes.
 5. **clusters**: connected components of the pairs, by min-label propagation with joins.
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import sys
@@ -153,9 +156,11 @@ def _sketch_partition(
     duplicates: bool,
     max_bytes: int,
     witness: bool,
+    words: bool,
 ) -> Iterator[tuple]:
-    """(position, id, sketch, keys, witness keys, units, problem, worker peak RSS in MB) per
-    document. With witness keys (robust SL+ST), those are the join's keys, each with its unit."""
+    """(position, id, sketch, keys, witness keys, units, vocabulary, problem, worker peak RSS
+    in MB) per document. With witness keys (robust SL+ST), those are the join's keys, each with
+    its unit; with ``words``, the vocabulary the word rule compares."""
     detector = slst.detector(method, mode, **params)
     for position, doc_id, text, problem in rows:
         doc_id = doc_id if doc_id is not None else f"#{position}"
@@ -169,16 +174,18 @@ def _sketch_partition(
             except slst.SlstError as e:
                 problem = f"{doc_id}: {e}"
         if problem is not None:
-            yield position, doc_id, None, None, None, None, problem, _rss_mb()
+            yield position, doc_id, None, None, None, None, None, problem, _rss_mb()
             continue
         sketch = detector.sketch(text, id=doc_id)
         if witness:
             found = detector.witness_keys(sketch)
             assert found is not None
             wkeys, units = found
+            vocab = [_signed(t) for t in detector.vocabulary(sketch) or []] if words else None
             yield (
                 position, doc_id, sketch.to_bytes(), None,
-                [(_signed(k), u, l1, l2) for k, u, l1, l2 in wkeys], units, None, _rss_mb(),
+                [(_signed(k), u, l1, l2) for k, u, l1, l2 in wkeys], units, vocab, None,
+                _rss_mb(),
             )
             continue
         keys = detector.keys(sketch, duplicates=duplicates)
@@ -188,7 +195,7 @@ def _sketch_partition(
             )
         yield (
             position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys], None, None, None,
-            _rss_mb(),
+            None, _rss_mb(),
         )
 
 
@@ -335,6 +342,90 @@ def _plan_partition(
         yield r.pos, [u for u in range(n) if walked[u]], assumed
 
 
+def _prefix_len(size: int, tau: float) -> int:
+    """How many of a set's first terms hold a term of any set with Jaccard ≥ ``tau`` (with the
+    slack of ``slst batch``, so that rounding only makes a prefix longer)."""
+    if size == 0:
+        return 0
+    needed = max(math.ceil(tau * size - 1e-9), 1)
+    return min(max(size + 1 - needed, 1), size)
+
+
+def _word_prefix_partition(rows: Iterable[Any], level: float) -> Iterator[tuple]:
+    """Per document, its vocabulary's size and prefixes under the corpus order (document
+    frequency, rarest first; ties by the terms' unsigned ids), as ``slst batch`` ranks them:
+    the probing prefix (J ≥ v) and the shorter indexed one (against a document at least as
+    large, J ≥ v needs an overlap of 2v/(1 + v) of it)."""
+    middle = 2.0 * level / (1.0 + level)
+    for r in rows:
+        ordered = sorted(r.terms, key=lambda t: (t.df, t.term & 0xFFFF_FFFF_FFFF_FFFF))
+        size = len(ordered)
+        probe = _prefix_len(size, level)
+        indexed = min(_prefix_len(size, middle), probe)
+        terms = [t.term for t in ordered[:probe]]
+        yield r.pos, size, terms, terms[:indexed]
+
+
+def _word_candidates(spark, good, level: float, cap: int):
+    """Pairs (a, b), a < b, that may be duplicates on their words, as ``slst batch`` finds
+    them: each document looks its prefix terms up among the indexed prefixes of the documents
+    before it in (vocabulary size, position) order whose sizes fit, a term indexed by more
+    than ``cap`` documents left out (and counted); of the pairs met, those whose vocabularies
+    have a Jaccard coefficient of at least ``level``. Returns the pairs and the count of terms
+    left out."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
+
+    docs = good.where(F.size("vocab") > 0).select("pos", "vocab")
+    terms = docs.select("pos", F.explode("vocab").alias("term"))
+    df = terms.groupBy("term").agg(F.count("*").alias("df"))
+    schema = StructType(
+        [
+            StructField("pos", LongType(), False),
+            StructField("size", IntegerType(), False),
+            StructField("probe", ArrayType(LongType()), False),
+            StructField("indexed", ArrayType(LongType()), False),
+        ]
+    )
+    prefixes = spark.createDataFrame(
+        terms.join(df, "term")
+        .groupBy("pos")
+        .agg(F.collect_list(F.struct("df", "term")).alias("terms"))
+        .rdd.mapPartitions(lambda rows: _word_prefix_partition(rows, level)),
+        schema,
+    ).persist()
+    index = prefixes.select(
+        F.col("pos").alias("y"), F.col("size").alias("sy"), F.explode("indexed").alias("term")
+    )
+    held = index.groupBy("term").agg(F.count("*").alias("n"))
+    capped = held.where(F.col("n") > cap).count()
+    looked_up = held.where(F.col("n") <= cap).select("term")
+    probes = prefixes.select(
+        F.col("pos").alias("x"), F.col("size").alias("sx"), F.explode("probe").alias("term")
+    ).join(looked_up, "term")
+    met = (
+        probes.join(index, "term")
+        # Documents before x in (size, position) order whose sizes could fit.
+        .where((F.col("sy") < F.col("sx")) | ((F.col("sy") == F.col("sx")) & (F.col("y") < F.col("x"))))
+        .where(F.col("sy").cast("double") >= F.lit(level) * F.col("sx") - 1e-9)
+        .select("x", "y", "sx", "sy")
+        .distinct()
+    )
+    vocab = docs.select(F.col("pos").alias("p"), "vocab")
+    common = F.size(F.array_intersect(F.col("vx"), F.col("vy")))
+    pairs = (
+        met.join(vocab.withColumnRenamed("p", "x").withColumnRenamed("vocab", "vx"), "x")
+        .join(vocab.withColumnRenamed("p", "y").withColumnRenamed("vocab", "vy"), "y")
+        .withColumn("common", common)
+        .where(
+            F.col("common").cast("double") / (F.col("sx") + F.col("sy") - F.col("common")).cast("double")
+            >= F.lit(level)
+        )
+        .select(F.least("x", "y").alias("a"), F.greatest("x", "y").alias("b"))
+    )
+    return pairs, capped
+
+
 def _witness_candidates(spark, good, max_df, method, mode, params, rule, containment):
     """Candidate pairs (a, b), a < b, by witnessed units, as ``slst batch`` finds them: a unit
     of A in a block has a witness key that B holds with lengths that fit
@@ -474,18 +565,12 @@ def run(
     )
 
     params = dict(params or {})
-    if method == "slst" and mode == "robust":
-        # Pairs alike only in their words (the word rule, `vocabulary`) need a join of their
-        # own over each text's rarest terms, which the job does not have yet: it runs without
-        # the rule, as `slst batch --vocabulary 0` does, and says so in its record.
-        if params.setdefault("vocabulary", 0.0) != 0.0:
-            raise ValueError(
-                "the Spark job does not pair documents alike only in their words yet: "
-                "run it with vocabulary=0 (slst batch --vocabulary 0 gives the same pairs)"
-            )
     probe = slst.detector(method, mode, **params)  # settings checked before any work
     # Robust SL+ST: join on witness keys and prune by witnessed units, as slst batch does.
     witness = probe.witness_keys(probe.sketch("A probe. Of two sentences.")) is not None
+    # And pairs alike in their words (its `vocabulary` rule), which the witnessed units do not
+    # bound, by a join of their own over each text's rarest terms, when the rule reports them.
+    words = probe.word_join if witness and rule in ("duplicates", "templates") else None
     duplicates = rule == "duplicates"
     times: Dict[str, float] = {}
     record: Dict[str, Any] = {
@@ -526,6 +611,7 @@ def run(
                 True,
             ),
             StructField("units", IntegerType(), True),
+            StructField("vocab", ArrayType(LongType()), True),
             StructField("problem", StringType(), True),
             StructField("rss_mb", DoubleType(), False),
         ]
@@ -533,7 +619,7 @@ def run(
     sketched = spark.createDataFrame(
         docs.mapPartitions(
             lambda rows: _sketch_partition(
-                rows, method, mode, params, duplicates, max_bytes, witness
+                rows, method, mode, params, duplicates, max_bytes, witness, words is not None
             )
         ),
         schema,
@@ -563,6 +649,11 @@ def run(
         candidates, dropped = _witness_candidates(
             spark, good, max_df, method, mode, params, rule, containment
         )
+        if words is not None:
+            level, cap = words
+            alike, capped = _word_candidates(spark, good, level, min(cap, max_df))
+            candidates = candidates.union(alike).distinct()
+            dropped += capped
     else:
         keys = good.select("pos", F.explode("keys").alias("key"))
         df = keys.groupBy("key").agg(F.count("*").alias("df"))

@@ -404,6 +404,24 @@ impl WithDetector for WordKeysOf<'_> {
     }
 }
 
+/// The vocabulary of a sketch.
+struct VocabularyOf<'a>(&'a Arc<dyn Any + Send + Sync>);
+impl WithDetector for VocabularyOf<'_> {
+    type Output = Option<Vec<u64>>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        d.vocabulary(typed::<D>(self.0))
+    }
+}
+
+/// The word rule's level and look-up cap.
+struct WordJoin;
+impl WithDetector for WordJoin {
+    type Output = Option<(f64, usize)>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        d.word_join()
+    }
+}
+
 /// How far two witnesses' lengths may differ.
 struct Tolerance;
 impl WithDetector for Tolerance {
@@ -893,6 +911,23 @@ impl Detector {
     fn word_keys(&self, sketch: &Sketch) -> PyResult<Option<Vec<u64>>> {
         self.check(sketch)?;
         Ok(self.inner.visit(WordKeysOf(&sketch.inner)))
+    }
+
+    /// The terms the word rule compares (robust SL+ST's `vocabulary` rule: the distinct terms of
+    /// the whole text, as sorted 64-bit ids), for a distributed join that orders them by its own
+    /// document frequencies as `slst batch` does (`word_join`); empty for a document that can
+    /// have no block. None for a method (or settings) without the rule.
+    fn vocabulary(&self, sketch: &Sketch) -> PyResult<Option<Vec<u64>>> {
+        self.check(sketch)?;
+        Ok(self.inner.visit(VocabularyOf(&sketch.inner)))
+    }
+
+    /// `(level, cap)` of the word rule: a pair whose vocabularies have a Jaccard coefficient of
+    /// at least `level` may be reported on its words, and `slst batch` looks a prefix term up
+    /// only if at most `min(cap, max_df)` documents index it. None without the rule.
+    #[getter]
+    fn word_join(&self) -> Option<(f64, usize)> {
+        self.inner.visit(WordJoin)
     }
 
     /// How far the lengths of two witnesses of one key may differ, each, for the key to

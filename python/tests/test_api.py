@@ -134,6 +134,15 @@ def test_texts_alike_in_their_words_share_a_word_key():
     assert off.word_keys(off.sketch(a)) is None
     paper = slst.Detector("slst", "paper")
     assert paper.word_keys(paper.sketch(a)) is None
+    # The vocabularies a distributed join ranks itself: sorted distinct term ids, their
+    # Jaccard coefficient at the rule's level here.
+    va, vb = (d.vocabulary(d.sketch(t)) for t in (a, b))
+    assert va == sorted(set(va)) and vb == sorted(set(vb))
+    level, cap = d.word_join
+    assert len(set(va) & set(vb)) / len(set(va) | set(vb)) >= level == 0.8 and cap >= 1
+    assert d.vocabulary(d.sketch("")) == []
+    assert off.vocabulary(off.sketch(a)) is None and off.word_join is None
+    assert paper.vocabulary(paper.sketch(a)) is None and paper.word_join is None
 
 
 def folder_docs():

@@ -111,10 +111,8 @@ def test_the_job_equals_slst_batch_on_reuters(spark, tmp_path, reuters_jsonl, mo
     out = tmp_path / "out"
     record = job.run(spark, [str(reuters_jsonl)], str(out), mode=mode)
     cli = tmp_path / "batch.jsonl"
-    # The job has no word rule yet (slst.spark.run): it equals slst batch without it.
-    words = ["--vocabulary", "0"] if mode == "robust" else []
     run_slst(
-        "batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, *words, "--no-groups", "-qq",
+        "batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "--no-groups", "-qq",
         "--out", str(cli),
     )
     expected = sorted(cli.read_text().splitlines())

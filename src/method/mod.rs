@@ -360,6 +360,22 @@ pub trait Detector: Send + Sync {
         None
     }
 
+    /// The terms the word rule compares (robust SL+ST's whole-text vocabulary, sorted), for a
+    /// join outside this library that orders them by its own document frequencies, as the
+    /// corpus join does ([`Detector::word_join`]); empty for a document that can have no
+    /// block. Default: `None`, no word rule.
+    fn vocabulary(&self, _sketch: &Self::Sketch) -> Option<Vec<u64>> {
+        None
+    }
+
+    /// The word rule's level v (a pair whose vocabularies have a Jaccard coefficient of at least
+    /// v may be reported on its words) and the most documents whose prefix a term may be in
+    /// for the corpus join to look it up (besides its `max_df`): what a join of
+    /// [`Detector::vocabulary`] needs to find the pairs a corpus run finds. Default: `None`.
+    fn word_join(&self) -> Option<(f64, usize)> {
+        None
+    }
+
     /// How far the lengths of two witnesses of one key may differ, each, for the key to
     /// witness ([`Witness::fits`]). Default: `None`, no such keys.
     fn witness_tolerance(&self) -> Option<usize> {

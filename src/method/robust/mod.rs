@@ -1288,4 +1288,18 @@ impl Detector for RobustSlst {
     fn word_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
         (self.config.vocabulary > 0.0).then(|| self.word_keys_of(sketch))
     }
+
+    fn vocabulary(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
+        (self.config.vocabulary > 0.0).then(|| {
+            if sketch.is_empty() {
+                Vec::new()
+            } else {
+                sketch.vocabulary()
+            }
+        })
+    }
+
+    fn word_join(&self) -> Option<(f64, usize)> {
+        (self.config.vocabulary > 0.0).then_some((self.config.vocabulary, words::WORD_DF))
+    }
 }

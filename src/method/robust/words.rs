@@ -327,7 +327,7 @@ const PRUNED: u32 = u32::MAX;
 /// pool of sentences, where the rarest terms of a document are held by hundreds) this halves
 /// the time of the word join (100 → 30 would cost 5 of its 26 pairs); on Reuters-21578 no
 /// pair rests on a term held by more.
-const WORD_DF: usize = 100;
+pub(super) const WORD_DF: usize = 100;
 
 #[cfg(test)]
 mod tests {
