@@ -252,23 +252,31 @@ impl RobustSlst {
         keys
     }
 
-    /// A profile under a corpus order given as each term's rank.
-    /// `word_rank` gives each term's rank by document frequency, for the word rule's prefix.
+    /// A profile under a corpus order given as each term's ranks: its rank in the order of the
+    /// sentence keys, and its rank by document frequency, for the word rule's prefix.
     pub(super) fn corpus_view(
         &self,
         p: &RobustProfile,
-        rank: &impl Fn(u64) -> u32,
-        word_rank: &impl Fn(u64) -> u32,
+        ranks_of: &impl Fn(u64) -> (u32, u32),
     ) -> CorpusView {
         let sizes = || p.sentences.iter().map(|s| s.terms.len());
         let mut ranks: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.keyed_terms(n)).sum());
         let mut starts: Vec<u32> = Vec::with_capacity(p.len() + 1);
         let mut places: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.key_terms(n)).sum());
         let mut ordered: Vec<u32> = Vec::new();
+        // The vocabulary by document frequency, from the same look-ups (and the windows').
+        let words = self.config.vocabulary > 0.0;
+        let mut word_ranks: Vec<u32> = Vec::new();
         starts.push(0);
         for (i, s) in p.sentences.iter().enumerate() {
             ordered.clear();
-            ordered.extend(s.terms.iter().map(|&t| rank(t)));
+            ordered.extend(s.terms.iter().map(|&t| {
+                let (rank, word_rank) = ranks_of(t);
+                if words {
+                    word_ranks.push(word_rank);
+                }
+                rank
+            }));
             ordered.sort_unstable();
             let first = ranks.len() as u32;
             let sentence = (i as u32) << 16;
@@ -288,7 +296,13 @@ impl RobustSlst {
             ranks: ranks.into(),
             starts: starts.into(),
             key_places,
-            words: self.words_of(p, word_rank),
+            words: if words && !p.is_empty() {
+                let windows = p.windows.iter().flat_map(|w| w.terms.iter());
+                word_ranks.extend(windows.map(|&t| ranks_of(t).1));
+                self.words_of(word_ranks)
+            } else {
+                Words::default()
+            },
         }
     }
 
@@ -394,10 +408,9 @@ impl RobustSlst {
             .enumerate()
             .map(|(i, (&t, &df))| (t, (if by_df_first { df } else { i as u32 }, df)))
             .collect();
-        let rank = |t: u64| rank_of.get(&t).map_or(u32::MAX, |r| r.0);
-        let word_rank = |t: u64| rank_of.get(&t).map_or(u32::MAX, |r| r.1);
+        let ranks_of = |t: u64| rank_of.get(&t).copied().unwrap_or((u32::MAX, u32::MAX));
         sketches.par_iter_mut().for_each(|p| {
-            p.corpus = Some(Box::new(self.corpus_view(p, &rank, &word_rank)));
+            p.corpus = Some(Box::new(self.corpus_view(p, &ranks_of)));
         });
     }
 }
