@@ -905,9 +905,10 @@ impl Detector {
     }
 
     /// Word keys of a sketch, for the pairs a method reports on their words alone, which the
-    /// witness count does not bound (robust SL+ST's `vocabulary` rule): any two documents it
-    /// reports so share one, so a distributed join also pairs the documents sharing a word
-    /// key. None for a method (or settings) without such pairs.
+    /// witness count does not bound (robust SL+ST's `vocabulary` rule): one for each term of
+    /// the vocabulary, so that any two documents it reports so share one among any
+    /// |x| − ⌈v·|x|⌉ + 1 of x's keys (v from `word_join`): an index stores them all and looks
+    /// a document up by its rarest. None for a method (or settings) without such pairs.
     fn word_keys(&self, sketch: &Sketch) -> PyResult<Option<Vec<u64>>> {
         self.check(sketch)?;
         Ok(self.inner.visit(WordKeysOf(&sketch.inner)))

@@ -128,7 +128,10 @@ def test_texts_alike_in_their_words_share_a_word_key():
          "preserve his finance minister, a presidential source said.")
     d = slst.Detector("slst", "robust")
     ka, kb = (d.word_keys(d.sketch(t)) for t in (a, b))
-    assert set(ka) & set(kb)
+    # One key a term: the keys are as alike as the vocabularies, so any |x| − ⌈v·|x|⌉ + 1 of
+    # one text's keys hold one of the other's (an index looks up the rarest).
+    assert len(ka) == len(d.vocabulary(d.sketch(a))) and ka == sorted(set(ka))
+    assert len(set(ka) & set(kb)) / len(set(ka) | set(kb)) >= d.word_join[0]
     assert not set(ka) & set(d.word_keys(d.sketch("Oil prices fell sharply in London trading.")))
     off = slst.Detector("slst", "robust", {"vocabulary": 0})
     assert off.word_keys(off.sketch(a)) is None

@@ -90,9 +90,14 @@ impl Index {
                         .unwrap_or(true)
                 };
                 let mut rows = self.witnessed_candidates(&keys, &witnesses, &may_keep)?;
-                // The rows a count of witnessed units does not bound: those sharing a word key.
-                if let Some(words) = detector.word_keys(&result.sketch) {
-                    self.add_rows_with(&words, &mut rows)?;
+                // The rows a count of witnessed units does not bound: those alike in their
+                // words share one of the query's |q| − ⌈v·|q|⌉ + 1 rarest word keys.
+                if let (Some(words), Some((level, _))) =
+                    (detector.word_keys(&result.sketch), detector.word_join())
+                {
+                    let probe = crate::method::prefix_len(words.len(), level);
+                    let rarest = self.rarest(&words, probe)?;
+                    self.add_rows_with(&rarest, &mut rows)?;
                 }
                 rows
             }
@@ -195,28 +200,36 @@ impl Index {
     fn candidates(&self, keys: &[u64], needed: usize) -> Result<HashSet<i64>> {
         let mut candidates: HashSet<i64> = HashSet::new();
         if needed <= keys.len() {
-            let mut df_stmt = self
-                .conn
-                .prepare_cached("SELECT df FROM keys WHERE key = ?1")
-                .map_err(self.err())?;
-            let mut df: HashMap<u64, i64> = HashMap::new();
-            for &k in keys {
-                if let std::collections::hash_map::Entry::Vacant(slot) = df.entry(k) {
-                    let n: Option<i64> = df_stmt
-                        .query_row([k as i64], |r| r.get(0))
-                        .optional()
-                        .map_err(self.err())?;
-                    slot.insert(n.unwrap_or(0));
-                }
-            }
-            let mut occurrences: Vec<u64> = keys.to_vec();
-            occurrences.sort_by_key(|k| (df[k], *k));
-            let mut prefix = distinct(&occurrences[..keys.len() - needed + 1]);
-            prefix.retain(|k| df[k] > 0);
+            let prefix = self.rarest(keys, keys.len() - needed + 1)?;
             self.add_rows_with(&prefix, &mut candidates)?;
         }
         self.add_same_keys(keys, &mut candidates)?;
         Ok(candidates)
+    }
+
+    /// The distinct keys among the first `count` of the key occurrences `keys` in order of
+    /// their stored document frequencies (rarest first, ties by key), those no row holds left
+    /// out.
+    fn rarest(&self, keys: &[u64], count: usize) -> Result<Vec<u64>> {
+        let mut df_stmt = self
+            .conn
+            .prepare_cached("SELECT df FROM keys WHERE key = ?1")
+            .map_err(self.err())?;
+        let mut df: HashMap<u64, i64> = HashMap::new();
+        for &k in keys {
+            if let std::collections::hash_map::Entry::Vacant(slot) = df.entry(k) {
+                let n: Option<i64> = df_stmt
+                    .query_row([k as i64], |r| r.get(0))
+                    .optional()
+                    .map_err(self.err())?;
+                slot.insert(n.unwrap_or(0));
+            }
+        }
+        let mut occurrences: Vec<u64> = keys.to_vec();
+        occurrences.sort_by_key(|k| (df[k], *k));
+        let mut prefix = distinct(&occurrences[..count.min(keys.len())]);
+        prefix.retain(|k| df[k] > 0);
+        Ok(prefix)
     }
 
     /// Adds the rows holding any of `keys`.

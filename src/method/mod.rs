@@ -350,10 +350,12 @@ pub trait Detector: Send + Sync {
     }
 
     /// Word keys, for the pairs a method reports on their words alone, which a count of
-    /// witnessed units does not bound (robust SL+ST's [`RobustConfig::vocabulary`]): any two
-    /// documents the decision keeps but [`Detector::may_keep_matched`] rules out on their
-    /// witnessed units share one, so a join outside this library (an index, a Spark job) also
-    /// pairs the documents sharing a word key. Default: `None`, no such pairs.
+    /// witnessed units does not bound (robust SL+ST's [`RobustConfig::vocabulary`]): a key for
+    /// each term of the vocabulary, so that any two documents the decision keeps but
+    /// [`Detector::may_keep_matched`] rules out on their witnessed units share one among any
+    /// |x| − ⌈v·|x|⌉ + 1 of x's keys (v from [`Detector::word_join`]). An index stores them all
+    /// among its [`Detector::index_keys`] and looks a query up by its rarest. Default: `None`,
+    /// no such pairs.
     ///
     /// [`RobustConfig::vocabulary`]: crate::method::RobustConfig::vocabulary
     fn word_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<u64>> {

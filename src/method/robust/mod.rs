@@ -532,6 +532,16 @@ fn other_subjects(a: &RobustProfile, b: &RobustProfile) -> bool {
     names_other(a, b) && names_other(b, a)
 }
 
+/// Two sorted key lists as one, sorted, without repeats.
+fn union_sorted(mut keys: Vec<u64>, more: Vec<u64>) -> Vec<u64> {
+    if !more.is_empty() {
+        keys.extend(more);
+        keys.sort_unstable();
+        keys.dedup();
+    }
+    keys
+}
+
 /// The distinct terms, sorted, of the given runs `(first, length)` of a profile's kept
 /// sentences and of all its windows (its over-long sentences, which no block holds).
 fn block_vocabulary(
@@ -1270,23 +1280,25 @@ impl Detector for RobustSlst {
         on_blocks() || (self.words_decide(rule) && self.may_match_words(a, b))
     }
 
-    /// The join keys and, with the word rule, the word keys: any two documents the decision
-    /// keeps share one of them.
+    /// The join keys and, with the word rule, the word keys of the vocabulary's prefix in id
+    /// order (module `words`): any two documents the decision keeps share one of them.
     fn duplicate_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
-        let mut keys = self.join_keys(sketch)?;
-        if let Some(words) = self.word_keys(sketch) {
-            keys.extend(words);
-            keys.sort_unstable();
-            keys.dedup();
-        }
-        Some(keys)
+        let words = self.word_keys_of(sketch, true);
+        Some(union_sorted(self.join_keys(sketch)?, words))
     }
 
-    /// With the word rule on, the prefix of the document's vocabulary in id order, hashed
-    /// (module `words`): any two documents with a Jaccard coefficient of their vocabularies of at
-    /// least [`RobustConfig::vocabulary`] share one.
+    /// The join keys and every word key: a query looks the word keys up rarest first
+    /// ([`Detector::word_keys`]).
+    fn index_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
+        let words = self.word_keys_of(sketch, false);
+        Some(union_sorted(self.join_keys(sketch)?, words))
+    }
+
+    /// With the word rule on, every term of the document's vocabulary, hashed (module `words`):
+    /// any two documents with a Jaccard coefficient of their vocabularies of at least
+    /// [`RobustConfig::vocabulary`] share one among any |x| − ⌈v·|x|⌉ + 1 of them.
     fn word_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
-        (self.config.vocabulary > 0.0).then(|| self.word_keys_of(sketch))
+        (self.config.vocabulary > 0.0).then(|| self.word_keys_of(sketch, false))
     }
 
     fn vocabulary(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
