@@ -38,11 +38,11 @@ pub(super) struct Words {
 }
 
 /// How many of a vocabulary's terms fall in each of 32 buckets (by five bits of a hash of their
-/// rank in the corpus; 255 stands for 255 or more). Two vocabularies share at most, in each bucket, the smaller of
-/// their counts: a bound on their overlap for 32 bytes a document. Of the pairs a corpus join
-/// brings to the exact Jaccard coefficient it rules out 92% on Reuters-21578 and on the
-/// synthetic corpus of `scripts/bench_peers.sh`, where computing the vocabularies
-/// of all of them was most of the join's time.
+/// rank in the corpus; 255 stands for 255 or more). Two vocabularies share at most, in each
+/// bucket, the smaller of their counts: a bound on their overlap for 32 bytes a document. Of
+/// the pairs a corpus join brings to the exact Jaccard coefficient it rules out 92% on
+/// Reuters-21578 and on the synthetic corpus of `scripts/bench_peers.sh`, where computing the
+/// vocabularies of all of them was most of the join's time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) struct Buckets([u8; 32]);
 
@@ -236,9 +236,12 @@ impl RobustSlst {
                 |(count, touched), &x| {
                     let (wx, px) = (words[x as usize], place[x as usize]);
                     let least = v * f64::from(wx.size) - 1e-9;
+                    // Prefix terms of x left out so far: any of them may be shared, uncounted.
+                    let mut skipped = 0u32;
                     for (i, &t) in (0u32..).zip(wx.prefix.iter()) {
                         let postings = list(t);
                         if postings.len() > cap {
+                            skipped += 1;
                             continue;
                         }
                         // Documents before x whose sizes could fit.
@@ -255,10 +258,11 @@ impl RobustSlst {
                             }
                             // The terms both hold after this one lie past it in both (the
                             // positional filter, Xiao et al. 2008): if even all of those could
-                            // not make the overlap, the pair is out.
+                            // not make the overlap, the pair is out. Those before it were
+                            // counted, but for the ones left out.
                             let sy = size_at[k as usize];
                             let later = (wx.size - i - 1).min(sy - j - 1);
-                            let most = f64::from(*c + 1 + later);
+                            let most = f64::from(*c + skipped + 1 + later);
                             *c = if most >= self.overlap_needed(wx.size, sy) {
                                 *c + 1
                             } else {
@@ -278,7 +282,7 @@ impl RobustSlst {
                         if self.overlap_may_reach(
                             (wx.size, &wx.prefix),
                             (words[y].size, self.indexed(words[y])),
-                            shared as usize,
+                            (shared + skipped) as usize,
                         ) && self.buckets_may_reach(wx, words[y])
                             && admits(a, b)
                             && self.max_matched(sketches[a], sketches[b]) != Some(0)
