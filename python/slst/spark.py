@@ -376,9 +376,15 @@ def _word_candidates(spark, good, level: float, cap: int):
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
 
-    docs = good.where(F.size("vocab") > 0).select("pos", "vocab")
+    # Every document's terms count in the document frequencies, as in slst batch; only those
+    # with a kept unit can have a block, so a pair on words.
+    df = (
+        good.select(F.explode("vocab").alias("term"))
+        .groupBy("term")
+        .agg(F.count("*").alias("df"))
+    )
+    docs = good.where((F.col("units") > 0) & (F.size("vocab") > 0)).select("pos", "vocab")
     terms = docs.select("pos", F.explode("vocab").alias("term"))
-    df = terms.groupBy("term").agg(F.count("*").alias("df"))
     schema = StructType(
         [
             StructField("pos", LongType(), False),

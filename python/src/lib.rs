@@ -916,8 +916,9 @@ impl Detector {
 
     /// The terms the word rule compares (robust SL+ST's `vocabulary` rule: the distinct terms of
     /// the whole text, as sorted 64-bit ids), for a distributed join that orders them by its own
-    /// document frequencies as `slst batch` does (`word_join`); empty for a document that can
-    /// have no block. None for a method (or settings) without the rule.
+    /// document frequencies as `slst batch` does (`word_join`). Every document's terms count in
+    /// those, but one without a kept unit (`witness_keys` counts none) has no pair on words.
+    /// None for a method (or settings) without the rule.
     fn vocabulary(&self, sketch: &Sketch) -> PyResult<Option<Vec<u64>>> {
         self.check(sketch)?;
         Ok(self.inner.visit(VocabularyOf(&sketch.inner)))

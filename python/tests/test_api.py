@@ -144,6 +144,10 @@ def test_texts_alike_in_their_words_share_a_word_key():
     level, cap = d.word_join
     assert len(set(va) & set(vb)) / len(set(va) | set(vb)) >= level == 0.8 and cap >= 1
     assert d.vocabulary(d.sketch("")) == []
+    # A text of one over-long sentence keeps no unit (no block, no pair on words), but its
+    # terms count in a join's document frequencies, as in slst batch.
+    long = " ".join(f"word{k}" for k in range(60)) + "."
+    assert d.witness_keys(d.sketch(long))[1] == 0 and len(d.vocabulary(d.sketch(long))) == 60
     assert off.vocabulary(off.sketch(a)) is None and off.word_join is None
     assert paper.vocabulary(paper.sketch(a)) is None and paper.word_join is None
 

@@ -364,8 +364,9 @@ pub trait Detector: Send + Sync {
 
     /// The terms the word rule compares (robust SL+ST's whole-text vocabulary, sorted), for a
     /// join outside this library that orders them by its own document frequencies, as the
-    /// corpus join does ([`Detector::word_join`]); empty for a document that can have no
-    /// block. Default: `None`, no word rule.
+    /// corpus join does ([`Detector::word_join`]). Every document's terms count in those
+    /// frequencies, but a document without a kept unit (no [`Detector::sentence_counts`]
+    /// sentences) can have no block, so no pair on words. Default: `None`, no word rule.
     fn vocabulary(&self, _sketch: &Self::Sketch) -> Option<Vec<u64>> {
         None
     }

@@ -1302,13 +1302,7 @@ impl Detector for RobustSlst {
     }
 
     fn vocabulary(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
-        (self.config.vocabulary > 0.0).then(|| {
-            if sketch.is_empty() {
-                Vec::new()
-            } else {
-                sketch.vocabulary()
-            }
-        })
+        (self.config.vocabulary > 0.0).then(|| sketch.vocabulary())
     }
 
     fn word_join(&self) -> Option<(f64, usize)> {
