@@ -416,8 +416,6 @@ fn bible_subset_indexed_robust_equals_all_pairs() {
     assert!(index.pairs.len() >= 40, "{}", index.pairs.len());
 }
 
-/// Pairs of `texts` that share a join key held by at most `max_df` documents (the generic
-/// inverted-index join over [`Detector::join_keys`] under the corpus order).
 /// Whether two documents' vocabularies have a Jaccard coefficient of at least the word rule's
 /// level (never when the rule is off).
 fn words_alike(texts: &[String], d: &RobustSlst) -> impl Fn(usize, usize) -> bool {
@@ -439,6 +437,8 @@ fn words_alike(texts: &[String], d: &RobustSlst) -> impl Fn(usize, usize) -> boo
     }
 }
 
+/// Pairs of `texts` that share a join key held by at most `max_df` documents (the generic
+/// inverted-index join over [`Detector::join_keys`] under the corpus order).
 fn key_sharing_pairs(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(usize, usize)> {
     let mut sketches: Vec<_> = texts
         .iter()

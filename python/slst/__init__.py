@@ -34,6 +34,7 @@ from ._slst import (
     decode,
     methods,
     plan_walk,
+    prefix_len,
 )
 from ._slst import profile as _profile
 
@@ -56,6 +57,7 @@ __all__ = [
     "methods",
     "pairs",
     "plan_walk",
+    "prefix_len",
     "profile",
     "sketch",
     "verify",

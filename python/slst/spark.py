@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import resource
 import sys
@@ -342,15 +341,6 @@ def _plan_partition(
         yield r.pos, [u for u in range(n) if walked[u]], assumed
 
 
-def _prefix_len(size: int, tau: float) -> int:
-    """How many of a set's first terms hold a term of any set with Jaccard ≥ ``tau`` (with the
-    slack of ``slst batch``, so that rounding only makes a prefix longer)."""
-    if size == 0:
-        return 0
-    needed = max(math.ceil(tau * size - 1e-9), 1)
-    return min(max(size + 1 - needed, 1), size)
-
-
 def _word_prefix_partition(rows: Iterable[Any], level: float) -> Iterator[tuple]:
     """Per document, its vocabulary's size and prefixes under the corpus order (document
     frequency, rarest first; ties by the terms' unsigned ids), as ``slst batch`` ranks them:
@@ -360,8 +350,8 @@ def _word_prefix_partition(rows: Iterable[Any], level: float) -> Iterator[tuple]
     for r in rows:
         ordered = sorted(r.terms, key=lambda t: (t.df, t.term & 0xFFFF_FFFF_FFFF_FFFF))
         size = len(ordered)
-        probe = _prefix_len(size, level)
-        indexed = min(_prefix_len(size, middle), probe)
+        probe = slst.prefix_len(size, level)
+        indexed = min(slst.prefix_len(size, middle), probe)
         terms = [t.term for t in ordered[:probe]]
         yield r.pos, size, terms, terms[:indexed]
 
@@ -417,11 +407,10 @@ def _word_candidates(spark, good, level: float, cap: int):
         .select("x", "y", "sx", "sy")
         .distinct()
     )
-    vocab = docs.select(F.col("pos").alias("p"), "vocab")
     common = F.size(F.array_intersect(F.col("vx"), F.col("vy")))
     pairs = (
-        met.join(vocab.withColumnRenamed("p", "x").withColumnRenamed("vocab", "vx"), "x")
-        .join(vocab.withColumnRenamed("p", "y").withColumnRenamed("vocab", "vy"), "y")
+        met.join(docs.select(F.col("pos").alias("x"), F.col("vocab").alias("vx")), "x")
+        .join(docs.select(F.col("pos").alias("y"), F.col("vocab").alias("vy")), "y")
         .withColumn("common", common)
         .where(
             F.col("common").cast("double") / (F.col("sx") + F.col("sy") - F.col("common")).cast("double")

@@ -1259,6 +1259,14 @@ fn profile(py: Python<'_>, text: &str, params: Option<&Bound<'_, PyDict>>) -> Py
     })
 }
 
+/// How many of a set's first terms, in any one order of all terms, hold a term of every set
+/// whose Jaccard coefficient with it is at least `tau` (|x| − ⌈τ·|x|⌉ + 1, with the slack of
+/// `slst batch`, so that rounding only makes a prefix longer): the prefixes of the word join.
+#[pyfunction]
+fn prefix_len(size: usize, tau: f64) -> usize {
+    slst::method::prefix_len(size, tau)
+}
+
 /// Which units of a document a witness join walks (the plan of `slst batch`'s own walk):
 /// `cost` per unit (the postings of its witness keys held by at most `max_df` documents; keys
 /// held by more are boilerplate and witness nothing), `least` from `Detector.fewest_matched`.
@@ -1306,6 +1314,7 @@ fn _slst(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(methods, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(plan_walk, m)?)?;
+    m.add_function(wrap_pyfunction!(prefix_len, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -142,6 +142,8 @@ def test_texts_alike_in_their_words_share_a_word_key():
     va, vb = (d.vocabulary(d.sketch(t)) for t in (a, b))
     assert va == sorted(set(va)) and vb == sorted(set(vb))
     level, cap = d.word_join
+    # The prefix lengths a distributed word join uses are the library's own.
+    assert [slst.prefix_len(n, level) for n in (0, 1, 10, 59)] == [0, 1, 3, 12]
     assert len(set(va) & set(vb)) / len(set(va) | set(vb)) >= level == 0.8 and cap >= 1
     assert d.vocabulary(d.sketch("")) == []
     # A text of one over-long sentence keeps no unit (no block, no pair on words), but its
