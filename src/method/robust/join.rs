@@ -1170,6 +1170,9 @@ fn count_walked(c: &mut Counters, b: u32, units: std::ops::Range<usize>) {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
+    use super::super::words::WORD_DF;
     use super::*;
     use crate::Detector;
     use crate::document::Document;
@@ -1316,6 +1319,68 @@ mod tests {
             // 1 entry per pass: as many passes as there are (16).
             for pass_entries in [1, 2000] {
                 assert_eq!(join(pass_entries), (one.clone(), capped), "{pass_entries}");
+            }
+        }
+    }
+
+    /// The word join finds every pair alike on its words (`may_match_words`) that it can reach:
+    /// the later of the two in (vocabulary size, index) order looks up a prefix term that the
+    /// earlier indexes and that no more than the cap of documents index. Terms over the cap are
+    /// left out of the lookups, not out of the bounds: a pair whose prefixes share such a term
+    /// before the one it is met by must not be pruned for the shared terms not counted (bounds
+    /// that ignored them lose a pair here at v 0.6, `max_df` 2). Low caps leave out terms of
+    /// every rank here, and low levels make many pairs alike on words.
+    #[test]
+    fn word_pairs_are_every_reachable_pair_alike_on_words() {
+        // (No two of these documents are alike at the default level, 0.8.)
+        for vocabulary in [0.6, 0.5, 0.4, 0.3, 0.2] {
+            let d = RobustSlst::new(RobustConfig {
+                vocabulary,
+                ..RobustConfig::default()
+            })
+            .unwrap();
+            let sketches = genesis_sketches(&d);
+            let refs: Vec<&RobustProfile> = sketches.iter().collect();
+            let alike: Vec<(usize, usize)> = (0..refs.len())
+                .flat_map(|a| (a + 1..refs.len()).map(move |b| (a, b)))
+                .filter(|&(a, b)| d.may_match_words(refs[a], refs[b]))
+                .collect();
+            assert!(alike.len() >= 3, "v {vocabulary}: {}", alike.len());
+            let words = |x: usize| &refs[x].corpus.as_deref().unwrap().words;
+            // How many documents index each term.
+            let mut held: HashMap<u32, usize> = HashMap::new();
+            for x in 0..refs.len() {
+                for &t in d.indexed(words(x)) {
+                    *held.entry(t).or_default() += 1;
+                }
+            }
+            for max_df in [usize::MAX, 8, 4, 3, 2] {
+                let (found, _) = d.word_pairs(&refs, &|_, _| true, max_df);
+                let cap = max_df.min(WORD_DF);
+                let mut reachable = 0;
+                for &(a, b) in &alike {
+                    // y is looked up by x.
+                    let key = |x: usize| (words(x).size, x);
+                    let (y, x) = if key(a) < key(b) { (a, b) } else { (b, a) };
+                    let indexed = d.indexed(words(y));
+                    if words(x)
+                        .prefix
+                        .iter()
+                        .any(|t| indexed.contains(t) && held[t] <= cap)
+                    {
+                        reachable += 1;
+                        assert!(
+                            found.binary_search(&(a, b)).is_ok(),
+                            "v {vocabulary}, max_df {max_df}: ({a}, {b}) missing"
+                        );
+                    }
+                }
+                assert!(reachable > 0, "v {vocabulary}, max_df {max_df}");
+                // And nothing else: every pair found is alike, and reachable.
+                for pair in &found {
+                    assert!(alike.binary_search(pair).is_ok(), "{pair:?} not alike");
+                }
+                assert_eq!(found.len(), reachable, "v {vocabulary}, max_df {max_df}");
             }
         }
     }

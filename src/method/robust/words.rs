@@ -322,7 +322,7 @@ impl RobustSlst {
     /// least as large needs an overlap of at least 2v/(1 + v)·|y|, so the first
     /// |y| − ⌈2v/(1 + v)·|y|⌉ + 1 terms hold a shared one (the larger document's own prefix
     /// is what it looks up by).
-    fn indexed<'w>(&self, w: &'w Words) -> &'w [u32] {
+    pub(super) fn indexed<'w>(&self, w: &'w Words) -> &'w [u32] {
         let v = self.config.vocabulary;
         let len = prefix_len(w.size as usize, 2.0 * v / (1.0 + v));
         &w.prefix[..len.min(w.prefix.len())]
