@@ -4,7 +4,7 @@
 # into sentences and words (examples/floor.rs).
 #
 #   scripts/bench_scale.sh [--sizes "10000 100000 1000000"] [--repeat N] [--corpora DIR]
-#                          [--name NAME] [--massif N] [--mode robust|paper]
+#                          [--name NAME] [--massif N] [--mode robust|paper] [--max-df N]
 #
 #   --sizes     corpus sizes (default "10000 100000 1000000")
 #   --repeat N  runs of slst and floor per size up to 100,000 documents, interleaved (default 3);
@@ -13,6 +13,7 @@
 #               (slow: about 30x; the ms_print graph and the peak heap by slst function are kept)
 #   --name      the run folder is scripts/runs/<date>-NAME (default: scale)
 #   --mode      SL+ST's mode (default: the command's default, robust)
+#   --max-df N  slst batch --max-df N (default: the command's default, 1000)
 #
 # Corpora: scripts/make_synthetic.py N, seed 1, into bench-results/data (ignored; 1M documents is
 # about 2.4 GB and takes a minute or two to generate). The target from the issue: 1M documents in
@@ -26,7 +27,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=.  # paths stay relative to the repository root, also in the records
 
-SIZES="10000 100000 1000000" REPEAT=3 CORPORA=../shared/corpora NAME=scale MASSIF= MODE=robust
+SIZES="10000 100000 1000000" REPEAT=3 CORPORA=../shared/corpora NAME=scale MASSIF= MODE=robust MAX_DF=
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) SIZES=$2; shift 2 ;;
@@ -35,7 +36,8 @@ while [ $# -gt 0 ]; do
     --name) NAME=$2; shift 2 ;;
     --massif) MASSIF=$2; shift 2 ;;
     --mode) MODE=$2; shift 2 ;;
-    *) sed -n '2,15p' "$0"; exit 2 ;;
+    --max-df) MAX_DF=$2; shift 2 ;;
+    *) sed -n '2,16p' "$0"; exit 2 ;;
   esac
 done
 say() { printf '\n== %s\n' "$*" >&2; }
@@ -68,7 +70,7 @@ REC=scripts/runs/$DAY-$NAME
 k=2; while [ -e "$REC" ]; do REC=scripts/runs/$DAY-$NAME-$k; k=$((k + 1)); done
 BIG=bench-results/runs/$(basename "$REC")
 mkdir -p "$REC/timev" "$REC/out" "$REC/rss" "$BIG"
-echo "scripts/bench_scale.sh --sizes \"$SIZES\" --repeat $REPEAT --corpora $CORPORA --name $NAME --mode $MODE${MASSIF:+ --massif $MASSIF}" > "$REC/command"
+echo "scripts/bench_scale.sh --sizes \"$SIZES\" --repeat $REPEAT --corpora $CORPORA --name $NAME --mode $MODE${MAX_DF:+ --max-df $MAX_DF}${MASSIF:+ --massif $MASSIF}" > "$REC/command"
 {
   echo "date: $(date -u +%FT%TZ)"; uname -srm; echo "nproc: $(nproc)"
   grep -m1 'model name' /proc/cpuinfo; free -m | sed -n 1,2p
@@ -88,7 +90,7 @@ run_slst() { # SIZE REP
   local n=$1 rep=$2
   python3 scripts/memtrace.py "$REC/rss/syn-${n}__slst__$rep.tsv" --interval 0.25 -- \
     /usr/bin/time -v -o "$REC/timev/syn-${n}__slst__$rep.txt" \
-    "$SLST" batch "$DATA/syn-$n.jsonl" --format jsonl --mode "$MODE" --out "$BIG/syn-${n}__slst.tsv" --out-format tsv \
+    "$SLST" batch "$DATA/syn-$n.jsonl" --format jsonl --mode "$MODE" ${MAX_DF:+--max-df "$MAX_DF"} --out "$BIG/syn-${n}__slst.tsv" --out-format tsv \
     --summary "$REC/out/syn-${n}__slst__$rep.summary.json" -q 2> "$BIG/syn-${n}__slst__$rep.stderr" \
     || { echo "RUN FAILED: slst batch on syn-$n (see $BIG/syn-${n}__slst__$rep.stderr)" >&2; tail -3 "$BIG/syn-${n}__slst__$rep.stderr" >&2; }
   printf '  syn-%-8s slst  run %s: %s\n' "$n" "$rep" "$(grep -E 'Elapsed|Maximum resident' "$REC/timev/syn-${n}__slst__$rep.txt" | sed 's/.*: //' | paste -sd' ')" >&2
@@ -130,6 +132,14 @@ fi
   echo "Load average at start: $(sed -n 's/load average at start: //p' "$REC/machine"); at end: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo
   python3 scripts/scale_report.py "$REC"
+  for n in $SIZES; do
+    if [ -s "$BIG/syn-${n}__slst.tsv" ] && [ -s "$DATA/syn-$n.truth.tsv" ]; then
+      echo
+      echo "Planted near-duplicates of syn-$n (\`scripts/make_synthetic.py\`'s truth; pairs of the last run):"
+      echo
+      python3 scripts/peers/compare_pairs.py --truth "$DATA/syn-$n.truth.tsv" "slst=$BIG/syn-${n}__slst.tsv"
+    fi
+  done
 } > "$REC/results.md"
 cat "$REC/results.md"
 echo >&2
