@@ -84,7 +84,7 @@ impl RadixKey for Keyed {
 /// number of distinct terms.
 fn signature<'a>(view: &'a CorpusView, p: &RobustProfile, i: usize) -> (&'a [u32], u16, usize) {
     let s = &p.sentences[i];
-    (view.ranks_of(i), s.length, s.terms.len())
+    (view.ranks_of(i), s.length, s.size())
 }
 
 impl Classes {

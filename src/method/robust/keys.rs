@@ -160,7 +160,7 @@ impl RobustSlst {
     ) -> Vec<Slot> {
         let pair_key = |x: u64, y: u64, seed: u64| if KEYED { pair_key(x, y, seed) } else { 0 };
         // Each sentence's size is its whole term set's, whatever `ordered` holds of it.
-        let size = |i: usize| p.sentences[i].terms.len();
+        let size = |i: usize| p.sentences[i].size();
         let prefix = |i: usize| &ordered(i)[..self.key_terms(size(i))];
         // Sized once, as the anchor rule makes them (a hint otherwise), instead of grown by
         // doubling: this runs several times per document and corpus run.
@@ -188,7 +188,7 @@ impl RobustSlst {
             let (single, pair) = (2 * i as u32, 2 * i as u32 + 1);
             if SINGLES {
                 let s = &p.sentences[i];
-                self.single_keys_of::<KEYED, T>(ordered(i), s.length, s.terms.len(), |key| {
+                self.single_keys_of::<KEYED, T>(ordered(i), s.length, s.size(), |key| {
                     slots.push(Slot { key, code: single })
                 });
             }
@@ -259,7 +259,7 @@ impl RobustSlst {
         p: &RobustProfile,
         ranks_of: &impl Fn(u64) -> (u32, u32),
     ) -> CorpusView {
-        let sizes = || p.sentences.iter().map(|s| s.terms.len());
+        let sizes = || p.sentences.iter().map(|s| s.size());
         let mut ranks: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.keyed_terms(n)).sum());
         let mut starts: Vec<u32> = Vec::with_capacity(p.len() + 1);
         let mut places: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.key_terms(n)).sum());
@@ -270,7 +270,7 @@ impl RobustSlst {
         starts.push(0);
         for (i, s) in p.sentences.iter().enumerate() {
             ordered.clear();
-            ordered.extend(s.terms.iter().map(|&t| {
+            ordered.extend(p.terms(s).iter().map(|&t| {
                 let (rank, word_rank) = ranks_of(t);
                 if words {
                     word_ranks.push(word_rank);
@@ -297,7 +297,7 @@ impl RobustSlst {
             starts: starts.into(),
             key_places,
             words: if words && !p.is_empty() {
-                let windows = p.windows.iter().flat_map(|w| w.terms.iter());
+                let windows = p.windows.iter().flat_map(|w| p.terms(w));
                 word_ranks.extend(windows.map(|&t| ranks_of(t).1));
                 self.words_of(word_ranks)
             } else {

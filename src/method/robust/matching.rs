@@ -5,7 +5,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 
-use super::{RobustBlock, RobustProfile, RobustSentence, RobustSlst};
+use super::{RobustBlock, RobustProfile, RobustSlst, Unit};
 
 /// Below this many sentence pairs, a comparison checks every pair instead of indexing B.
 pub(super) const SMALL_PAIR: usize = 1024;
@@ -214,7 +214,7 @@ pub(super) fn prefix(terms: &[u64], tau: f64, rank: &impl Fn(u64) -> u32) -> Vec
 /// make `compare(a, b)` and `compare(b, a)` differ.
 pub(super) fn canonical(a: &RobustProfile, b: &RobustProfile) -> Ordering {
     fn key(p: &RobustProfile) -> impl Iterator<Item = (u16, &[u64])> {
-        p.sentences.iter().map(|s| (s.length, &*s.terms))
+        p.sentences.iter().map(|s| (s.length, p.terms(s)))
     }
     key(a).cmp(key(b))
 }
@@ -222,7 +222,7 @@ pub(super) fn canonical(a: &RobustProfile, b: &RobustProfile) -> Ordering {
 impl RobustSlst {
     /// Two sentences match: lengths within δ, term sets within τ and, with the anchor rule, one
     /// shared anchor. Returns their term Jaccard.
-    pub(super) fn matches(&self, x: &RobustSentence, y: &RobustSentence) -> Option<f64> {
+    pub(super) fn matches(&self, x: Unit, y: Unit) -> Option<f64> {
         if x.length.abs_diff(y.length) as usize > self.config.length_tolerance {
             return None;
         }
@@ -231,21 +231,21 @@ impl RobustSlst {
         if nx.min(ny) < self.config.term_similarity * nx.max(ny) - 1e-9 {
             return None;
         }
-        let j = jaccard(&x.terms, &y.terms);
+        let j = jaccard(x.terms, y.terms);
         let k = self.config.anchor_terms;
-        (j >= self.config.term_similarity && (k == 0 || shared_anchors(&x.terms, &y.terms, k) >= 1))
+        (j >= self.config.term_similarity && (k == 0 || shared_anchors(x.terms, y.terms, k) >= 1))
             .then_some(j)
     }
 
     /// A matching pair that forms a block on its own.
-    pub(super) fn single(&self, x: &RobustSentence, y: &RobustSentence, j: f64) -> bool {
+    pub(super) fn single(&self, x: Unit, y: Unit, j: f64) -> bool {
         let s = self.config.single_min_terms;
         s > 0
             && x.length as usize >= s
             && y.length as usize >= s
             && j >= self.config.single_similarity
             && (self.config.anchor_terms == 0
-                || shared_anchors(&x.terms, &y.terms, self.config.anchor_terms) >= 2)
+                || shared_anchors(x.terms, y.terms, self.config.anchor_terms) >= 2)
     }
 
     /// Matching sentence pairs (i, j, Jaccard), by prefix filtering under the two documents'
@@ -270,9 +270,9 @@ impl RobustSlst {
         b: &RobustProfile,
     ) -> Vec<(usize, usize, f64)> {
         let mut out = Vec::new();
-        for (i, x) in a.sentences.iter().enumerate() {
-            for (j, y) in b.sentences.iter().enumerate() {
-                if let Some(sim) = self.matches(x, y) {
+        for i in 0..a.len() {
+            for j in 0..b.len() {
+                if let Some(sim) = self.matches(a.unit(i), b.unit(j)) {
                     out.push((i, j, sim));
                 }
             }
@@ -293,29 +293,32 @@ impl RobustSlst {
         // Any global order is exact. Long documents: rarest first (by the number of sentences
         // holding a term in the two documents), so that common terms rarely enter a prefix.
         let mut freq: HashMap<u64, u32, foldhash::fast::RandomState> = HashMap::default();
-        for s in a.sentences.iter().chain(&b.sentences) {
-            for &t in s.terms.iter() {
-                *freq.entry(t).or_insert(0) += 1;
+        for p in [a, b] {
+            for s in &p.sentences {
+                for &t in p.terms(s) {
+                    *freq.entry(t).or_insert(0) += 1;
+                }
             }
         }
         let rank = |t: u64| freq.get(&t).copied().unwrap_or(0);
         let mut index: HashMap<u64, Vec<u32>, foldhash::fast::RandomState> = HashMap::default();
         for (j, s) in b.sentences.iter().enumerate() {
-            for t in prefix(&s.terms, tau, &rank) {
+            for t in prefix(b.terms(s), tau, &rank) {
                 index.entry(t).or_default().push(j as u32);
             }
         }
         let mut seen = vec![usize::MAX; b.len()];
         let mut out = Vec::new();
-        for (i, s) in a.sentences.iter().enumerate() {
-            for t in prefix(&s.terms, tau, &rank) {
+        for i in 0..a.len() {
+            let s = a.unit(i);
+            for t in prefix(s.terms, tau, &rank) {
                 for &j in index.get(&t).map(Vec::as_slice).unwrap_or_default() {
                     let j = j as usize;
                     if seen[j] == i {
                         continue;
                     }
                     seen[j] = i;
-                    if let Some(sim) = self.matches(s, &b.sentences[j]) {
+                    if let Some(sim) = self.matches(s, b.unit(j)) {
                         out.push((i, j, sim));
                     }
                 }
@@ -342,7 +345,7 @@ impl RobustSlst {
                 .map(|k| by_pair[k].2)
         };
         let single_at = |i: usize, j: usize| {
-            lookup(i, j).is_some_and(|sim| self.single(&a.sentences[i], &b.sentences[j], sim))
+            lookup(i, j).is_some_and(|sim| self.single(a.unit(i), b.unit(j), sim))
         };
         let valid = |i: usize, j: usize, len: usize| {
             len >= self.config.min_block || (0..len).all(|k| single_at(i + k, j + k))

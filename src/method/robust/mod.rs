@@ -55,6 +55,7 @@ mod join;
 mod keys;
 mod matching;
 mod sketch;
+mod stored;
 #[cfg(test)]
 mod tests;
 mod words;
@@ -453,8 +454,10 @@ pub struct RobustParams {
     pub vocabulary: f64,
 }
 
-/// One kept sentence of a robust profile.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One kept sentence (or window) of a robust profile. Its distinct terms lie in its profile's
+/// term list ([`RobustProfile::terms`]): one list a profile rather than one allocation a
+/// sentence, which took a third more memory (a corpus run holds every profile).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RobustSentence {
     /// First byte of the sentence in the document text.
     pub start: u32,
@@ -462,16 +465,33 @@ pub struct RobustSentence {
     pub end: u32,
     /// Number of terms, repeats counted (as SL+ST's length).
     pub length: u16,
-    /// The distinct terms as 64-bit ids (255 − length, then the XXH3 hash), sorted:
-    /// the longest terms come first.
-    pub terms: Box<[u64]>,
+    /// Number of distinct terms (at most `length`).
+    size: u16,
+    /// Where its terms start in its profile's term list.
+    first_term: u32,
+}
+
+impl RobustSentence {
+    /// Number of distinct terms.
+    pub fn size(&self) -> usize {
+        self.size as usize
+    }
+}
+
+/// A unit of a profile with its terms, as comparisons read it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Unit<'a> {
+    /// Number of terms, repeats counted.
+    pub(super) length: u16,
+    /// The distinct terms, sorted by id.
+    pub(super) terms: &'a [u64],
 }
 
 /// Whether the first term of either one-sentence profile appears in the other's sentence (true
 /// when a profile does not know its first term).
 fn leads_agree(a: &RobustProfile, b: &RobustProfile) -> bool {
     let holds = |p: &RobustProfile, t: Option<u64>| {
-        t.is_none_or(|t| p.sentences[0].terms.binary_search(&t).is_ok())
+        t.is_none_or(|t| p.unit(0).terms.binary_search(&t).is_ok())
     };
     holds(b, a.lead) || holds(a, b.lead)
 }
@@ -479,7 +499,7 @@ fn leads_agree(a: &RobustProfile, b: &RobustProfile) -> bool {
 /// The fewer of the terms either one-sentence profile holds and the other lacks
 /// ([`RobustConfig::flash_edits`]).
 fn flash_edits(a: &RobustProfile, b: &RobustProfile) -> usize {
-    let (x, y) = (&a.sentences[0].terms, &b.sentences[0].terms);
+    let (x, y) = (a.unit(0).terms, b.unit(0).terms);
     let shared = matching::common(x, y);
     (x.len() - shared).min(y.len() - shared)
 }
@@ -554,9 +574,9 @@ fn block_vocabulary(
             .chain(&p.windows)
     };
     // Sized first: collecting a flattened iterator grows the vector a doubling at a time.
-    let mut terms: Vec<u64> = Vec::with_capacity(units().map(|s| s.terms.len()).sum());
+    let mut terms: Vec<u64> = Vec::with_capacity(units().map(|s| s.size()).sum());
     for s in units() {
-        terms.extend_from_slice(&s.terms);
+        terms.extend_from_slice(p.terms(s));
     }
     terms.sort_unstable();
     terms.dedup();
@@ -564,7 +584,10 @@ fn block_vocabulary(
 }
 
 /// What robust SL+ST keeps of a document: its kept sentences with their term sets.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Stored (as JSON in an index, by `slst sketch`) with each sentence's terms beside it, as
+/// [`RobustProfile::terms`] gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RobustProfile {
     /// The document id.
     pub id: String,
@@ -578,34 +601,32 @@ pub struct RobustProfile {
     /// units of the score (J is SL+ST's, over kept units), but seeds for locating reused text
     /// ([`Detector::seeds`]), so a passage made of over-long sentences or unpunctuated lists is
     /// still found.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub windows: Vec<RobustSentence>,
     /// The ids of the document's figures (terms with a digit, cardinals written out), from all
     /// its units, kept or not; sorted, distinct. Two stories that share their wording but not
     /// their figures are one template filled twice ([`RobustConfig::min_figure_containment`]).
-    #[serde(default, skip_serializing_if = "<[u64]>::is_empty")]
     pub figures: Box<[u64]>,
     /// The id of the first term of two or more characters of the first kept sentence: a
     /// headline's subject ([`RobustConfig::flash_leads`]). `None` for a profile without a kept
     /// sentence, or stored before it was kept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lead: Option<u64>,
     /// The ids of what the headline (the first sentence holding a term) names: its figures, and
     /// its words of two or more characters that the rest of the text writes as names
     /// (capitalised, not first in their unit, in a unit that is not all capitals); sorted
     /// ([`RobustConfig::headline_subjects`]). Empty for a profile stored before it was kept.
-    #[serde(default, skip_serializing_if = "<[u64]>::is_empty")]
     pub subject: Box<[u64]>,
     /// Every run of figures written in digits between two words (other terms, cardinals written
     /// out among them), from all units: (a hash of the two words, a hash of the figures in
     /// order); sorted, distinct. The same
     /// table or notice filled with another day's numbers keeps the words around them
     /// ([`RobustConfig::figure_swaps`]). Empty for a profile stored before it was kept.
-    #[serde(default, skip_serializing_if = "<[(u64, u64)]>::is_empty")]
     pub figure_runs: Box<[(u64, u64)]>,
+    /// The distinct terms of each sentence, then of each window, in that order: 64-bit ids
+    /// (255 − length, then the XXH3 hash), each unit's sorted, so the longest terms come
+    /// first ([`RobustProfile::terms`]).
+    terms: Box<[u64]>,
     /// What the profile knows under a corpus-wide term order, set by
     /// [`Detector::prepare_corpus`].
-    #[serde(skip)]
     corpus: Option<Box<CorpusView>>,
 }
 
@@ -620,10 +641,32 @@ impl RobustProfile {
         self.sentences.is_empty()
     }
 
+    /// The distinct terms of one of its sentences or windows, as 64-bit ids (255 − length,
+    /// then the XXH3 hash), sorted: the longest terms come first.
+    ///
+    /// # Panics
+    /// When `s` is not one of this profile's sentences or windows and its terms lie past the
+    /// profile's.
+    pub fn terms(&self, s: &RobustSentence) -> &[u64] {
+        &self.terms[s.first_term as usize..][..s.size as usize]
+    }
+
+    /// Sentence `i` with its terms.
+    pub(super) fn unit(&self, i: usize) -> Unit<'_> {
+        let s = &self.sentences[i];
+        Unit {
+            length: s.length,
+            terms: self.terms(s),
+        }
+    }
+
     /// The distinct terms of the whole text: of its units and of the windows of its over-long
     /// units; sorted.
     pub fn vocabulary(&self) -> Vec<u64> {
-        block_vocabulary(self, std::iter::once((0, self.len())))
+        let mut terms = self.terms.to_vec();
+        terms.sort_unstable();
+        terms.dedup();
+        terms
     }
 
     /// The profile with its windows among its units, in text order, for tiling alone: the
@@ -634,7 +677,7 @@ impl RobustProfile {
             .sentences
             .iter()
             .chain(&self.windows)
-            .cloned()
+            .copied()
             .collect();
         sentences.sort_unstable_by_key(|s| s.start);
         RobustProfile {
@@ -647,6 +690,7 @@ impl RobustProfile {
             lead: self.lead,
             subject: Box::default(),
             figure_runs: Box::default(),
+            terms: self.terms.clone(),
             corpus: None,
         }
     }
@@ -1001,7 +1045,7 @@ impl Detector for RobustSlst {
             mode: SlstMode::Robust,
             sentences: p.len(),
             lengths: p.sentences.iter().map(|s| s.length).collect(),
-            distinct_terms: p.sentences.iter().map(|s| s.terms.len()).collect(),
+            distinct_terms: p.sentences.iter().map(|s| s.size()).collect(),
         }
     }
 
@@ -1029,8 +1073,8 @@ impl Detector for RobustSlst {
         for x in &tiled {
             for k in 0..x.len {
                 let (ta, tb) = (
-                    &first.sentences[x.a_start + k].terms,
-                    &second.sentences[x.b_start + k].terms,
+                    first.unit(x.a_start + k).terms,
+                    second.unit(x.b_start + k).terms,
                 );
                 let (jaccard, shared, either) = matching::agreement(ta, tb);
                 agreement += jaccard;
@@ -1204,9 +1248,9 @@ impl Detector for RobustSlst {
         Some(match &sketch.corpus {
             Some(view) => Self::keys_from(&view.slots(self, sketch)),
             // Id order (longest terms first): each sentence's term set is already sorted so.
-            None => Self::keys_from(
-                &self.slots_of::<true, true, _>(sketch, |i| &sketch.sentences[i].terms),
-            ),
+            None => {
+                Self::keys_from(&self.slots_of::<true, true, _>(sketch, |i| sketch.unit(i).terms))
+            }
         })
     }
 
@@ -1234,7 +1278,7 @@ impl Detector for RobustSlst {
         // A single slot witnesses its unit, a pair slot both units of its step.
         let slots = match sketch.corpus.as_deref() {
             Some(view) => view.slots(self, sketch),
-            None => self.slots_of::<true, true, _>(sketch, |i| &sketch.sentences[i].terms),
+            None => self.slots_of::<true, true, _>(sketch, |i| sketch.unit(i).terms),
         };
         Some(
             slots

@@ -196,8 +196,11 @@ impl RobustSlst {
             lead: None,
             subject: Box::default(),
             figure_runs: Box::default(),
+            terms: Box::default(),
             corpus: None,
         };
+        // The sentences' terms, and the windows' (after the sentences' once all are made).
+        let (mut sentence_terms, mut window_terms): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
         // Each term of the unit: its id and where it ends.
         let mut terms: Vec<(u64, usize)> = Vec::new();
         // The figures of every unit, kept, dropped or cut into windows.
@@ -270,11 +273,14 @@ impl RobustSlst {
                     // A single letter (an initial: `U S WEST`) names no subject.
                     profile.lead = terms.iter().map(|t| t.0).find(|&id| term_chars(id) > 1);
                 }
-                profile.sentences.push(unit(span.start, span.end, &terms));
+                profile
+                    .sentences
+                    .push(unit(span.start, span.end, &terms, &mut sentence_terms));
             } else {
                 profile.dropped_long += 1;
                 if self.config.window > 0 {
-                    windows(text, span, &terms, self.config.window, &mut profile.windows);
+                    let (size, out) = (self.config.window, &mut profile.windows);
+                    windows(text, span, &terms, size, out, &mut window_terms);
                 }
             }
         }
@@ -297,6 +303,12 @@ impl RobustSlst {
         // (grown by doubling, a third of the sentences' room was spare on synthetic corpora).
         profile.sentences.shrink_to_fit();
         profile.windows.shrink_to_fit();
+        let offset = sentence_terms.len() as u32;
+        for w in &mut profile.windows {
+            w.first_term += offset;
+        }
+        sentence_terms.extend_from_slice(&window_terms);
+        profile.terms = sentence_terms.into();
         profile
     }
 }
@@ -319,6 +331,7 @@ fn windows(
     terms: &[(u64, usize)],
     size: usize,
     out: &mut Vec<RobustSentence>,
+    ids: &mut Vec<u64>,
 ) {
     let mut start = span.start;
     let chunks: Vec<&[(u64, usize)]> = terms.chunks(size).collect();
@@ -329,20 +342,29 @@ fn windows(
             chunk[chunk.len() - 1].1
         };
         let trimmed = text[start..end].trim_start();
-        out.push(unit(end - trimmed.len(), end, chunk));
+        out.push(unit(end - trimmed.len(), end, chunk, ids));
         start = end;
     }
 }
 
-/// A kept unit from its span and its terms.
-fn unit(start: usize, end: usize, terms: &[(u64, usize)]) -> RobustSentence {
-    let mut ids: Vec<u64> = terms.iter().map(|t| t.0).collect();
-    ids.sort_unstable();
-    ids.dedup();
+/// A kept unit from its span and its terms, whose distinct ids, sorted, it appends to `ids`.
+fn unit(start: usize, end: usize, terms: &[(u64, usize)], ids: &mut Vec<u64>) -> RobustSentence {
+    let first = ids.len();
+    ids.extend(terms.iter().map(|t| t.0));
+    ids[first..].sort_unstable();
+    let mut size = 0;
+    for k in first..ids.len() {
+        if size == 0 || ids[k] != ids[first + size - 1] {
+            ids[first + size] = ids[k];
+            size += 1;
+        }
+    }
+    ids.truncate(first + size);
     RobustSentence {
         start: start as u32,
         end: end as u32,
         length: terms.len() as u16,
-        terms: ids.into(),
+        size: size as u16,
+        first_term: first as u32,
     }
 }

@@ -86,13 +86,16 @@ fn matching_sentences_share_one_of_their_longest_terms() {
         })
         .unwrap()
     };
-    let sentence =
-        |d: &RobustSlst, text: &str| d.sketch(&Document::new("s", text)).sentences[0].clone();
+    let sentence = |d: &RobustSlst, text: &str| d.sketch(&Document::new("s", text));
     for (k, expected) in [(0, Some(0.5)), (2, None), (3, Some(0.5)), (5, Some(0.5))] {
         let d = with(k);
         let x = sentence(&d, "Heavy rain flooded the old town.");
         let y = sentence(&d, "Rain fell on the old town.");
-        assert_eq!(d.matches(&x, &y), expected, "anchor_terms {k}");
+        assert_eq!(
+            d.matches(x.unit(0), y.unit(0)),
+            expected,
+            "anchor_terms {k}"
+        );
     }
     // The ids sort the longest term first.
     assert!(term_id("flooded") < term_id("heavy") && term_id("heavy") < term_id("old"));
@@ -126,12 +129,13 @@ fn a_single_sentence_block_shares_two_anchors() {
     // exactly two (the boundary of the rule).
     let d = with(2);
     let (x, y) = (
-        d.sketch(&Document::new("a", a)).sentences[1].clone(),
-        d.sketch(&Document::new("b", b)).sentences[0].clone(),
+        d.sketch(&Document::new("a", a)),
+        d.sketch(&Document::new("b", b)),
     );
+    let (x, y) = (x.unit(1), y.unit(0));
     let mut boundary = false;
     for k in 2..=6 {
-        let shared = shared_anchors(&x.terms, &y.terms, k);
+        let shared = shared_anchors(x.terms, y.terms, k);
         boundary |= shared == 2;
         assert_eq!(
             matched(&with(k)),
@@ -238,7 +242,7 @@ fn the_matched_bound_is_at_least_the_matched_sentences() {
 fn brute_max_matched(d: &RobustSlst, a: &RobustProfile, b: &RobustProfile) -> usize {
     let (x, y) = (a.corpus.as_deref().unwrap(), b.corpus.as_deref().unwrap());
     let keys = |v: &CorpusView, p: &RobustProfile, i: usize| -> Vec<u32> {
-        v.ranks_of(i)[..d.key_terms(p.sentences[i].terms.len())].to_vec()
+        v.ranks_of(i)[..d.key_terms(p.sentences[i].size())].to_vec()
     };
     let partner = |u: usize, v: usize| {
         let (ku, kv) = (keys(x, a, u), keys(y, b, v));
