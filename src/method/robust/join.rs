@@ -154,8 +154,9 @@ struct Postings {
     /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]).
     lengths: Vec<[u8; 2]>,
     /// Per global sentence: the postings its slots have after their own (what walking it
-    /// costs).
-    cost: Vec<u64>,
+    /// costs), at most `u32::MAX`: a choice of which sentences to walk, which no count of
+    /// that size would change. Four bytes a sentence (87 MB at a million documents).
+    cost: Vec<u32>,
     /// Keys left out as boilerplate.
     capped: usize,
 }
@@ -524,7 +525,7 @@ impl RobustSlst {
             .map(|_| AtomicU64::new(UNLINKED))
             .collect();
         let mut after: Vec<u32> = (0..total).into_par_iter().map(|_| NONE).collect();
-        let mut cost: Vec<u64> = (0..first_unit[n]).into_par_iter().map(|_| 0).collect();
+        let mut cost: Vec<u32> = (0..first_unit[n]).into_par_iter().map(|_| 0).collect();
         let (mut holders, mut lengths): (Vec<u32>, Vec<[u8; 2]>) = (Vec::new(), Vec::new());
         let mut capped = 0;
         let passes = 1 << bits;
@@ -562,7 +563,7 @@ impl RobustSlst {
                             let link = link.load(Ordering::Relaxed);
                             after[k] = (link >> 32) as u32;
                             for u in s.units() {
-                                cost[u] += link as u32 as u64;
+                                cost[u] = cost[u].saturating_add(link as u32);
                             }
                         }
                     }
@@ -867,7 +868,7 @@ struct Walk<'a> {
     /// [`Postings::lengths`]
     lengths: &'a [[u8; 2]],
     /// [`Postings::cost`]
-    cost: &'a [u64],
+    cost: &'a [u32],
     /// The sentence classes and their single keys' postings, if the single keys are kept per
     /// class (else they are among the slots).
     classes: Option<&'a Classes>,
@@ -922,7 +923,7 @@ impl Walk<'_> {
                     .classes
                     .and_then(|k| Some(k.cost[k.of(u)? as usize]))
                     .unwrap_or(0);
-                (self.cost[u] + single) as usize
+                self.cost[u] as usize + single as usize
             }));
         // A document B can meet the rule only with at least `least` sentences of A witnessed,
         // so among any len_a − least + 1 of them one is witnessed against B (prefix filtering
