@@ -271,8 +271,9 @@ impl RobustSlst {
     ) -> Vec<(usize, usize, f64)> {
         let mut out = Vec::new();
         for i in 0..a.len() {
+            let x = a.unit(i);
             for j in 0..b.len() {
-                if let Some(sim) = self.matches(a.unit(i), b.unit(j)) {
+                if let Some(sim) = self.matches(x, b.unit(j)) {
                     out.push((i, j, sim));
                 }
             }
