@@ -147,7 +147,7 @@ struct Postings {
     /// run to the list's [`LAST`]), or [`NONE`]. Four bytes a slot, where a range would take
     /// eight: at scale this column is the largest the join keeps.
     after: Vec<u32>,
-    /// The document of each posting (below 2³¹), list after list, [`LAST`] set on each list's
+    /// The document of each posting, by rank in (size, index) order (below 2³¹), list after list, [`LAST`] set on each list's
     /// last; only keys held by two documents or more (and at most `max_df`) have a list, and
     /// it leaves out its first document's postings ([`first_run`]).
     holders: Vec<u32>,
@@ -230,13 +230,13 @@ const BOUND_COST: usize = 100;
 /// Per-thread state of the walk.
 #[derive(Default)]
 struct Counters {
-    /// Per document: the sentences of the current A witnessed against it, and the first
+    /// Per document (by rank): the sentences of the current A witnessed against it, and the first
     /// sentence of A not yet looked at for it (A's slots come in sentence order, so every
     /// sentence counted so far lies below it) — or, once the walk takes sentences one at a
     /// time, the mark of the last one counted ([`Walk::walk_one`]). Side by side: one cache
     /// line holds both.
     count_next: Vec<[u32; 2]>,
-    /// Documents with a count above 0.
+    /// Documents (by rank) with a count above 0.
     touched: Vec<u32>,
     /// Per sentence of A: the postings its witness keys hold (what walking it costs).
     cost: Vec<usize>,
@@ -244,7 +244,7 @@ struct Counters {
     walked: Vec<bool>,
     /// Scratch: sentences by cost.
     order: Vec<u32>,
-    /// The touched documents whose counts may still pass.
+    /// The touched documents (by rank) whose counts may still pass.
     passers: Vec<u32>,
     /// Scratch: the classes witnessing a sentence.
     found: Vec<u32>,
@@ -484,7 +484,6 @@ impl RobustSlst {
         first_slot: &[usize],
         first_unit: &[usize],
         rank: &[u32],
-        by_size: &[u32],
         max_df: usize,
         pass_entries: usize,
         singles: bool,
@@ -650,7 +649,7 @@ impl RobustSlst {
                             .iter()
                             .zip(out[j..].iter_mut().zip(&mut out_lengths[j..]))
                         {
-                            *h = by_size[(e.holder >> 32) as usize];
+                            *h = (e.holder >> 32) as u32;
                             *l = e.lengths();
                         }
                         out[j + written.len() - 1] |= LAST;
@@ -782,7 +781,6 @@ impl RobustSlst {
             &first_slot,
             &first_unit,
             &rank,
-            &by_size,
             max_df,
             pass_entries,
             singles,
@@ -797,6 +795,7 @@ impl RobustSlst {
         let walk = Walk {
             fewest: fewest_matched(&sizes, &may_keep),
             thresholds: Thresholds::new(&sizes, &may_keep),
+            ranked_sizes: by_size.iter().map(|&d| sizes[d as usize]).collect(),
             sizes,
             detector: self,
             sketches,
@@ -852,6 +851,8 @@ fn merge_sorted<T: Ord + Copy>(x: Vec<T>, y: Vec<T>) -> Vec<T> {
 struct Walk<'a> {
     /// Kept sentences per document.
     sizes: Vec<usize>,
+    /// Kept sentences per document by rank (ascending): the walk counts by rank.
+    ranked_sizes: Vec<usize>,
     /// The fewest sentences in blocks per size, against documents at least as long.
     fewest: Vec<usize>,
     detector: &'a RobustSlst,
@@ -972,18 +973,23 @@ impl Walk<'_> {
         let mut out: Vec<(usize, usize)> = c
             .passers
             .iter()
-            .map(|&b| (a.min(b as usize), a.max(b as usize)))
+            .map(|&r| {
+                let b = self.by_size[r as usize] as usize;
+                (a.min(b), a.max(b))
+            })
             .collect();
         out.sort_unstable();
         Self::reset(c);
         out
     }
 
-    /// Whether document `b`'s count, plus `extra` sentences assumed witnessed, could meet the
-    /// report's rule against `a` (the count alone: no pair check).
-    fn may_pass(&self, a: usize, b: usize, c: &Counters, extra: usize) -> bool {
-        let (len_a, len_b) = (self.sizes[a], self.sizes[b]);
-        let m = (c.count_next[b][0] as usize + extra).min(len_a).min(len_b);
+    /// Whether the count of the document of rank `r`, plus `extra` sentences assumed
+    /// witnessed, could meet the report's rule against `a` (the count alone: no pair check).
+    fn may_pass(&self, a: usize, r: u32, c: &Counters, extra: usize) -> bool {
+        let (len_a, len_b) = (self.sizes[a], self.ranked_sizes[r as usize]);
+        let m = (c.count_next[r as usize][0] as usize + extra)
+            .min(len_a)
+            .min(len_b);
         self.thresholds.may_keep(m, len_a, len_b)
     }
 
@@ -995,11 +1001,11 @@ impl Walk<'_> {
         let mut passers = std::mem::take(&mut c.passers);
         if fresh {
             passers.clear();
-            passers.extend(c.touched.iter().filter(|&&b| {
-                self.may_pass(a, b as usize, c, extra) && (self.admits)(a, b as usize)
+            passers.extend(c.touched.iter().filter(|&&r| {
+                self.may_pass(a, r, c, extra) && (self.admits)(a, self.by_size[r as usize] as usize)
             }));
         } else {
-            passers.retain(|&b| self.may_pass(a, b as usize, c, extra));
+            passers.retain(|&r| self.may_pass(a, r, c, extra));
         }
         c.passers = passers;
     }
@@ -1009,18 +1015,18 @@ impl Walk<'_> {
     fn marginal(&self, a: usize, c: &Counters, extra: usize) -> usize {
         c.passers
             .iter()
-            .filter(|&&b| !self.may_pass(a, b as usize, c, extra - 1))
+            .filter(|&&r| !self.may_pass(a, r, c, extra - 1))
             .count()
     }
 
     /// Walks the postings of `a`'s slots that witness sentence `u`, one not walked so far,
-    /// counting it once per document after `a` that holds one: `mark` (above every sentence
+    /// counting it once per document after `a` (by rank) that holds one: `mark` (above every sentence
     /// number, distinct per call) takes the place of the next sentence to look at.
     fn walk_one(&self, a: usize, slots: &[Slot], u: usize, mark: u32, c: &mut Counters) {
-        let mut once = |b: u32| {
-            let [count, next] = &mut c.count_next[b as usize];
+        let mut once = |r: u32| {
+            let [count, next] = &mut c.count_next[r as usize];
             if *next == 0 {
-                c.touched.push(b);
+                c.touched.push(r);
             }
             if *next != mark {
                 *count += 1;
@@ -1035,14 +1041,14 @@ impl Walk<'_> {
             if slot.units().start > u {
                 break;
             }
-            for b in self.witnesses(a, k, *slot) {
-                once(b);
+            for r in self.witnesses(a, k, *slot) {
+                once(r);
             }
         }
         c.found = found;
     }
 
-    /// Calls `visit` once for each document after `a` (in size order) that witnesses `a`'s
+    /// Calls `visit` with the rank of each document after `a` (in size order) that witnesses `a`'s
     /// sentence `i` by a single key: it holds a sentence of a class that shares a single key
     /// with `i`'s, at a length that fits. `found` is scratch for the classes.
     fn single_witnesses(
@@ -1079,18 +1085,19 @@ impl Walk<'_> {
         for &k in found.iter() {
             let docs = classes.docs_of(k);
             for &r in &docs[docs.partition_point(|&r| r <= rank)..] {
-                visit(self.by_size[r as usize]);
+                visit(r);
             }
         }
     }
 
-    /// The documents (after `a` in size order) that witness `a`'s `k`-th slot: they hold its
+    /// The documents (by rank, after `a`'s) that witness `a`'s `k`-th slot: they hold its
     /// key with sentences of lengths that fit. A posting whose sentences differ from A's by
     /// more than δ shares the key by chance and witnesses nothing. None for a key left out.
     fn witnesses(&self, a: usize, k: usize, slot: Slot) -> impl Iterator<Item = u32> + '_ {
-        let own = slot.lengths(self.sketches[a]);
+        let lengths = slot.lengths(self.sketches[a]);
         let tolerance = self.detector.config.length_tolerance;
         let start = self.after[self.first_slot[a] + k];
+        let own = self.rank[a];
         let mut next = (start != NONE).then_some(start as usize);
         std::iter::from_fn(move || {
             let at = next?;
@@ -1098,21 +1105,21 @@ impl Walk<'_> {
             next = (holder & LAST == 0).then_some(at + 1);
             Some((holder & !LAST, self.lengths[at]))
         })
-        .filter(move |&(b, l)| b as usize != a && lengths_fit(own, l, tolerance))
+        .filter(move |&(r, l)| r != own && lengths_fit(lengths, l, tolerance))
         .map(|(b, _)| b)
     }
 
     /// Clears the counters of the documents the last walk touched.
     fn reset(c: &mut Counters) {
-        for &b in &c.touched {
-            c.count_next[b as usize] = [0, 0];
+        for &r in &c.touched {
+            c.count_next[r as usize] = [0, 0];
         }
         c.touched.clear();
         c.passers.clear();
     }
 
     /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, counting
-    /// per document after `a` (in size order) the marked sentences witnessed.
+    /// per document after `a` (by rank, in size order) the marked sentences witnessed.
     fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
         // Two loops, so that the walk without classes makes no check for them per slot.
         if self.classes.is_some() {
@@ -1166,14 +1173,14 @@ impl Walk<'_> {
     }
 }
 
-/// Counts for document `b` the walked sentences among `units` (a slot's, in code order) not
-/// counted for it yet.
+/// Counts for the document of rank `r` the walked sentences among `units` (a slot's, in code
+/// order) not counted for it yet.
 #[inline]
-fn count_walked(c: &mut Counters, b: u32, units: std::ops::Range<usize>) {
-    let [count, next] = &mut c.count_next[b as usize];
+fn count_walked(c: &mut Counters, r: u32, units: std::ops::Range<usize>) {
+    let [count, next] = &mut c.count_next[r as usize];
     if *next == 0 {
         // First visit (every visit moves `next` past a sentence).
-        c.touched.push(b);
+        c.touched.push(r);
     }
     for u in units {
         if u as u32 >= *next {
