@@ -147,9 +147,10 @@ struct Postings {
     /// run to the list's [`LAST`]), or [`NONE`]. Four bytes a slot, where a range would take
     /// eight: at scale this column is the largest the join keeps.
     after: Vec<u32>,
-    /// The document of each posting, by rank in (size, index) order (below 2³¹), list after list, [`LAST`] set on each list's
-    /// last; only keys held by two documents or more (and at most `max_df`) have a list, and
-    /// it leaves out its first document's postings ([`first_run`]).
+    /// The document of each posting, as its rank in (size, index) order (below 2³¹), list
+    /// after list, [`LAST`] set on each list's last; only keys held by two documents or more
+    /// (and at most `max_df`) have a list, and it leaves out its first document's postings
+    /// ([`first_run`]).
     holders: Vec<u32>,
     /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]).
     lengths: Vec<[u8; 2]>,
@@ -230,10 +231,10 @@ const BOUND_COST: usize = 100;
 /// Per-thread state of the walk.
 #[derive(Default)]
 struct Counters {
-    /// Per document (by rank): the sentences of the current A witnessed against it, and the first
-    /// sentence of A not yet looked at for it (A's slots come in sentence order, so every
-    /// sentence counted so far lies below it) — or, once the walk takes sentences one at a
-    /// time, the mark of the last one counted ([`Walk::walk_one`]). Side by side: one cache
+    /// Per document (by rank): the sentences of the current A witnessed against it, and the
+    /// first sentence of A not yet looked at for it (A's slots come in sentence order, so
+    /// every sentence counted so far lies below it) — or, once the walk takes sentences one at
+    /// a time, the mark of the last one counted ([`Walk::walk_one`]). Side by side: one cache
     /// line holds both.
     count_next: Vec<[u32; 2]>,
     /// Documents (by rank) with a count above 0.
@@ -1020,8 +1021,8 @@ impl Walk<'_> {
     }
 
     /// Walks the postings of `a`'s slots that witness sentence `u`, one not walked so far,
-    /// counting it once per document after `a` (by rank) that holds one: `mark` (above every sentence
-    /// number, distinct per call) takes the place of the next sentence to look at.
+    /// counting it once per document after `a` (by rank) that holds one: `mark` (above every
+    /// sentence number, distinct per call) takes the place of the next sentence to look at.
     fn walk_one(&self, a: usize, slots: &[Slot], u: usize, mark: u32, c: &mut Counters) {
         let mut once = |r: u32| {
             let [count, next] = &mut c.count_next[r as usize];
