@@ -1107,7 +1107,7 @@ impl Walk<'_> {
             Some((holder & !LAST, self.lengths[at]))
         })
         .filter(move |&(r, l)| r != own && lengths_fit(lengths, l, tolerance))
-        .map(|(b, _)| b)
+        .map(|(r, _)| r)
     }
 
     /// Clears the counters of the documents the last walk touched.
