@@ -1049,9 +1049,9 @@ impl Walk<'_> {
         c.found = found;
     }
 
-    /// Calls `visit` with the rank of each document after `a` (in size order) that witnesses `a`'s
-    /// sentence `i` by a single key: it holds a sentence of a class that shares a single key
-    /// with `i`'s, at a length that fits. `found` is scratch for the classes.
+    /// Calls `visit` with the rank of each document after `a` (in size order) that witnesses
+    /// `a`'s sentence `i` by a single key: it holds a sentence of a class that shares a single
+    /// key with `i`'s, at a length that fits. `found` is scratch for the classes.
     fn single_witnesses(
         &self,
         a: usize,
