@@ -51,13 +51,13 @@
 //! choice of sentences to walk does, which pairs resting on boilerplate keys (below) are found.
 //!
 //! The postings are most of a corpus run's memory, so they are kept lean: per slot, where the
-//! postings after its document's start (4 bytes); per posting of a key held by two documents
-//! or more, its document and lengths (6 bytes) — keys held by one document (half of
-//! Reuters-21578's slots, a fifth of the synthetic corpus's) have none, and no list keeps its
-//! first document's postings, which no walk reads (18 % of them on 100,000 synthetic
-//! documents). They are made in passes over the keys' top bits, each sorting only its own keys
-//! (every pass makes the documents' slots again, a few nanoseconds each), so the sort's buffers
-//! are one pass's: on 300,000 synthetic documents the peak fell from 7.1 to 3.8 GB.
+//! postings after its document's start (4 bytes); per posting of a key held by two documents or
+//! more, its document and lengths, in 4 bytes up to 2²⁰ documents ([`Packing`]; 6 past them) — keys
+//! held by one document (half of Reuters-21578's slots, a fifth of the synthetic corpus's) have
+//! none, and no list keeps its first document's postings, which no walk reads (18 % of them on
+//! 100,000 synthetic documents). They are made in passes over the keys' top bits, each sorting only
+//! its own keys (every pass makes the documents' slots again, a few nanoseconds each), so the
+//! sort's buffers are one pass's: on 300,000 synthetic documents the peak fell from 7.1 to 3.8 GB.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -150,9 +150,11 @@ struct Postings {
     /// The document of each posting, as its rank in (size, index) order (below 2³¹), list
     /// after list, [`LAST`] set on each list's last; only keys held by two documents or more
     /// (and at most `max_df`) have a list, and it leaves out its first document's postings
-    /// ([`first_run`]).
+    /// ([`first_run`]). With the lengths of its sentences in the bits the rank leaves free,
+    /// when they fit ([`Packing`]).
     holders: Vec<u32>,
-    /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]).
+    /// The lengths of the sentences each posting's slot witnesses ([`Slot::lengths`]), when
+    /// they do not fit in its holder (else empty).
     lengths: Vec<[u8; 2]>,
     /// Per global sentence: the postings its slots have after their own (what walking it
     /// costs), at most `u32::MAX`: a choice of which sentences to walk, which no count of
@@ -160,6 +162,64 @@ struct Postings {
     cost: Vec<u32>,
     /// Keys left out as boilerplate.
     capped: usize,
+}
+
+/// How a posting's lengths share its 32 bits with its document's rank and [`LAST`]: the rank
+/// in the low `shift` bits, then the lengths' code (first · base + second, base one above the
+/// corpus's longest kept sentence). With sentences of up to 35 terms (the default longest),
+/// the code takes 11 bits, so up to 2²⁰ documents are packed; a larger corpus (or one that
+/// keeps longer sentences) keeps the lengths in a column of their own, two bytes a posting
+/// more. Packed, the walk reads one column instead of two, and the lists take a third less.
+struct Packing {
+    /// Bits of the rank (0: not packed).
+    shift: u32,
+    /// Kept sentences' lengths are below it.
+    base: u32,
+    /// The lengths of each code; empty when not packed.
+    table: Vec<[u8; 2]>,
+}
+
+impl Packing {
+    /// How `n` documents' postings of sentences of at most `longest` terms (as [`Slot::lengths`]
+    /// gives them: 255 at most) are packed.
+    fn new(n: usize, longest: usize) -> Self {
+        let base = longest.min(u8::MAX as usize) as u32 + 1;
+        let bits = |x: u32| u32::BITS - x.leading_zeros();
+        let shift = bits(n.saturating_sub(1).min(u32::MAX as usize) as u32).max(1);
+        if n > 1 << shift || shift + bits(base * base - 1) > 31 {
+            return Packing {
+                shift: 0,
+                base,
+                table: Vec::new(),
+            };
+        }
+        let table = (0..base * base)
+            .map(|code| [(code / base) as u8, (code % base) as u8])
+            .collect();
+        Packing { shift, base, table }
+    }
+
+    fn packed(&self) -> bool {
+        !self.table.is_empty()
+    }
+
+    /// A packed holder: `rank` with `lengths` (each below the base).
+    fn pack(&self, rank: u32, lengths: [u8; 2]) -> u32 {
+        let code = u32::from(lengths[0]) * self.base + u32::from(lengths[1]);
+        code << self.shift | rank
+    }
+
+    /// The rank and lengths of the posting at `at`, whose holder is `holder`.
+    #[inline]
+    fn unpack(&self, holder: u32, lengths: &[[u8; 2]], at: usize) -> (u32, [u8; 2]) {
+        let holder = holder & !LAST;
+        if self.shift > 0 {
+            let rank = holder & ((1 << self.shift) - 1);
+            (rank, self.table[(holder >> self.shift) as usize])
+        } else {
+            (holder, lengths[at])
+        }
+    }
 }
 
 /// Buckets of the keys' top bits, which the postings are sorted in passes over.
@@ -454,6 +514,7 @@ impl RobustSlst {
             BOUND_COST,
             PASS_ENTRIES,
             classes::MIN_CLASS_SIZE,
+            true,
         )?;
         // Pairs that may be duplicates on their words, which the count does not bound.
         if self.words_decide(rule) {
@@ -488,6 +549,7 @@ impl RobustSlst {
         max_df: usize,
         pass_entries: usize,
         singles: bool,
+        packing: &Packing,
     ) -> Postings {
         let n = views.len();
         let total = first_slot[n];
@@ -622,9 +684,10 @@ impl RobustSlst {
             // Grown by exactly this pass's lists: doubling would leave up to twice the
             // postings' memory reserved.
             holders.reserve_exact(kept);
-            lengths.reserve_exact(kept);
             holders.par_extend(rayon::iter::repeat_n(0, kept));
-            lengths.par_extend(rayon::iter::repeat_n([0; 2], kept));
+            let own_lengths = |kept: usize| if packing.packed() { 0 } else { kept };
+            lengths.reserve_exact(own_lengths(kept));
+            lengths.par_extend(rayon::iter::repeat_n([0; 2], own_lengths(kept)));
             let mut starts = Vec::with_capacity(pieces.len());
             let mut start = base;
             let mut from = 0;
@@ -634,7 +697,10 @@ impl RobustSlst {
                 start += t.0;
             }
             let out = split_parts(&mut holders[base..], tallies.iter().map(|t| t.0));
-            let out_lengths = split_parts(&mut lengths[base..], tallies.iter().map(|t| t.0));
+            let out_lengths = split_parts(
+                &mut lengths[own_lengths(base)..],
+                tallies.iter().map(|t| own_lengths(t.0)),
+            );
             let entries = &entries;
             starts.into_par_iter().zip(out).zip(out_lengths).for_each(
                 |(((piece, start), out), out_lengths)| {
@@ -646,12 +712,14 @@ impl RobustSlst {
                         }
                         // The first document's postings are no one's after its own: left out.
                         let written = &list[first_run(list)..];
-                        for (e, (h, l)) in written
-                            .iter()
-                            .zip(out[j..].iter_mut().zip(&mut out_lengths[j..]))
-                        {
-                            *h = (e.holder >> 32) as u32;
-                            *l = e.lengths();
+                        for (i, e) in written.iter().enumerate() {
+                            let rank = (e.holder >> 32) as u32;
+                            if packing.packed() {
+                                out[j + i] = packing.pack(rank, e.lengths());
+                            } else {
+                                out[j + i] = rank;
+                                out_lengths[j + i] = e.lengths();
+                            }
                         }
                         out[j + written.len() - 1] |= LAST;
                         let end = start + j + written.len();
@@ -690,7 +758,8 @@ impl RobustSlst {
     /// [`RobustSlst::witness_join`] with the cost of a candidate in visits (0: never walk the
     /// rest after a cheap walk; `usize::MAX`: always), the postings sorted per pass, and the
     /// average sentences per class from which single keys are kept per class (0: always;
-    /// `usize::MAX`: never).
+    /// `usize::MAX`: never); `pack` false keeps the postings' lengths in a column of their
+    /// own, as a corpus too large to pack them does ([`Packing`]).
     #[allow(clippy::too_many_arguments)]
     fn witness_join_with(
         &self,
@@ -701,6 +770,7 @@ impl RobustSlst {
         bound_cost: usize,
         pass_entries: usize,
         min_class_size: usize,
+        pack: bool,
     ) -> Option<(Vec<(usize, usize)>, usize)> {
         let views: Vec<&CorpusView> = sketches
             .iter()
@@ -769,6 +839,14 @@ impl RobustSlst {
         if first_slot[n] >= NONE as usize {
             return None;
         }
+        // The lengths as the slots give them: the corpus's own longest sentence, not the
+        // setting, so that profiles kept under another setting still pack exactly.
+        let longest = sketches
+            .par_iter()
+            .flat_map_iter(|p| p.sentences.iter().map(|s| s.length))
+            .max()
+            .unwrap_or(0);
+        let packing = Packing::new(if pack { n } else { usize::MAX }, longest.into());
         let Postings {
             after,
             holders,
@@ -785,6 +863,7 @@ impl RobustSlst {
             max_df,
             pass_entries,
             singles,
+            &packing,
         );
         let capped = capped + classes.as_ref().map_or(0, |k| k.capped);
 
@@ -806,6 +885,7 @@ impl RobustSlst {
             after: &after,
             holders: &holders,
             lengths: &lengths,
+            packing: &packing,
             cost: &cost,
             classes: classes.as_ref(),
             rank: &rank,
@@ -869,6 +949,8 @@ struct Walk<'a> {
     holders: &'a [u32],
     /// [`Postings::lengths`]
     lengths: &'a [[u8; 2]],
+    /// How the holders hold the lengths.
+    packing: &'a Packing,
     /// [`Postings::cost`]
     cost: &'a [u32],
     /// The sentence classes and their single keys' postings, if the single keys are kept per
@@ -1104,7 +1186,7 @@ impl Walk<'_> {
             let at = next?;
             let holder = self.holders[at];
             next = (holder & LAST == 0).then_some(at + 1);
-            Some((holder & !LAST, self.lengths[at]))
+            Some(self.packing.unpack(holder, self.lengths, at))
         })
         .filter(move |&(r, l)| r != own && lengths_fit(lengths, l, tolerance))
         .map(|(r, _)| r)
@@ -1160,7 +1242,9 @@ impl Walk<'_> {
                 && ahead != NONE
             {
                 prefetch(&self.holders[ahead as usize]);
-                prefetch(&self.lengths[ahead as usize]);
+                if let Some(lengths) = self.lengths.get(ahead as usize) {
+                    prefetch(lengths);
+                }
             }
             if !c.walked[units.clone()].contains(&true) {
                 continue;
@@ -1302,6 +1386,7 @@ mod tests {
                             bound_cost,
                             PASS_ENTRIES,
                             classes,
+                            true,
                         )
                         .unwrap();
                     for pair in &wanted {
@@ -1315,8 +1400,46 @@ mod tests {
         }
     }
 
+    /// A posting's rank and lengths come back as packed, with [`LAST`] set or not, up to the
+    /// largest rank and lengths; corpora whose ranks and lengths need more than 31 bits keep the
+    /// lengths apart.
+    #[test]
+    fn packed_holders_give_back_rank_and_lengths() {
+        let fits = |n: usize, longest: usize| Packing::new(n, longest).packed();
+        // 36 × 36 codes take 11 bits: 2²⁰ documents, not one more.
+        assert!(fits(1 << 20, 35) && !fits((1 << 20) + 1, 35));
+        assert!(fits(1 << 15, 255) && !fits((1 << 15) + 1, 255));
+        // Lengths clamped at 255 as the slots give them.
+        assert!(fits(2, 300) && !fits(1 << 16, 300));
+        assert!(fits(1, 35) && fits(0, 0));
+        for (n, longest) in [(1, 35), (2, 1), (1000, 35), (1 << 20, 35), (1 << 15, 255)] {
+            let packing = Packing::new(n, longest);
+            let (top, long) = (n.max(1) as u32 - 1, longest.min(255) as u8);
+            for rank in [0, top / 2, top] {
+                for lengths in [
+                    [0, 0],
+                    [1, long],
+                    [long, 1],
+                    [long, long],
+                    [long / 2, long.min(3)],
+                ] {
+                    let holder = packing.pack(rank, lengths);
+                    assert_eq!(holder & LAST, 0, "{n} {longest}");
+                    for last in [0, LAST] {
+                        let back = packing.unpack(holder | last, &[], 0);
+                        assert_eq!(back, (rank, lengths), "{n} {longest} {last}");
+                    }
+                }
+            }
+        }
+        // Not packed: the holder is the rank, the lengths are the column's.
+        let apart = Packing::new((1 << 20) + 1, 35);
+        assert_eq!(apart.unpack(7 | LAST, &[[1, 2], [3, 4]], 1), (7, [3, 4]));
+    }
+
     /// The postings made in many passes over the keys' top bits hold what one pass makes: the
-    /// same candidates and the same keys left out, with keys left out or not.
+    /// same candidates and the same keys left out, with keys left out or not; and so do they
+    /// with the lengths in a column of their own rather than packed in the holders.
     #[test]
     fn postings_made_in_passes_find_what_one_pass_finds() {
         let d = RobustSlst::new(RobustConfig::default()).unwrap();
@@ -1324,7 +1447,7 @@ mod tests {
         let refs: Vec<&RobustProfile> = sketches.iter().collect();
         let keep = |s: &Similarity, _: bool| s.resemblance >= 0.3;
         for max_df in [usize::MAX, 4] {
-            let join = |pass_entries| {
+            let join = |pass_entries, pack| {
                 d.witness_join_with(
                     &refs,
                     &keep,
@@ -1333,15 +1456,20 @@ mod tests {
                     BOUND_COST,
                     pass_entries,
                     usize::MAX,
+                    pack,
                 )
                 .unwrap()
             };
-            let (one, capped) = join(PASS_ENTRIES);
+            let (one, capped) = join(PASS_ENTRIES, true);
             assert!(one.len() > 50, "{}", one.len());
             assert_eq!(capped > 0, max_df == 4, "{capped}");
             // 1 entry per pass: as many passes as there are (16).
-            for pass_entries in [1, 2000] {
-                assert_eq!(join(pass_entries), (one.clone(), capped), "{pass_entries}");
+            for (pass_entries, pack) in [1, 2000, PASS_ENTRIES]
+                .into_iter()
+                .flat_map(|e| [(e, true), (e, false)])
+            {
+                let found = join(pass_entries, pack);
+                assert_eq!(found, (one.clone(), capped), "{pass_entries} {pack}");
             }
         }
     }
@@ -1430,6 +1558,7 @@ mod tests {
                     usize::MAX,
                     PASS_ENTRIES,
                     classes,
+                    true,
                 )
                 .unwrap()
             };
