@@ -186,7 +186,7 @@ impl Packing {
         let base = longest.min(u8::MAX as usize) as u32 + 1;
         let bits = |x: u32| u32::BITS - x.leading_zeros();
         let shift = bits(n.saturating_sub(1).min(u32::MAX as usize) as u32).max(1);
-        if n > 1 << shift || shift + bits(base * base - 1) > 31 {
+        if n as u64 > 1u64 << shift || shift + bits(base * base - 1) > 31 {
             return Packing {
                 shift: 0,
                 base,
