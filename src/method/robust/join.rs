@@ -200,7 +200,7 @@ impl Packing {
     }
 
     fn packed(&self) -> bool {
-        !self.table.is_empty()
+        self.shift > 0
     }
 
     /// A packed holder: `rank` with `lengths` (each below the base).
@@ -213,7 +213,7 @@ impl Packing {
     #[inline]
     fn unpack(&self, holder: u32, lengths: &[[u8; 2]], at: usize) -> (u32, [u8; 2]) {
         let holder = holder & !LAST;
-        if self.shift > 0 {
+        if self.packed() {
             let rank = holder & ((1 << self.shift) - 1);
             (rank, self.table[(holder >> self.shift) as usize])
         } else {
