@@ -55,9 +55,10 @@
 //! more, its document and lengths, in 4 bytes up to 2²⁰ documents ([`Packing`]; 6 past them) — keys
 //! held by one document (half of Reuters-21578's slots, a fifth of the synthetic corpus's) have
 //! none, and no list keeps its first document's postings, which no walk reads (18 % of them on
-//! 100,000 synthetic documents). They are made in passes over the keys' top bits, each sorting only
-//! its own keys (every pass makes the documents' slots again, a few nanoseconds each), so the
-//! sort's buffers are one pass's: on 300,000 synthetic documents the peak fell from 7.1 to 3.8 GB.
+//! 100,000 synthetic documents). They are made in passes over buckets of the keys' first terms,
+//! each sorting only its own keys, so the sort's buffers are one pass's: on 300,000 synthetic
+//! documents the peak fell from 7.1 to 3.8 GB. Every pass lists the documents' slots again, but
+//! only what each key is made of: it hashes the keys it takes, not the ones it leaves.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -82,8 +83,8 @@ struct Entry {
     holder: u64,
 }
 
-/// The bits of a key a posting keeps (with its pass's top bits, what tells keys apart). Two
-/// keys equal in them are one key: as for any collision of the 64-bit keys, that can only add
+/// The bits of a key a posting keeps (with its pass, what tells keys apart). Two keys of a pass
+/// equal in them are one key: as for any collision of the 64-bit keys, that can only add
 /// candidate pairs (about one key in 10⁶ at 10⁸ distinct keys), never lose one, unless the
 /// two together are held by more than `max_df` documents.
 const KEY_BITS: u32 = 48;
@@ -130,8 +131,8 @@ impl RadixKey for Entry {
 }
 
 /// Postings sorted in one pass at most, unless that takes more than [`PASS_BITS`] passes:
-/// 2^25 entries, 512 MiB. A corpus with more slots is sorted in passes over its keys' top bits,
-/// so that the sort's buffer is one pass's, not every slot's.
+/// 2^25 entries, 512 MiB. A corpus with more slots is sorted in passes over buckets of its keys'
+/// first terms ([`bucket`]), so that the sort's buffer is one pass's, not every slot's.
 const PASS_ENTRIES: usize = 1 << 25;
 /// The most passes of the postings build: 2^4.
 const PASS_BITS: u32 = 4;
@@ -222,12 +223,14 @@ impl Packing {
     }
 }
 
-/// Buckets of the keys' top bits, which the postings are sorted in passes over.
+/// Buckets of the keys' first terms, which the postings are sorted in passes over.
 const BUCKETS: usize = 1 << PASS_BITS;
 
-/// A key's bucket.
-fn bucket(key: u64) -> usize {
-    (key >> (64 - PASS_BITS)) as usize
+/// The bucket of the keys made with `first` as their first term ([`super::keys::KeyTerms::first`]): a
+/// multiplicative hash of it, so that a pass lists the slots it takes without hashing the keys
+/// of the slots it leaves.
+fn bucket(first: u64) -> usize {
+    (first.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - PASS_BITS)) as usize
 }
 
 /// Where each of consecutive parts of the given sizes starts, and (last) where the last ends.
@@ -533,16 +536,17 @@ impl RobustSlst {
     /// Every key's postings: each slot as ([`Entry`]) its key and holder, sorted, so that a
     /// key's postings follow document size. Only the lists of keys held by two documents or
     /// more, and at most `max_df`, are kept (on Reuters-21578 half the slots hold a key no other
-    /// document holds). The slots are sorted in passes over their keys' top bits of at most
-    /// about `pass_entries` each, every pass making each document's slots again (a few
-    /// nanoseconds a slot): the sort's buffer is then one pass's. `counts` holds each
-    /// document's slots per bucket of the keys' top bits ([`BUCKETS`] a document).
+    /// document holds). The slots are sorted in passes of at most about `pass_entries` each,
+    /// over buckets of their keys' first terms ([`bucket`]), so that the sort's buffer is one
+    /// pass's: every pass lists each document's slots again, hashing only the keys it takes
+    /// (what a key is made of is cheap to list, its hash is not). `bucket_sizes` counts the
+    /// corpus's slots per bucket.
     #[allow(clippy::too_many_arguments)]
     fn postings(
         &self,
         sketches: &[&RobustProfile],
         views: &[&CorpusView],
-        counts: &[u32],
+        bucket_sizes: &[usize; BUCKETS],
         first_slot: &[usize],
         first_unit: &[usize],
         rank: &[u32],
@@ -557,14 +561,11 @@ impl RobustSlst {
             .find(|&b| total.div_ceil(1 << b) <= pass_entries)
             .unwrap_or(PASS_BITS);
         let width = BUCKETS >> bits;
-        let in_pass = |d: usize, p: usize| -> usize {
-            counts[d * BUCKETS + p * width..][..width]
-                .iter()
-                .map(|&c| c as usize)
-                .sum()
-        };
-        let largest = (0..1 << bits)
-            .map(|p| (0..n).map(|d| in_pass(d, p)).sum::<usize>())
+        // Whether pass `p` takes the slots whose keys' first term is `first`.
+        let in_pass = |first: u64, p: usize| bucket(first) / width == p;
+        let largest = bucket_sizes
+            .chunks(width)
+            .map(|c| c.iter().sum::<usize>())
             .max()
             .unwrap_or(0);
         // Made in parallel, as are the other slot-sized columns: their first touch (the kernel
@@ -599,7 +600,16 @@ impl RobustSlst {
             // first takes the previous pass's links of its slots, in order: where their postings
             // start, and what each sentence costs to walk.
             let sizes: Vec<usize> = (0..n)
-                .map(|d| if p < passes { in_pass(d, p) } else { 0 })
+                .into_par_iter()
+                .map(|d| {
+                    let mut size = 0;
+                    if p < passes {
+                        let take = |first| in_pass(first, p);
+                        views[d]
+                            .each_join_slot(self, sketches[d], singles, take, |_, _, _| size += 1);
+                    }
+                    size
+                })
                 .collect();
             let first = offsets(sizes.iter().copied());
             let m = first[n];
@@ -612,30 +622,35 @@ impl RobustSlst {
                 .zip(cost_parts)
                 .enumerate()
                 .for_each(|(d, ((part, after), cost))| {
-                    // The last pass only links the previous pass's slots: with one pass,
-                    // every slot, whatever its key.
-                    let keyed = !(p == passes && passes == 1);
-                    let slots = views[d].join_slots(self, sketches[d], keyed, singles);
+                    let (view, sketch) = (views[d], sketches[d]);
+                    // The last pass only links the previous pass's slots.
                     if p > 0 {
-                        let taken = slots
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, s)| passes == 1 || bucket(s.key) / width == p - 1);
-                        for ((k, s), link) in taken.zip(&pass_links[previous[d]..]) {
+                        let mut links = pass_links[previous[d]..].iter();
+                        let take = |first| in_pass(first, p - 1);
+                        view.each_join_slot(self, sketch, singles, take, |k, _, code| {
+                            let Some(link) = links.next() else { return };
                             let link = link.load(Ordering::Relaxed);
                             after[k] = (link >> 32) as u32;
-                            for u in s.units() {
+                            for u in (Slot { key: 0, code }).units() {
                                 cost[u] = cost[u].saturating_add(link as u32);
                             }
-                        }
+                        });
                     }
-                    let given = slots.iter().filter(|s| bucket(s.key) / width == p);
-                    for (next, s) in given.enumerate() {
-                        part[next] = Entry::new(
-                            s.key,
-                            s.lengths(sketches[d]),
-                            (rank[d] as u64) << 32 | (first[d] + next) as u64,
-                        );
+                    if p < passes {
+                        let mut next = 0;
+                        let take = |first| in_pass(first, p);
+                        view.each_join_slot(self, sketch, singles, take, |_, terms, code| {
+                            let slot = Slot {
+                                key: terms.key(),
+                                code,
+                            };
+                            part[next] = Entry::new(
+                                slot.key,
+                                slot.lengths(sketch),
+                                (rank[d] as u64) << 32 | (first[d] + next) as u64,
+                            );
+                            next += 1;
+                        });
                     }
                 });
             if p == passes {
@@ -806,35 +821,35 @@ impl RobustSlst {
             min_class_size,
         );
         let singles = classes.is_none();
-        // A document's slots are made again wherever they are needed (here, then once per
-        // pass of the postings and once per walk): a few microseconds each time, against ~16
-        // bytes per slot kept; only where their keys are read are they hashed. Here they are
-        // counted, and when they take more than one pass to sort, counted per bucket of the
-        // keys' top bits, which the passes go over (one pass: all in bucket 0).
-        let mut buckets = vec![0u32; n * BUCKETS];
-        buckets
-            .par_chunks_mut(BUCKETS)
+        // A document's slots are listed again wherever they are needed (here, then twice per
+        // pass of the postings and once per walk), against ~16 bytes per slot kept; only where
+        // their keys are read are they hashed. Here they are counted, per document and per
+        // bucket of their keys' first terms, which the passes of the postings go over.
+        let mut slot_counts = vec![0usize; n];
+        let bucket_sizes = slot_counts
+            .par_iter_mut()
             .enumerate()
-            .for_each(|(d, c)| {
-                c[0] = views[d].join_slots(self, sketches[d], false, singles).len() as u32
-            });
-        let total: usize = buckets.par_iter().map(|&c| c as usize).sum();
-        if total > pass_entries {
-            buckets
-                .par_chunks_mut(BUCKETS)
-                .enumerate()
-                .for_each(|(d, c)| {
-                    c[0] = 0;
-                    for s in views[d].join_slots(self, sketches[d], true, singles) {
-                        c[bucket(s.key)] += 1;
-                    }
-                });
-        }
-        let first_slot = offsets(
-            buckets
-                .chunks(BUCKETS)
-                .map(|c| c.iter().map(|&x| x as usize).sum()),
-        );
+            .fold(
+                || [0usize; BUCKETS],
+                |mut sizes, (d, count)| {
+                    *count = views[d].each_join_slot(
+                        self,
+                        sketches[d],
+                        singles,
+                        |_| true,
+                        |_, terms, _| sizes[bucket(terms.first())] += 1,
+                    );
+                    sizes
+                },
+            )
+            .reduce(
+                || [0; BUCKETS],
+                |mut x, y| {
+                    x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
+                    x
+                },
+            );
+        let first_slot = offsets(slot_counts.iter().copied());
         // Postings are numbered in u32 below NONE.
         if first_slot[n] >= NONE as usize {
             return None;
@@ -856,7 +871,7 @@ impl RobustSlst {
         } = self.postings(
             sketches,
             &views,
-            &buckets,
+            &bucket_sizes,
             &first_slot,
             &first_unit,
             &rank,
@@ -1437,9 +1452,52 @@ mod tests {
         assert_eq!(apart.unpack(7 | LAST, &[[1, 2], [3, 4]], 1), (7, [3, 4]));
     }
 
-    /// The postings made in many passes over the keys' top bits hold what one pass makes: the
+    /// The postings made in many passes over the keys' first terms hold what one pass makes: the
     /// same candidates and the same keys left out, with keys left out or not; and so do they
     /// with the lengths in a column of their own rather than packed in the holders.
+    /// Listed pass by pass, without hashing the keys left, a document's slots are the slots
+    /// the walk and the key index make: each taken by exactly one pass, at its own place, with
+    /// its key and code — with the single keys and without, under the anchor rule, exact
+    /// prefixes, and blocks of one sentence.
+    #[test]
+    fn slots_listed_by_pass_are_the_slots_in_their_places() {
+        for (anchor_terms, min_block) in [(5, 2), (0, 2), (5, 1)] {
+            let d = RobustSlst::new(RobustConfig {
+                anchor_terms,
+                min_block,
+                ..RobustConfig::default()
+            })
+            .unwrap();
+            let sketches = genesis_sketches(&d);
+            // Blocks of one sentence have no pair keys, so no slots without the single keys.
+            let mut seen = [0, 0];
+            for p in &sketches {
+                let view = p.corpus.as_deref().unwrap();
+                for singles in [true, false] {
+                    let slots = view.join_slots(&d, p, true, singles);
+                    seen[usize::from(singles)] += slots.len();
+                    let mut listed = vec![None; slots.len()];
+                    for pass in 0..BUCKETS {
+                        let take = |first| bucket(first) == pass;
+                        let count = view.each_join_slot(&d, p, singles, take, |k, terms, code| {
+                            assert_eq!(bucket(terms.first()), pass);
+                            assert!(listed[k].is_none(), "slot {k} listed twice");
+                            listed[k] = Some(Slot {
+                                key: terms.key(),
+                                code,
+                            });
+                        });
+                        assert_eq!(count, slots.len());
+                    }
+                    let listed: Vec<Slot> = listed.into_iter().map(Option::unwrap).collect();
+                    assert_eq!(listed, slots, "{anchor_terms} {min_block} {singles}");
+                }
+            }
+            assert!(seen[1] > 1000, "{seen:?}");
+            assert_eq!(seen[0] > 1000, min_block > 1, "{seen:?}");
+        }
+    }
+
     #[test]
     fn postings_made_in_passes_find_what_one_pass_finds() {
         let d = RobustSlst::new(RobustConfig::default()).unwrap();

@@ -35,18 +35,67 @@ pub(super) fn pair_key(p: u64, q: u64, seed: u64) -> u64 {
 /// likewise of y: every *pair* of terms in that prefix is a key — far more selective than one
 /// term. o can be 1 only when α_x = α_y = 1; such sentences also key on each term of their
 /// ordinary prefix.
-pub(super) fn single_keys<T: Copy + Into<u64>>(ordered: &[T], tau1: f64, mut key: impl FnMut(u64)) {
+///
+/// Each key is given as what it is made of, with its place among them, when its first term is
+/// taken ([`KeyTerms::first`]); returns how many keys there are.
+pub(super) fn single_keys<T: Copy + Into<u64>>(
+    ordered: &[T],
+    tau1: f64,
+    take: impl Fn(u64) -> bool,
+    mut visit: impl FnMut(usize, KeyTerms),
+) -> usize {
+    let mut j = 0;
     let alpha = (ordered.len() + 1).saturating_sub(prefix_len(ordered.len(), tau1));
     if alpha <= 1 {
         for &t in ordered.iter().take(prefix_len(ordered.len(), tau1)) {
-            key(pair_key(t.into(), t.into(), SINGLE_SEED));
+            if take(t.into()) {
+                visit(j, KeyTerms::new(t, t, SINGLE_SEED));
+            }
+            j += 1;
         }
     }
     let n = (ordered.len() + 2).saturating_sub(alpha).min(ordered.len());
     for x in 0..n {
-        for y in x + 1..n {
-            key(pair_key(ordered[x].into(), ordered[y].into(), SINGLE_SEED));
+        if take(ordered[x].into()) {
+            for y in x + 1..n {
+                visit(
+                    j + y - (x + 1),
+                    KeyTerms::new(ordered[x], ordered[y], SINGLE_SEED),
+                );
+            }
         }
+        j += n - (x + 1);
+    }
+    j
+}
+
+/// What a key is made of: an ordered pair of terms (ids or ranks) and a seed. Its key is their
+/// [`pair_key`]; what makes a key is cheap to list, hashing it is not, so a corpus join that
+/// sorts its keys in passes picks each pass's keys by their first term and hashes only those.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct KeyTerms {
+    first: u64,
+    second: u64,
+    seed: u64,
+}
+
+impl KeyTerms {
+    fn new<T: Into<u64>>(first: T, second: T, seed: u64) -> Self {
+        KeyTerms {
+            first: first.into(),
+            second: second.into(),
+            seed,
+        }
+    }
+
+    /// The key.
+    pub(super) fn key(self) -> u64 {
+        pair_key(self.first, self.second, self.seed)
+    }
+
+    /// The first term: every key made of it is taken or left together.
+    pub(super) fn first(self) -> u64 {
+        self.first
     }
 }
 
@@ -124,6 +173,25 @@ impl CorpusView {
         }
     }
 
+    /// [`RobustSlst::each_slot`] over the slots [`CorpusView::join_slots`] makes (the single
+    /// keys among them or not): for each one whose first term (a rank) is taken, its place
+    /// among them, what it is made of and its code. Returns how many slots there are.
+    pub(super) fn each_join_slot(
+        &self,
+        d: &RobustSlst,
+        p: &RobustProfile,
+        singles: bool,
+        take: impl Fn(u64) -> bool,
+        visit: impl FnMut(usize, KeyTerms, u32),
+    ) -> usize {
+        let ranks = |i| self.ranks_of(i);
+        if singles {
+            d.each_slot::<true, _>(p, ranks, take, visit)
+        } else {
+            d.each_slot::<false, _>(p, ranks, take, visit)
+        }
+    }
+
     /// Sentence `i`'s key-term ranks.
     pub(super) fn ranks_of(&self, i: usize) -> &[u32] {
         &self.ranks[self.starts[i] as usize..self.starts[i + 1] as usize]
@@ -158,19 +226,16 @@ impl RobustSlst {
         p: &RobustProfile,
         ordered: impl Fn(usize) -> &'a [T],
     ) -> Vec<Slot> {
-        let pair_key = |x: u64, y: u64, seed: u64| if KEYED { pair_key(x, y, seed) } else { 0 };
         // Each sentence's size is its whole term set's, whatever `ordered` holds of it.
-        let size = |i: usize| p.sentences[i].size();
-        let prefix = |i: usize| &ordered(i)[..self.key_terms(size(i))];
-        // Sized once, as the anchor rule makes them (a hint otherwise), instead of grown by
-        // doubling: this runs several times per document and corpus run.
         let key_terms = |i: usize| {
             if i < p.len() {
-                self.key_terms(size(i))
+                self.key_terms(p.sentences[i].size())
             } else {
                 0
             }
         };
+        // Sized once, as the anchor rule makes them (a hint otherwise), instead of grown by
+        // doubling: this runs several times per document and corpus run.
         let mut slots = Vec::with_capacity(
             (0..p.len())
                 .map(|i| {
@@ -184,12 +249,39 @@ impl RobustSlst {
                 })
                 .sum(),
         );
+        let count = self.each_slot::<SINGLES, T>(
+            p,
+            ordered,
+            |_| true,
+            |k, terms, code| {
+                debug_assert_eq!(k, slots.len(), "a slot's place is its place in code order");
+                let key = if KEYED { terms.key() } else { 0 };
+                slots.push(Slot { key, code });
+            },
+        );
+        debug_assert_eq!(count, slots.len());
+        slots
+    }
+
+    /// Calls `visit(k, terms, code)` for each join key of a profile (as [`RobustSlst::slots_of`]
+    /// makes them, with or without the single keys) whose first term is taken (`take`): `k` is
+    /// its place among all the profile's slots in code order, `terms` what it is made of, `code`
+    /// its [`Slot`]'s code. Nothing is hashed. Returns how many slots the profile has.
+    pub(super) fn each_slot<'a, const SINGLES: bool, T: Copy + Into<u64> + 'a>(
+        &self,
+        p: &RobustProfile,
+        ordered: impl Fn(usize) -> &'a [T],
+        take: impl Fn(u64) -> bool,
+        mut visit: impl FnMut(usize, KeyTerms, u32),
+    ) -> usize {
+        let prefix = |i: usize| &ordered(i)[..self.key_terms(p.sentences[i].size())];
+        let mut k = 0;
         for i in 0..p.len() {
             let (single, pair) = (2 * i as u32, 2 * i as u32 + 1);
             if SINGLES {
                 let s = &p.sentences[i];
-                self.single_keys_of::<KEYED, T>(ordered(i), s.length, s.size(), |key| {
-                    slots.push(Slot { key, code: single })
+                k += self.single_terms_of(ordered(i), s.length, s.size(), &take, |j, terms| {
+                    visit(k + j, terms, single)
                 });
             }
             if self.config.min_block <= 1 {
@@ -197,15 +289,18 @@ impl RobustSlst {
                 continue;
             }
             if i + 1 < p.len() {
+                let next = prefix(i + 1);
                 for &x in prefix(i) {
-                    for &y in prefix(i + 1) {
-                        let key = pair_key(x.into(), y.into(), PAIR_SEED);
-                        slots.push(Slot { key, code: pair });
+                    if take(x.into()) {
+                        for (j, &y) in next.iter().enumerate() {
+                            visit(k + j, KeyTerms::new(x, y, PAIR_SEED), pair);
+                        }
                     }
+                    k += next.len();
                 }
             }
         }
-        slots
+        k
     }
 
     /// The single keys of one sentence of `length` terms (repeats counted) and `size` distinct
@@ -220,28 +315,54 @@ impl RobustSlst {
         size: usize,
         mut push: impl FnMut(u64),
     ) {
-        let pair_key = |x: u64, y: u64, seed: u64| if KEYED { pair_key(x, y, seed) } else { 0 };
+        self.single_terms_of(
+            ordered,
+            length,
+            size,
+            |_| true,
+            |_, terms| push(if KEYED { terms.key() } else { 0 }),
+        );
+    }
+
+    /// [`RobustSlst::single_keys_of`] as what each key is made of, with its place among them,
+    /// for the keys whose first term is taken; returns how many keys there are.
+    fn single_terms_of<T: Copy + Into<u64>>(
+        &self,
+        ordered: &[T],
+        length: u16,
+        size: usize,
+        take: impl Fn(u64) -> bool,
+        mut visit: impl FnMut(usize, KeyTerms),
+    ) -> usize {
         let prefix = &ordered[..self.key_terms(size)];
         if self.config.min_block <= 1 {
             // Every matching pair is a block: one prefix term suffices.
-            for &t in prefix {
-                push(pair_key(t.into(), t.into(), SINGLE_SEED));
+            for (j, &t) in prefix.iter().enumerate() {
+                if take(t.into()) {
+                    visit(j, KeyTerms::new(t, t, SINGLE_SEED));
+                }
             }
-            return;
+            return prefix.len();
         }
         let s = self.config.single_min_terms;
-        if s > 0 && length as usize >= s {
-            if self.config.anchor_terms > 0 {
-                // A single-pair block shares two anchors: every pair of them is a key.
-                for (x, &p) in prefix.iter().enumerate() {
-                    for &q in &prefix[x + 1..] {
-                        push(pair_key(p.into(), q.into(), SINGLE_SEED));
-                    }
-                }
-            } else {
-                single_keys(&ordered[..size], self.config.single_similarity, push);
-            }
+        if s == 0 || (length as usize) < s {
+            return 0;
         }
+        if self.config.anchor_terms == 0 {
+            return single_keys(&ordered[..size], self.config.single_similarity, take, visit);
+        }
+        // A single-pair block shares two anchors: every pair of them is a key.
+        let mut j = 0;
+        for (x, &p) in prefix.iter().enumerate() {
+            let rest = &prefix[x + 1..];
+            if take(p.into()) {
+                for (dy, &q) in rest.iter().enumerate() {
+                    visit(j + dy, KeyTerms::new(p, q, SINGLE_SEED));
+                }
+            }
+            j += rest.len();
+        }
+        j
     }
 
     /// Join keys from slots: sorted, without repeats.
