@@ -131,11 +131,12 @@ impl RadixKey for Entry {
 }
 
 /// Postings sorted in one pass at most, unless that takes more than [`PASS_BITS`] passes:
-/// 2^25 entries, 512 MiB. A corpus with more slots is sorted in passes over buckets of its keys'
-/// first terms ([`bucket`]), so that the sort's buffer is one pass's, not every slot's.
-const PASS_ENTRIES: usize = 1 << 25;
-/// The most passes of the postings build: 2^4.
-const PASS_BITS: u32 = 4;
+/// 2^24 entries, 256 MiB and 128 MiB of links. A corpus with more slots is sorted in passes
+/// over buckets of its keys' first terms ([`bucket`]), so that the sort's buffers are one
+/// pass's, not every slot's.
+const PASS_ENTRIES: usize = 1 << 24;
+/// The most passes of the postings build: 2^5.
+const PASS_BITS: u32 = 5;
 
 /// Marks the last posting of a key's list in [`Postings::holders`].
 const LAST: u32 = 1 << 31;
@@ -561,8 +562,9 @@ impl RobustSlst {
             .find(|&b| total.div_ceil(1 << b) <= pass_entries)
             .unwrap_or(PASS_BITS);
         let width = BUCKETS >> bits;
-        // Whether pass `p` takes the slots whose keys' first term is `first`.
-        let in_pass = |first: u64, p: usize| bucket(first) / width == p;
+        // The pass that takes the slots whose keys' first term is `first`.
+        let pass_of = |first: u64| bucket(first) / width;
+        let in_pass = |first: u64, p: usize| pass_of(first) == p;
         let largest = bucket_sizes
             .chunks(width)
             .map(|c| c.iter().sum::<usize>())
@@ -591,26 +593,26 @@ impl RobustSlst {
         let mut cost: Vec<u32> = (0..first_unit[n]).into_par_iter().map(|_| 0).collect();
         let (mut holders, mut lengths): (Vec<u32>, Vec<[u8; 2]>) = (Vec::new(), Vec::new());
         let mut capped = 0;
-        let passes = 1 << bits;
+        let passes: usize = 1 << bits;
         // Each document's first place in the previous pass.
         let mut previous: Vec<usize> = Vec::new();
+        // Each document's slots in the next pass: the first pass's counted here, each later
+        // one's while the pass before it is written.
+        let mut sizes: Vec<usize> = (0..n)
+            .into_par_iter()
+            .map(|d| {
+                let mut size = 0;
+                let take = |first| in_pass(first, 0);
+                views[d].each_join_slot(self, sketches[d], singles, take, |_, _, _| size += 1);
+                size
+            })
+            .collect();
         for p in 0..=passes {
             // This pass's slots, each document's written in place into its own part: collecting
-            // a parallel iterator of unknown length would first gather pieces. Each document
-            // first takes the previous pass's links of its slots, in order: where their postings
-            // start, and what each sentence costs to walk.
-            let sizes: Vec<usize> = (0..n)
-                .into_par_iter()
-                .map(|d| {
-                    let mut size = 0;
-                    if p < passes {
-                        let take = |first| in_pass(first, p);
-                        views[d]
-                            .each_join_slot(self, sketches[d], singles, take, |_, _, _| size += 1);
-                    }
-                    size
-                })
-                .collect();
+            // a parallel iterator of unknown length would first gather pieces. In one listing
+            // of its slots, each document takes the previous pass's links of its slots, in
+            // order (where their postings start, and what each sentence costs to walk), writes
+            // this pass's and counts the next pass's.
             let first = offsets(sizes.iter().copied());
             let m = first[n];
             let parts = split_parts(&mut entries[..m], sizes.iter().copied());
@@ -620,26 +622,24 @@ impl RobustSlst {
                 .into_par_iter()
                 .zip(after_parts)
                 .zip(cost_parts)
+                .zip(sizes.par_iter_mut())
                 .enumerate()
-                .for_each(|(d, ((part, after), cost))| {
+                .for_each(|(d, (((part, after), cost), size))| {
                     let (view, sketch) = (views[d], sketches[d]);
-                    // The last pass only links the previous pass's slots.
-                    if p > 0 {
-                        let mut links = pass_links[previous[d]..].iter();
-                        let take = |first| in_pass(first, p - 1);
-                        view.each_join_slot(self, sketch, singles, take, |k, _, code| {
+                    let mut links = pass_links[previous.get(d).copied().unwrap_or(0)..].iter();
+                    let (mut next, mut later) = (0, 0);
+                    // The slots of passes p − 1, p and p + 1 (the last pass only links).
+                    let take = |first| (p.saturating_sub(1)..=p + 1).contains(&pass_of(first));
+                    view.each_join_slot(self, sketch, singles, take, |k, terms, code| {
+                        let pass = pass_of(terms.first());
+                        if pass + 1 == p {
                             let Some(link) = links.next() else { return };
                             let link = link.load(Ordering::Relaxed);
                             after[k] = (link >> 32) as u32;
                             for u in (Slot { key: 0, code }).units() {
                                 cost[u] = cost[u].saturating_add(link as u32);
                             }
-                        });
-                    }
-                    if p < passes {
-                        let mut next = 0;
-                        let take = |first| in_pass(first, p);
-                        view.each_join_slot(self, sketch, singles, take, |_, terms, code| {
+                        } else if pass == p {
                             let slot = Slot {
                                 key: terms.key(),
                                 code,
@@ -650,8 +650,11 @@ impl RobustSlst {
                                 (rank[d] as u64) << 32 | (first[d] + next) as u64,
                             );
                             next += 1;
-                        });
-                    }
+                        } else {
+                            later += 1;
+                        }
+                    });
+                    *size = later;
                 });
             if p == passes {
                 break;
