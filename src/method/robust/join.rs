@@ -227,9 +227,9 @@ impl Packing {
 /// Buckets of the keys' first terms, which the postings are sorted in passes over.
 const BUCKETS: usize = 1 << PASS_BITS;
 
-/// The bucket of the keys made with `first` as their first term ([`super::keys::KeyTerms::first`]): a
-/// multiplicative hash of it, so that a pass lists the slots it takes without hashing the keys
-/// of the slots it leaves.
+/// The bucket of the keys made with `first` as their first term
+/// ([`super::keys::KeyTerms::first`]): a multiplicative hash of it, so that a pass lists the
+/// slots it takes without hashing the keys of the slots it leaves.
 fn bucket(first: u64) -> usize {
     (first.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - PASS_BITS)) as usize
 }
@@ -824,10 +824,11 @@ impl RobustSlst {
             min_class_size,
         );
         let singles = classes.is_none();
-        // A document's slots are listed again wherever they are needed (here, then twice per
-        // pass of the postings and once per walk), against ~16 bytes per slot kept; only where
-        // their keys are read are they hashed. Here they are counted, per document and per
-        // bucket of their keys' first terms, which the passes of the postings go over.
+        // A document's slots are listed again wherever they are needed (here, then once before
+        // and once per pass of the postings, and once per walk), against ~16 bytes per slot
+        // kept; only where their keys are read are they hashed. Here they are counted, per
+        // document and per bucket of their keys' first terms, which the passes of the postings
+        // go over.
         let mut slot_counts = vec![0usize; n];
         let bucket_sizes = slot_counts
             .par_iter_mut()
@@ -1455,9 +1456,6 @@ mod tests {
         assert_eq!(apart.unpack(7 | LAST, &[[1, 2], [3, 4]], 1), (7, [3, 4]));
     }
 
-    /// The postings made in many passes over the keys' first terms hold what one pass makes: the
-    /// same candidates and the same keys left out, with keys left out or not; and so do they
-    /// with the lengths in a column of their own rather than packed in the holders.
     /// Listed pass by pass, without hashing the keys left, a document's slots are the slots
     /// the walk and the key index make: each taken by exactly one pass, at its own place, with
     /// its key and code — with the single keys and without, under the anchor rule, exact
@@ -1501,6 +1499,9 @@ mod tests {
         }
     }
 
+    /// The postings made in many passes over the keys' first terms hold what one pass makes: the
+    /// same candidates and the same keys left out, with keys left out or not; and so do they
+    /// with the lengths in a column of their own rather than packed in the holders.
     #[test]
     fn postings_made_in_passes_find_what_one_pass_finds() {
         let d = RobustSlst::new(RobustConfig::default()).unwrap();

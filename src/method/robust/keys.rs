@@ -93,7 +93,8 @@ impl KeyTerms {
         pair_key(self.first, self.second, self.seed)
     }
 
-    /// The first term: every key made of it is taken or left together.
+    /// The first term: a pass of the postings build takes or leaves every key beginning with
+    /// it together.
     pub(super) fn first(self) -> u64 {
         self.first
     }
