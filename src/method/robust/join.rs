@@ -564,7 +564,6 @@ impl RobustSlst {
         let width = BUCKETS >> bits;
         // The pass that takes the slots whose keys' first term is `first`.
         let pass_of = |first: u64| bucket(first) / width;
-        let in_pass = |first: u64, p: usize| pass_of(first) == p;
         let largest = bucket_sizes
             .chunks(width)
             .map(|c| c.iter().sum::<usize>())
@@ -602,7 +601,7 @@ impl RobustSlst {
             .into_par_iter()
             .map(|d| {
                 let mut size = 0;
-                let take = |first| in_pass(first, 0);
+                let take = |first| pass_of(first) == 0;
                 views[d].each_join_slot(self, sketches[d], singles, take, |_, _, _| size += 1);
                 size
             })
@@ -1016,7 +1015,7 @@ impl Walk<'_> {
         }
         // The walk reads which sentences each pair slot witnesses, never its key.
         let singles = self.classes.is_none();
-        let slots = self.views[a].join_slots(self.detector, self.sketches[a], false, singles);
+        let slots = self.views[a].join_slots(self.detector, self.sketches[a], singles);
         // Each sentence costs the postings of its witness keys to walk (boilerplate keys have
         // none), counted when the postings were made: its pair keys' and its class's.
         c.cost.clear();
@@ -1475,7 +1474,12 @@ mod tests {
             for p in &sketches {
                 let view = p.corpus.as_deref().unwrap();
                 for singles in [true, false] {
-                    let slots = view.join_slots(&d, p, true, singles);
+                    let ranks = |i| view.ranks_of(i);
+                    let slots = if singles {
+                        d.slots_of::<true, true, _>(p, ranks)
+                    } else {
+                        d.slots_of::<true, false, _>(p, ranks)
+                    };
                     seen[usize::from(singles)] += slots.len();
                     let mut listed = vec![None; slots.len()];
                     for pass in 0..BUCKETS {

@@ -154,23 +154,16 @@ impl CorpusView {
         d.slots_of::<true, true, _>(p, |i| self.ranks_of(i))
     }
 
-    /// The slots a corpus join sorts and walks: with their keys (`keyed`) or each key 0 (for
-    /// what needs only which sentences each slot witnesses and how many slots there are: no
-    /// key is hashed); with the single keys (`singles`) or without, when the join keeps those
-    /// per class of sentences ([`super::classes`]).
-    pub(super) fn join_slots(
-        &self,
-        d: &RobustSlst,
-        p: &RobustProfile,
-        keyed: bool,
-        singles: bool,
-    ) -> Vec<Slot> {
+    /// The slots a corpus join walks, each key 0 (the walk needs only which sentences each
+    /// slot witnesses: no key is hashed); with the single keys (`singles`) or without, when the
+    /// join keeps those per class of sentences ([`super::classes`]). The postings build lists
+    /// the same slots with their keys ([`CorpusView::each_join_slot`]).
+    pub(super) fn join_slots(&self, d: &RobustSlst, p: &RobustProfile, singles: bool) -> Vec<Slot> {
         let ranks = |i| self.ranks_of(i);
-        match (keyed, singles) {
-            (true, true) => d.slots_of::<true, true, _>(p, ranks),
-            (true, false) => d.slots_of::<true, false, _>(p, ranks),
-            (false, true) => d.slots_of::<false, true, _>(p, ranks),
-            (false, false) => d.slots_of::<false, false, _>(p, ranks),
+        if singles {
+            d.slots_of::<false, true, _>(p, ranks)
+        } else {
+            d.slots_of::<false, false, _>(p, ranks)
         }
     }
 
@@ -221,7 +214,7 @@ impl RobustSlst {
     /// The join keys of a profile whose sentences' terms, sorted in the global order, begin
     /// with `ordered(i)` (at least [`RobustSlst::keyed_terms`] of them), as [`Slot`]s in code
     /// order; without `KEYED`, each key is 0 (see [`CorpusView::join_slots`]); without
-    /// `SINGLES`, only the pair keys (see [`CorpusView::pair_slots`]).
+    /// `SINGLES`, only the pair keys (the join's, when it keeps single keys per class).
     pub(super) fn slots_of<'a, const KEYED: bool, const SINGLES: bool, T: Copy + Into<u64> + 'a>(
         &self,
         p: &RobustProfile,
