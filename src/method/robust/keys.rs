@@ -3,6 +3,7 @@
 //! sentences in blocks that rules pairs out before they are compared.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::matching::prefix_len;
 use super::words::Words;
@@ -120,6 +121,13 @@ pub(super) struct CorpusView {
     pub(super) key_places: Box<[u32]>,
     /// The document's word keys and vocabulary size ([`super::words`]).
     pub(super) words: Words,
+    /// The corpus's distinct term ids in order, shared by every profile of the corpus: what
+    /// the profile's term ranks index ([`super::TermList`]).
+    pub(super) ids: Arc<[u64]>,
+    /// [`RobustProfile::lead`] as a term rank.
+    pub(super) lead: Option<u32>,
+    /// The words of [`RobustProfile::subject`] (not its figures) as term ranks, sorted.
+    pub(super) subject_words: Box<[u32]>,
 }
 
 /// One join key of a document and the sentences it witnesses: a sentence that lies in a block
@@ -368,30 +376,32 @@ impl RobustSlst {
     }
 
     /// A profile under a corpus order given as each term's ranks: its rank in the order of the
-    /// sentence keys, and its rank by document frequency, for the word rule's prefix.
+    /// sentence keys, its rank by document frequency (for the word rule's prefix) and its term
+    /// rank ([`super::TermList`]); with the profile's terms as term ranks. `ids` are the
+    /// corpus's distinct ids, which term ranks index.
     pub(super) fn corpus_view(
         &self,
         p: &RobustProfile,
-        ranks_of: &impl Fn(u64) -> (u32, u32),
-    ) -> CorpusView {
+        ids: &Arc<[u64]>,
+        ranks_of: &impl Fn(u64) -> [u32; 3],
+    ) -> (CorpusView, Box<[u32]>) {
+        // Every term of the profile looked up once, in the order of its term list (each
+        // sentence's, then each window's).
+        let terms = p.id_list();
+        let looked: Vec<[u32; 3]> = terms.iter().map(|&t| ranks_of(t)).collect();
         let sizes = || p.sentences.iter().map(|s| s.size());
         let mut ranks: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.keyed_terms(n)).sum());
         let mut starts: Vec<u32> = Vec::with_capacity(p.len() + 1);
         let mut places: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.key_terms(n)).sum());
         let mut ordered: Vec<u32> = Vec::new();
-        // The vocabulary by document frequency, from the same look-ups (and the windows').
-        let words = self.config.vocabulary > 0.0;
-        let mut word_ranks: Vec<u32> = Vec::new();
         starts.push(0);
         for (i, s) in p.sentences.iter().enumerate() {
             ordered.clear();
-            ordered.extend(p.terms(s).iter().map(|&t| {
-                let (rank, word_rank) = ranks_of(t);
-                if words {
-                    word_ranks.push(word_rank);
-                }
-                rank
-            }));
+            ordered.extend(
+                looked[s.first_term as usize..][..s.size()]
+                    .iter()
+                    .map(|l| l[0]),
+            );
             ordered.sort_unstable();
             let first = ranks.len() as u32;
             let sentence = (i as u32) << 16;
@@ -407,18 +417,32 @@ impl RobustSlst {
         } else {
             Box::default()
         };
-        CorpusView {
+        // The vocabulary by document frequency: of the sentences and the windows.
+        let words = if self.config.vocabulary > 0.0 && !p.is_empty() {
+            self.words_of(looked.iter().map(|l| l[1]).collect())
+        } else {
+            Words::default()
+        };
+        // A term no profile holds has no rank: the largest number stands for it, which no
+        // term list holds either.
+        let term_rank = |t: u64| ranks_of(t)[2];
+        let mut subject_words: Vec<u32> = p
+            .subject
+            .iter()
+            .filter(|&&t| !super::sketch::is_figure(t))
+            .map(|&t| term_rank(t))
+            .collect();
+        subject_words.sort_unstable();
+        let view = CorpusView {
             ranks: ranks.into(),
             starts: starts.into(),
             key_places,
-            words: if words && !p.is_empty() {
-                let windows = p.windows.iter().flat_map(|w| p.terms(w));
-                word_ranks.extend(windows.map(|&t| ranks_of(t).1));
-                self.words_of(word_ranks)
-            } else {
-                Words::default()
-            },
-        }
+            words,
+            ids: Arc::clone(ids),
+            lead: p.lead.map(term_rank),
+            subject_words: subject_words.into(),
+        };
+        (view, looked.iter().map(|l| l[2]).collect())
     }
 
     /// An upper bound on the sentences in blocks (per side) of `a` against `b`, or `None` when
@@ -507,7 +531,7 @@ impl RobustSlst {
         // anchors, the order their rule is stated in (ids were sorted by the run above). Each
         // term's rank is kept with its rank by document frequency, which the word rule's
         // prefixes follow.
-        let by_id: Vec<u64> = by_df.iter().map(|&(_, t)| t).collect();
+        let by_id: Arc<[u64]> = by_df.iter().map(|&(_, t)| t).collect();
         by_df.par_sort_unstable();
         let mut df_ranks = vec![0u32; by_id.len()];
         for (r, &(_, t)) in by_df.iter().enumerate() {
@@ -517,15 +541,25 @@ impl RobustSlst {
         }
         drop(by_df);
         let by_df_first = self.config.anchor_terms == 0;
-        let rank_of: HashMap<u64, (u32, u32), foldhash::fast::RandomState> = by_id
+        // Term ranks (a place among the distinct ids, doubled, with the figure mark) need the
+        // places to fit in 31 bits, below the rank that stands for a term no profile holds.
+        let term_ranks = by_id.len() < 1 << 31;
+        let rank_of: HashMap<u64, [u32; 3], foldhash::fast::RandomState> = by_id
             .iter()
             .zip(&df_ranks)
             .enumerate()
-            .map(|(i, (&t, &df))| (t, (if by_df_first { df } else { i as u32 }, df)))
+            .map(|(i, (&t, &df))| {
+                let term = ((i as u32) << 1) | u32::from(super::sketch::is_figure(t));
+                (t, [if by_df_first { df } else { i as u32 }, df, term])
+            })
             .collect();
-        let ranks_of = |t: u64| rank_of.get(&t).copied().unwrap_or((u32::MAX, u32::MAX));
+        let ranks_of = |t: u64| rank_of.get(&t).copied().unwrap_or([u32::MAX; 3]);
         sketches.par_iter_mut().for_each(|p| {
-            p.corpus = Some(Box::new(self.corpus_view(p, &ranks_of)));
+            let (view, ranked) = self.corpus_view(p, &by_id, &ranks_of);
+            p.corpus = Some(Box::new(view));
+            if term_ranks {
+                p.rank_terms(ranked);
+            }
         });
     }
 }

@@ -5,21 +5,21 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 
-use super::{RobustBlock, RobustProfile, RobustSlst, Unit};
+use super::{RobustBlock, RobustProfile, RobustSlst, Term, Unit};
 
 /// Below this many sentence pairs, a comparison checks every pair instead of indexing B.
 pub(super) const SMALL_PAIR: usize = 1024;
 
 /// How many of two sentences' anchors (the first `k` of each sorted id list) they share.
-pub(super) fn shared_anchors(x: &[u64], y: &[u64], k: usize) -> usize {
+pub(super) fn shared_anchors<T: Term>(x: &[T], y: &[T], k: usize) -> usize {
     let (x, y) = (&x[..k.min(x.len())], &y[..k.min(y.len())]);
     x.iter().filter(|t| y.contains(t)).count()
 }
 
 /// How two sorted term sets agree, in one merge: their Jaccard coefficient, the figures (terms
 /// with a digit) both hold, and the figures either holds.
-pub(super) fn agreement(x: &[u64], y: &[u64]) -> (f64, usize, usize) {
-    use super::sketch::is_figure;
+pub(super) fn agreement<T: Term>(x: &[T], y: &[T]) -> (f64, usize, usize) {
+    let is_figure = |t: T| t.is_figure();
     let (mut i, mut j, mut common, mut shared, mut either) = (0, 0, 0usize, 0usize, 0usize);
     while i < x.len() && j < y.len() {
         match x[i].cmp(&y[j]) {
@@ -75,7 +75,7 @@ pub(super) fn common<T: Ord>(x: &[T], y: &[T]) -> usize {
 
 /// Of the smaller of two sorted sets of hashes, the share the other holds too; 1 when either
 /// is empty (nothing to disagree on).
-pub(super) fn containment(x: &[u64], y: &[u64]) -> f64 {
+pub(super) fn containment<T: Ord>(x: &[T], y: &[T]) -> f64 {
     match x.len().min(y.len()) {
         0 => 1.0,
         smaller => common(x, y) as f64 / smaller as f64,
@@ -180,7 +180,7 @@ pub(super) fn contains_at_least(x: &[u64], y: &[u64], least: f64) -> bool {
 }
 
 /// The Jaccard coefficient of two sorted sets of hashes.
-pub(super) fn jaccard(x: &[u64], y: &[u64]) -> f64 {
+pub(super) fn jaccard<T: Ord>(x: &[T], y: &[T]) -> f64 {
     let common = common(x, y);
     let union = x.len() + y.len() - common;
     if union == 0 {
@@ -202,8 +202,8 @@ pub fn prefix_len(size: usize, tau: f64) -> usize {
 }
 
 /// The prefix of a term set under an order given by `rank` (smaller first; ties by hash).
-pub(super) fn prefix(terms: &[u64], tau: f64, rank: &impl Fn(u64) -> u32) -> Vec<u64> {
-    let mut ordered: Vec<u64> = terms.to_vec();
+pub(super) fn prefix<T: Term>(terms: &[T], tau: f64, rank: &impl Fn(T) -> u32) -> Vec<T> {
+    let mut ordered: Vec<T> = terms.to_vec();
     ordered.sort_unstable_by_key(|&t| (rank(t), t));
     ordered.truncate(prefix_len(terms.len(), tau));
     ordered
@@ -212,17 +212,17 @@ pub(super) fn prefix(terms: &[u64], tau: f64, rank: &impl Fn(u64) -> u32) -> Vec
 /// The canonical order of two robust profiles (their sentences' lengths and term sets,
 /// lexicographically): tiling always runs with the smaller first, so that greedy ties cannot
 /// make `compare(a, b)` and `compare(b, a)` differ.
-pub(super) fn canonical(a: &RobustProfile, b: &RobustProfile) -> Ordering {
-    fn key(p: &RobustProfile) -> impl Iterator<Item = (u16, &[u64])> {
-        p.sentences.iter().map(|s| (s.length, p.terms(s)))
+pub(super) fn canonical<T: Term>(a: &RobustProfile, b: &RobustProfile) -> Ordering {
+    fn key<T: Term>(p: &RobustProfile) -> impl Iterator<Item = (u16, &[T])> {
+        p.sentences.iter().map(|s| (s.length, p.terms_of::<T>(s)))
     }
-    key(a).cmp(key(b))
+    key::<T>(a).cmp(key::<T>(b))
 }
 
 impl RobustSlst {
     /// Two sentences match: lengths within δ, term sets within τ and, with the anchor rule, one
     /// shared anchor. Returns their term Jaccard.
-    pub(super) fn matches(&self, x: Unit, y: Unit) -> Option<f64> {
+    pub(super) fn matches<T: Term>(&self, x: Unit<T>, y: Unit<T>) -> Option<f64> {
         if x.length.abs_diff(y.length) as usize > self.config.length_tolerance {
             return None;
         }
@@ -238,7 +238,7 @@ impl RobustSlst {
     }
 
     /// A matching pair that forms a block on its own.
-    pub(super) fn single(&self, x: Unit, y: Unit, j: f64) -> bool {
+    pub(super) fn single<T: Term>(&self, x: Unit<T>, y: Unit<T>, j: f64) -> bool {
         let s = self.config.single_min_terms;
         s > 0
             && x.length as usize >= s
@@ -250,30 +250,30 @@ impl RobustSlst {
 
     /// Matching sentence pairs (i, j, Jaccard), by prefix filtering under the two documents'
     /// own term frequencies.
-    pub(super) fn sentence_pairs(
+    pub(super) fn sentence_pairs<T: Term>(
         &self,
         a: &RobustProfile,
         b: &RobustProfile,
     ) -> Vec<(usize, usize, f64)> {
         if a.len() * b.len() <= SMALL_PAIR {
             // Short documents (news items, answers): every pair, without building an index.
-            self.all_sentence_pairs(a, b)
+            self.all_sentence_pairs::<T>(a, b)
         } else {
-            self.indexed_sentence_pairs(a, b)
+            self.indexed_sentence_pairs::<T>(a, b)
         }
     }
 
     /// Matching sentence pairs by checking every pair (the oracle of the indexed search).
-    pub(super) fn all_sentence_pairs(
+    pub(super) fn all_sentence_pairs<T: Term>(
         &self,
         a: &RobustProfile,
         b: &RobustProfile,
     ) -> Vec<(usize, usize, f64)> {
         let mut out = Vec::new();
         for i in 0..a.len() {
-            let x = a.unit(i);
+            let x = a.unit::<T>(i);
             for j in 0..b.len() {
-                if let Some(sim) = self.matches(x, b.unit(j)) {
+                if let Some(sim) = self.matches(x, b.unit::<T>(j)) {
                     out.push((i, j, sim));
                 }
             }
@@ -285,7 +285,7 @@ impl RobustSlst {
     /// have J ≥ τ and so share a prefix term, anchors or not; under the local order below the
     /// prefixes are more selective than the anchors (measured on the Bible pair: 0.16 s against
     /// 0.38 s for the whole `compare`).
-    pub(super) fn indexed_sentence_pairs(
+    pub(super) fn indexed_sentence_pairs<T: Term>(
         &self,
         a: &RobustProfile,
         b: &RobustProfile,
@@ -293,25 +293,25 @@ impl RobustSlst {
         let tau = self.config.term_similarity;
         // Any global order is exact. Long documents: rarest first (by the number of sentences
         // holding a term in the two documents), so that common terms rarely enter a prefix.
-        let mut freq: HashMap<u64, u32, foldhash::fast::RandomState> = HashMap::default();
+        let mut freq: HashMap<T, u32, foldhash::fast::RandomState> = HashMap::default();
         for p in [a, b] {
             for s in &p.sentences {
-                for &t in p.terms(s) {
+                for &t in p.terms_of::<T>(s) {
                     *freq.entry(t).or_insert(0) += 1;
                 }
             }
         }
-        let rank = |t: u64| freq.get(&t).copied().unwrap_or(0);
-        let mut index: HashMap<u64, Vec<u32>, foldhash::fast::RandomState> = HashMap::default();
+        let rank = |t: T| freq.get(&t).copied().unwrap_or(0);
+        let mut index: HashMap<T, Vec<u32>, foldhash::fast::RandomState> = HashMap::default();
         for (j, s) in b.sentences.iter().enumerate() {
-            for t in prefix(b.terms(s), tau, &rank) {
+            for t in prefix(b.terms_of::<T>(s), tau, &rank) {
                 index.entry(t).or_default().push(j as u32);
             }
         }
         let mut seen = vec![usize::MAX; b.len()];
         let mut out = Vec::new();
         for i in 0..a.len() {
-            let s = a.unit(i);
+            let s = a.unit::<T>(i);
             for t in prefix(s.terms, tau, &rank) {
                 for &j in index.get(&t).map(Vec::as_slice).unwrap_or_default() {
                     let j = j as usize;
@@ -319,7 +319,7 @@ impl RobustSlst {
                         continue;
                     }
                     seen[j] = i;
-                    if let Some(sim) = self.matches(s, b.unit(j)) {
+                    if let Some(sim) = self.matches(s, b.unit::<T>(j)) {
                         out.push((i, j, sim));
                     }
                 }
@@ -329,8 +329,12 @@ impl RobustSlst {
     }
 
     /// Blocks of `a` against `b`, tiled with `a` first.
-    pub(super) fn tiled(&self, a: &RobustProfile, b: &RobustProfile) -> (Vec<RobustBlock>, usize) {
-        let mut pairs = self.sentence_pairs(a, b);
+    pub(super) fn tiled<T: Term>(
+        &self,
+        a: &RobustProfile,
+        b: &RobustProfile,
+    ) -> (Vec<RobustBlock>, usize) {
+        let mut pairs = self.sentence_pairs::<T>(a, b);
         let found = pairs.len();
         // Diagonal runs.
         pairs.sort_unstable_by_key(|&(i, j, _)| (i as isize - j as isize, i));
@@ -346,7 +350,7 @@ impl RobustSlst {
                 .map(|k| by_pair[k].2)
         };
         let single_at = |i: usize, j: usize| {
-            lookup(i, j).is_some_and(|sim| self.single(a.unit(i), b.unit(j), sim))
+            lookup(i, j).is_some_and(|sim| self.single(a.unit::<T>(i), b.unit::<T>(j), sim))
         };
         let valid = |i: usize, j: usize, len: usize| {
             len >= self.config.min_block || (0..len).all(|k| single_at(i + k, j + k))

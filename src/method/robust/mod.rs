@@ -481,26 +481,117 @@ impl RobustSentence {
 
 /// A unit of a profile with its terms, as comparisons read it.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Unit<'a> {
+pub(super) struct Unit<'a, T = u64> {
     /// Number of terms, repeats counted.
     pub(super) length: u16,
     /// The distinct terms, sorted by id.
-    pub(super) terms: &'a [u64],
+    pub(super) terms: &'a [T],
+}
+
+/// How a profile holds its terms: as 64-bit ids ([`RobustProfile::terms`]), or, once a corpus
+/// is ranked ([`Detector::prepare_corpus`]), as 32-bit *term ranks*: a term's place among the
+/// corpus's distinct ids, in id order, shifted left by one, with the id's figure mark in bit 0.
+/// Ranks order and equal as the ids they stand for and keep their figure mark, so every
+/// comparison reads them as it reads ids, in half the memory (the ids were half of a sketched
+/// corpus's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum TermList {
+    Ids(Box<[u64]>),
+    Ranks(Box<[u32]>),
+}
+
+/// A profile's vocabulary in the form it holds its terms in ([`TermList`]).
+pub(super) enum Vocabulary {
+    Ids(Vec<u64>),
+    Ranks(Vec<u32>),
+}
+
+/// The forms two profiles hold their terms in, for a comparison ([`TermList`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Forms {
+    /// Both as ids.
+    Ids,
+    /// Both as ranks of one corpus.
+    Ranks,
+    /// Otherwise (ranks of two corpora, or ranks and ids): compared as ids.
+    Mixed,
+}
+
+/// What a profile's terms are, in one of the two forms of [`TermList`]: what comparisons are
+/// generic over.
+pub(super) trait Term:
+    Copy + Ord + std::hash::Hash + Into<u64> + Send + Sync + std::fmt::Debug + 'static
+{
+    /// The terms of a list in this form; `None` when it holds the other.
+    fn of(list: &TermList) -> Option<&[Self]>;
+
+    /// Whether the term is a figure ([`sketch::is_figure`]).
+    fn is_figure(self) -> bool {
+        self.into() & 1 == 1
+    }
+
+    /// The profile's lead ([`RobustProfile::lead`]) in this form.
+    fn lead(p: &RobustProfile) -> Option<Self>;
+
+    /// The words (not figures) the profile's headline names ([`RobustProfile::subject`]) in
+    /// this form, with the figures themselves as ids.
+    fn subject_words(p: &RobustProfile) -> Vec<Self>;
+}
+
+impl Term for u64 {
+    fn of(list: &TermList) -> Option<&[u64]> {
+        match list {
+            TermList::Ids(ids) => Some(ids),
+            TermList::Ranks(_) => None,
+        }
+    }
+
+    fn lead(p: &RobustProfile) -> Option<u64> {
+        p.lead
+    }
+
+    fn subject_words(p: &RobustProfile) -> Vec<u64> {
+        p.subject
+            .iter()
+            .copied()
+            .filter(|&t| !sketch::is_figure(t))
+            .collect()
+    }
+}
+
+impl Term for u32 {
+    fn of(list: &TermList) -> Option<&[u32]> {
+        match list {
+            TermList::Ranks(ranks) => Some(ranks),
+            TermList::Ids(_) => None,
+        }
+    }
+
+    fn lead(p: &RobustProfile) -> Option<u32> {
+        p.corpus.as_ref().and_then(|v| v.lead)
+    }
+
+    fn subject_words(p: &RobustProfile) -> Vec<u32> {
+        p.corpus
+            .as_ref()
+            .map(|v| v.subject_words.to_vec())
+            .unwrap_or_default()
+    }
 }
 
 /// Whether the first term of either one-sentence profile appears in the other's sentence (true
 /// when a profile does not know its first term).
-fn leads_agree(a: &RobustProfile, b: &RobustProfile) -> bool {
-    let holds = |p: &RobustProfile, t: Option<u64>| {
-        t.is_none_or(|t| p.unit(0).terms.binary_search(&t).is_ok())
+fn leads_agree<T: Term>(a: &RobustProfile, b: &RobustProfile) -> bool {
+    let holds = |p: &RobustProfile, t: Option<T>| {
+        t.is_none_or(|t| p.unit::<T>(0).terms.binary_search(&t).is_ok())
     };
-    holds(b, a.lead) || holds(a, b.lead)
+    holds(b, T::lead(a)) || holds(a, T::lead(b))
 }
 
 /// The fewer of the terms either one-sentence profile holds and the other lacks
 /// ([`RobustConfig::flash_edits`]).
-fn flash_edits(a: &RobustProfile, b: &RobustProfile) -> usize {
-    let (x, y) = (a.unit(0).terms, b.unit(0).terms);
+fn flash_edits<T: Term>(a: &RobustProfile, b: &RobustProfile) -> usize {
+    let (x, y) = (a.unit::<T>(0).terms, b.unit::<T>(0).terms);
     let shared = matching::common(x, y);
     (x.len() - shared).min(y.len() - shared)
 }
@@ -536,19 +627,19 @@ fn swapped_figures(a: &RobustProfile, b: &RobustProfile) -> usize {
 
 /// Whether each profile's headline names a subject — a figure, or a word its text writes as a
 /// name — that the other document lacks ([`RobustConfig::headline_subjects`]).
-fn other_subjects(a: &RobustProfile, b: &RobustProfile) -> bool {
+fn other_subjects<T: Term>(a: &RobustProfile, b: &RobustProfile) -> bool {
     let names_other = |x: &RobustProfile, y: &RobustProfile| {
-        let vocabulary = std::cell::OnceCell::new();
-        x.subject.iter().any(|&t| {
-            if sketch::is_figure(t) {
-                y.figures.binary_search(&t).is_err()
-            } else {
-                vocabulary
-                    .get_or_init(|| y.vocabulary())
-                    .binary_search(&t)
-                    .is_err()
+        let figures = x.subject.iter().filter(|&&t| sketch::is_figure(t));
+        figures
+            .into_iter()
+            .any(|t| y.figures.binary_search(t).is_err())
+            || {
+                let words = T::subject_words(x);
+                !words.is_empty() && {
+                    let vocabulary = y.vocabulary_of::<T>();
+                    words.iter().any(|t| vocabulary.binary_search(t).is_err())
+                }
             }
-        })
     };
     names_other(a, b) && names_other(b, a)
 }
@@ -565,19 +656,19 @@ fn union_sorted(mut keys: Vec<u64>, more: Vec<u64>) -> Vec<u64> {
 
 /// The distinct terms, sorted, of the given runs `(first, length)` of a profile's kept
 /// sentences and of all its windows (its over-long sentences, which no block holds).
-fn block_vocabulary(
+fn block_vocabulary<T: Term>(
     p: &RobustProfile,
     runs: impl Iterator<Item = (usize, usize)> + Clone,
-) -> Vec<u64> {
+) -> Vec<T> {
     let units = || {
         runs.clone()
             .flat_map(|(first, len)| &p.sentences[first..first + len])
             .chain(&p.windows)
     };
     // Sized first: collecting a flattened iterator grows the vector a doubling at a time.
-    let mut terms: Vec<u64> = Vec::with_capacity(units().map(|s| s.size()).sum());
+    let mut terms: Vec<T> = Vec::with_capacity(units().map(|s| s.size()).sum());
     for s in units() {
-        terms.extend_from_slice(p.terms(s));
+        terms.extend_from_slice(p.terms_of::<T>(s));
     }
     terms.sort_unstable();
     terms.dedup();
@@ -624,8 +715,8 @@ pub struct RobustProfile {
     pub figure_runs: Box<[(u64, u64)]>,
     /// The distinct terms of each sentence, then of each window, in that order: 64-bit ids
     /// (255 − length, then the XXH3 hash), each unit's sorted, so the longest terms come
-    /// first ([`RobustProfile::terms`]).
-    terms: Box<[u64]>,
+    /// first ([`RobustProfile::terms`]); or their ranks in a ranked corpus ([`TermList`]).
+    terms: TermList,
     /// What the profile knows under a corpus-wide term order, set by
     /// [`Detector::prepare_corpus`].
     corpus: Option<Box<CorpusView>>,
@@ -648,26 +739,135 @@ impl RobustProfile {
     /// # Panics
     /// When `s` is not one of this profile's sentences or windows and its terms lie past the
     /// profile's.
-    pub fn terms(&self, s: &RobustSentence) -> &[u64] {
-        &self.terms[s.first_term as usize..][..s.size as usize]
+    pub fn terms(&self, s: &RobustSentence) -> std::borrow::Cow<'_, [u64]> {
+        match &self.terms {
+            TermList::Ids(_) => std::borrow::Cow::Borrowed(self.terms_of::<u64>(s)),
+            TermList::Ranks(_) => {
+                let ids = self.rank_ids();
+                std::borrow::Cow::Owned(
+                    self.terms_of::<u32>(s)
+                        .iter()
+                        .map(|&r| ids[(r >> 1) as usize])
+                        .collect(),
+                )
+            }
+        }
+    }
+
+    /// The terms of one of its sentences or windows in the form it holds them in.
+    ///
+    /// # Panics
+    /// When the profile holds its terms in the other form: comparisons choose the form from
+    /// the profiles ([`RobustProfile::ranked`]).
+    pub(super) fn terms_of<T: Term>(&self, s: &RobustSentence) -> &[T] {
+        let all = T::of(&self.terms).expect("terms read in the form the profile holds them in");
+        &all[s.first_term as usize..][..s.size as usize]
+    }
+
+    /// The forms in which two profiles hold their terms: ranks compare only with ranks of the
+    /// same corpus.
+    fn forms(a: &RobustProfile, b: &RobustProfile) -> Forms {
+        match (&a.terms, &b.terms, &a.corpus, &b.corpus) {
+            (TermList::Ids(_), TermList::Ids(_), ..) => Forms::Ids,
+            (TermList::Ranks(_), TermList::Ranks(_), Some(x), Some(y))
+                if std::sync::Arc::ptr_eq(&x.ids, &y.ids) =>
+            {
+                Forms::Ranks
+            }
+            _ => Forms::Mixed,
+        }
+    }
+
+    /// The ids of its terms (each sentence's, then each window's), as the sketch made them.
+    pub(super) fn id_list(&self) -> std::borrow::Cow<'_, [u64]> {
+        match &self.terms {
+            TermList::Ids(ids) => std::borrow::Cow::Borrowed(ids),
+            TermList::Ranks(ranks) => {
+                let ids = self.rank_ids();
+                std::borrow::Cow::Owned(ranks.iter().map(|&r| ids[(r >> 1) as usize]).collect())
+            }
+        }
+    }
+
+    /// Takes its terms as the term ranks of a ranked corpus, in the order of its term list.
+    pub(super) fn rank_terms(&mut self, ranks: Box<[u32]>) {
+        self.terms = TermList::Ranks(ranks);
+    }
+
+    /// Takes its terms as ids, in the order of its term list.
+    pub(super) fn set_ids(&mut self, ids: Box<[u64]>) {
+        self.terms = TermList::Ids(ids);
+    }
+
+    /// The corpus's distinct ids, in order, that a ranked profile's ranks index.
+    fn rank_ids(&self) -> &[u64] {
+        self.corpus.as_ref().map_or(&[], |v| &v.ids)
     }
 
     /// Sentence `i` with its terms.
-    pub(super) fn unit(&self, i: usize) -> Unit<'_> {
+    pub(super) fn unit<T: Term>(&self, i: usize) -> Unit<'_, T> {
         let s = &self.sentences[i];
         Unit {
             length: s.length,
-            terms: self.terms(s),
+            terms: self.terms_of::<T>(s),
         }
     }
 
     /// The distinct terms of the whole text: of its units and of the windows of its over-long
-    /// units; sorted.
+    /// units; sorted ids.
     pub fn vocabulary(&self) -> Vec<u64> {
-        let mut terms = self.terms.to_vec();
+        let mut terms = self.id_list().into_owned();
         terms.sort_unstable();
         terms.dedup();
         terms
+    }
+
+    /// [`RobustProfile::vocabulary`] in the form the profile holds its terms in.
+    pub(super) fn vocabulary_of<T: Term>(&self) -> Vec<T> {
+        let mut terms = T::of(&self.terms)
+            .expect("terms read in the form the profile holds them in")
+            .to_vec();
+        terms.sort_unstable();
+        terms.dedup();
+        terms
+    }
+
+    /// The Jaccard coefficient of the vocabularies of `a` and `b` (the word rule), with `a`'s
+    /// vocabulary made once for many `b` in `cache`.
+    pub(super) fn vocabulary_jaccard(
+        a: &RobustProfile,
+        b: &RobustProfile,
+        cache: &std::cell::OnceCell<Vocabulary>,
+    ) -> f64 {
+        match (Self::forms(a, b), cache.get()) {
+            (Forms::Ranks, None | Some(Vocabulary::Ranks(_))) => {
+                let x = cache.get_or_init(|| Vocabulary::Ranks(a.vocabulary_of()));
+                let Vocabulary::Ranks(x) = x else {
+                    unreachable!("the cache holds ranks")
+                };
+                matching::jaccard(x, &b.vocabulary_of::<u32>())
+            }
+            (Forms::Ids, None | Some(Vocabulary::Ids(_))) => {
+                let x = cache.get_or_init(|| Vocabulary::Ids(a.vocabulary_of()));
+                let Vocabulary::Ids(x) = x else {
+                    unreachable!("the cache holds ids")
+                };
+                matching::jaccard(x, &b.vocabulary_of::<u64>())
+            }
+            _ => matching::jaccard(&a.vocabulary(), &b.vocabulary()),
+        }
+    }
+
+    /// The profile with its terms as ids again, for a comparison with one that holds ids.
+    fn with_ids(&self) -> std::borrow::Cow<'_, RobustProfile> {
+        match &self.terms {
+            TermList::Ids(_) => std::borrow::Cow::Borrowed(self),
+            TermList::Ranks(_) => {
+                let mut p = self.clone();
+                p.terms = TermList::Ids(self.id_list().into_owned().into());
+                std::borrow::Cow::Owned(p)
+            }
+        }
     }
 
     /// The profile with its windows among its units, in text order, for tiling alone: the
@@ -924,6 +1124,171 @@ pub struct RobustSlst {
 }
 
 impl RobustSlst {
+    /// The blocks of two profiles with their windows among their units (for
+    /// [`Detector::seeds`]), tiled in canonical order, with both profiles' terms in the form `T`.
+    fn window_blocks<T: Term>(&self, a: &RobustProfile, b: &RobustProfile) -> Vec<RobustBlock> {
+        let (wa, wb) = (a.with_windows(), b.with_windows());
+        if canonical::<T>(&wa, &wb) == Ordering::Greater {
+            self.tiled::<T>(&wb, &wa)
+                .0
+                .into_iter()
+                .map(RobustBlock::swapped)
+                .collect()
+        } else {
+            self.tiled::<T>(&wa, &wb).0
+        }
+    }
+
+    /// [`Detector::compare`] with both profiles' terms in the form `T` ([`TermList`]).
+    fn compare_terms<T: Term>(
+        &self,
+        a: &RobustProfile,
+        b: &RobustProfile,
+    ) -> Comparison<RobustComparison> {
+        let (len_a, len_b) = (a.len(), b.len());
+        let flip = canonical::<T>(a, b) == Ordering::Greater;
+        let (first, second) = if flip { (b, a) } else { (a, b) };
+        let (tiled, sentence_pairs) = self.tiled::<T>(first, second);
+        // Summed in the canonical orientation too: floating-point addition in another order
+        // could give `compare(b, a)` another last bit of the weighted resemblance.
+        let (mut agreement, mut figures) = (0.0, [0, 0]);
+        for x in &tiled {
+            for k in 0..x.len {
+                let (ta, tb) = (
+                    first.unit::<T>(x.a_start + k).terms,
+                    second.unit::<T>(x.b_start + k).terms,
+                );
+                let (jaccard, shared, either) = matching::agreement(ta, tb);
+                agreement += jaccard;
+                figures[0] += shared;
+                figures[1] += either;
+            }
+        }
+        let blocks = if flip {
+            let mut blocks: Vec<RobustBlock> =
+                tiled.into_iter().map(RobustBlock::swapped).collect();
+            blocks.sort_unstable_by_key(|x| (x.a_start, x.b_start));
+            blocks
+        } else {
+            tiled
+        };
+        let matched = blocks.iter().map(|b| b.len).sum();
+        let similarity = Similarity::from_counts(matched, len_a, len_b);
+        // agreement ≤ matched ≤ min(|A|, |B|), so the denominator is at least max(|A|, |B|).
+        let weighted = if matched > 0 {
+            agreement / ((len_a + len_b) as f64 - agreement)
+        } else {
+            0.0
+        };
+        let reaches = self.config.reaches(&similarity, matched);
+        // An edited copy may be judged on the text it shares: the terms of the sentences in
+        // blocks, gathered once, when the whole texts fall short.
+        let on_blocks = reaches
+            && self
+                .config
+                .judges_blocks(len_a, len_b, similarity.resemblance);
+        let in_blocks = std::cell::OnceCell::new();
+        let block_terms = || {
+            in_blocks.get_or_init(|| {
+                [
+                    block_vocabulary::<T>(a, blocks.iter().map(|x| (x.a_start, x.len))),
+                    block_vocabulary::<T>(b, blocks.iter().map(|x| (x.b_start, x.len))),
+                ]
+            })
+        };
+        let mut figure_containment = matching::containment(&a.figures, &b.figures);
+        if on_blocks && figure_containment < self.config.min_figure_containment {
+            let figures =
+                |v: &[T]| -> Vec<T> { v.iter().copied().filter(|t| t.is_figure()).collect() };
+            let [x, y] = block_terms();
+            figure_containment =
+                figure_containment.max(matching::containment(&figures(x), &figures(y)));
+        }
+        // The vocabularies are merged last, only for a pair every other part of the decision
+        // keeps: most candidates never need them.
+        let mut term_containment = 0.0;
+        // The decision's conditions in order; `on_words`: for a pair judged on its words
+        // ([`RobustConfig::vocabulary`]), without those on its blocks.
+        let mut refusal = |on_words: bool| {
+            if !on_words && weighted < self.config.min_weighted {
+                Some(Refusal::LooseWords)
+            } else if figures[1] > 0
+                && (figures[0] as f64) < self.config.min_figures * figures[1] as f64
+            {
+                Some(Refusal::FiguresInBlocks)
+            } else if figure_containment < self.config.min_figure_containment {
+                Some(Refusal::FiguresInDocuments)
+            } else if self.config.figure_swaps > 0
+                && swapped_figures(a, b) >= self.config.figure_swaps
+            {
+                Some(Refusal::OtherFigures)
+            } else if !on_words && agreement < self.config.min_agreement * len_a.min(len_b) as f64 {
+                Some(Refusal::LooseWords)
+            } else if self.config.flash_leads && len_a == 1 && len_b == 1 && !leads_agree::<T>(a, b)
+            {
+                Some(Refusal::HeadlineLeads)
+            } else if self.config.flash_edits > 0
+                && len_a == 1
+                && len_b == 1
+                && flash_edits::<T>(a, b) >= self.config.flash_edits
+            {
+                Some(Refusal::HeadlineEdits)
+            } else if self.config.min_term_containment > 0.0 && {
+                term_containment =
+                    matching::containment(&a.vocabulary_of::<T>(), &b.vocabulary_of::<T>());
+                if on_blocks && term_containment < self.config.min_term_containment {
+                    let [x, y] = block_terms();
+                    term_containment = term_containment.max(matching::containment(x, y));
+                }
+                term_containment < self.config.min_term_containment
+            } {
+                Some(Refusal::OtherWords)
+            } else if self.config.headline_subjects
+                && !self.config.long_enough_for_blocks(len_a, len_b)
+                && other_subjects::<T>(a, b)
+            {
+                Some(Refusal::HeadlineSubjects)
+            } else {
+                None
+            }
+        };
+        let mut refused = if reaches { refusal(false) } else { None };
+        // A pair with a block that its blocks do not make a duplicate (too few of them, or
+        // loosely matching ones) may still be one on its words.
+        let mut vocabulary = 0.0;
+        let (mut judged, mut by_words) = (reaches, false);
+        if matched > 0
+            && self.config.vocabulary > 0.0
+            && (!reaches || refused == Some(Refusal::LooseWords))
+        {
+            vocabulary = matching::jaccard(&a.vocabulary_of::<T>(), &b.vocabulary_of::<T>());
+            if vocabulary >= self.config.vocabulary {
+                judged = true;
+                refused = refusal(true);
+                by_words = refused.is_none();
+            }
+        }
+        Comparison {
+            method: self.method(),
+            duplicate: judged && refused.is_none(),
+            similarity,
+            evidence: RobustComparison {
+                blocks,
+                matched,
+                len_a,
+                len_b,
+                sentence_pairs,
+                weighted,
+                figures,
+                figure_containment,
+                term_containment,
+                vocabulary,
+                by_words,
+                refused,
+            },
+        }
+    }
+
     /// Whether `m` units in blocks between documents of `na` and `nb` units could satisfy
     /// `rule` (the bound of every corpus join: scores increase with `m`).
     fn keeps_matched(&self, m: usize, na: usize, nb: usize, rule: PairRule) -> bool {
@@ -1064,149 +1429,10 @@ impl Detector for RobustSlst {
     }
 
     fn compare(&self, a: &RobustProfile, b: &RobustProfile) -> Comparison<RobustComparison> {
-        let (len_a, len_b) = (a.len(), b.len());
-        let flip = canonical(a, b) == Ordering::Greater;
-        let (first, second) = if flip { (b, a) } else { (a, b) };
-        let (tiled, sentence_pairs) = self.tiled(first, second);
-        // Summed in the canonical orientation too: floating-point addition in another order
-        // could give `compare(b, a)` another last bit of the weighted resemblance.
-        let (mut agreement, mut figures) = (0.0, [0, 0]);
-        for x in &tiled {
-            for k in 0..x.len {
-                let (ta, tb) = (
-                    first.unit(x.a_start + k).terms,
-                    second.unit(x.b_start + k).terms,
-                );
-                let (jaccard, shared, either) = matching::agreement(ta, tb);
-                agreement += jaccard;
-                figures[0] += shared;
-                figures[1] += either;
-            }
-        }
-        let blocks = if flip {
-            let mut blocks: Vec<RobustBlock> =
-                tiled.into_iter().map(RobustBlock::swapped).collect();
-            blocks.sort_unstable_by_key(|x| (x.a_start, x.b_start));
-            blocks
-        } else {
-            tiled
-        };
-        let matched = blocks.iter().map(|b| b.len).sum();
-        let similarity = Similarity::from_counts(matched, len_a, len_b);
-        // agreement ≤ matched ≤ min(|A|, |B|), so the denominator is at least max(|A|, |B|).
-        let weighted = if matched > 0 {
-            agreement / ((len_a + len_b) as f64 - agreement)
-        } else {
-            0.0
-        };
-        let reaches = self.config.reaches(&similarity, matched);
-        // An edited copy may be judged on the text it shares: the terms of the sentences in
-        // blocks, gathered once, when the whole texts fall short.
-        let on_blocks = reaches
-            && self
-                .config
-                .judges_blocks(len_a, len_b, similarity.resemblance);
-        let in_blocks = std::cell::OnceCell::new();
-        let block_terms = || {
-            in_blocks.get_or_init(|| {
-                [
-                    block_vocabulary(a, blocks.iter().map(|x| (x.a_start, x.len))),
-                    block_vocabulary(b, blocks.iter().map(|x| (x.b_start, x.len))),
-                ]
-            })
-        };
-        let mut figure_containment = matching::containment(&a.figures, &b.figures);
-        if on_blocks && figure_containment < self.config.min_figure_containment {
-            let figures = |v: &[u64]| -> Vec<u64> {
-                v.iter()
-                    .copied()
-                    .filter(|&t| sketch::is_figure(t))
-                    .collect()
-            };
-            let [x, y] = block_terms();
-            figure_containment =
-                figure_containment.max(matching::containment(&figures(x), &figures(y)));
-        }
-        // The vocabularies are merged last, only for a pair every other part of the decision
-        // keeps: most candidates never need them.
-        let mut term_containment = 0.0;
-        // The decision's conditions in order; `on_words`: for a pair judged on its words
-        // ([`RobustConfig::vocabulary`]), without those on its blocks.
-        let mut refusal = |on_words: bool| {
-            if !on_words && weighted < self.config.min_weighted {
-                Some(Refusal::LooseWords)
-            } else if figures[1] > 0
-                && (figures[0] as f64) < self.config.min_figures * figures[1] as f64
-            {
-                Some(Refusal::FiguresInBlocks)
-            } else if figure_containment < self.config.min_figure_containment {
-                Some(Refusal::FiguresInDocuments)
-            } else if self.config.figure_swaps > 0
-                && swapped_figures(a, b) >= self.config.figure_swaps
-            {
-                Some(Refusal::OtherFigures)
-            } else if !on_words && agreement < self.config.min_agreement * len_a.min(len_b) as f64 {
-                Some(Refusal::LooseWords)
-            } else if self.config.flash_leads && len_a == 1 && len_b == 1 && !leads_agree(a, b) {
-                Some(Refusal::HeadlineLeads)
-            } else if self.config.flash_edits > 0
-                && len_a == 1
-                && len_b == 1
-                && flash_edits(a, b) >= self.config.flash_edits
-            {
-                Some(Refusal::HeadlineEdits)
-            } else if self.config.min_term_containment > 0.0 && {
-                term_containment = matching::containment(&a.vocabulary(), &b.vocabulary());
-                if on_blocks && term_containment < self.config.min_term_containment {
-                    let [x, y] = block_terms();
-                    term_containment = term_containment.max(matching::containment(x, y));
-                }
-                term_containment < self.config.min_term_containment
-            } {
-                Some(Refusal::OtherWords)
-            } else if self.config.headline_subjects
-                && !self.config.long_enough_for_blocks(len_a, len_b)
-                && other_subjects(a, b)
-            {
-                Some(Refusal::HeadlineSubjects)
-            } else {
-                None
-            }
-        };
-        let mut refused = if reaches { refusal(false) } else { None };
-        // A pair with a block that its blocks do not make a duplicate (too few of them, or
-        // loosely matching ones) may still be one on its words.
-        let mut vocabulary = 0.0;
-        let (mut judged, mut by_words) = (reaches, false);
-        if matched > 0
-            && self.config.vocabulary > 0.0
-            && (!reaches || refused == Some(Refusal::LooseWords))
-        {
-            vocabulary = matching::jaccard(&a.vocabulary(), &b.vocabulary());
-            if vocabulary >= self.config.vocabulary {
-                judged = true;
-                refused = refusal(true);
-                by_words = refused.is_none();
-            }
-        }
-        Comparison {
-            method: self.method(),
-            duplicate: judged && refused.is_none(),
-            similarity,
-            evidence: RobustComparison {
-                blocks,
-                matched,
-                len_a,
-                len_b,
-                sentence_pairs,
-                weighted,
-                figures,
-                figure_containment,
-                term_containment,
-                vocabulary,
-                by_words,
-                refused,
-            },
+        match RobustProfile::forms(a, b) {
+            Forms::Ids => self.compare_terms::<u64>(a, b),
+            Forms::Ranks => self.compare_terms::<u32>(a, b),
+            Forms::Mixed => self.compare_terms::<u64>(&a.with_ids(), &b.with_ids()),
         }
     }
 
@@ -1222,15 +1448,10 @@ impl Detector for RobustSlst {
         let blocks = if a.windows.is_empty() && b.windows.is_empty() {
             comparison.evidence.blocks.clone()
         } else {
-            let (wa, wb) = (a.with_windows(), b.with_windows());
-            if canonical(&wa, &wb) == Ordering::Greater {
-                self.tiled(&wb, &wa)
-                    .0
-                    .into_iter()
-                    .map(RobustBlock::swapped)
-                    .collect()
-            } else {
-                self.tiled(&wa, &wb).0
+            match RobustProfile::forms(a, b) {
+                Forms::Ids => self.window_blocks::<u64>(a, b),
+                Forms::Ranks => self.window_blocks::<u32>(a, b),
+                Forms::Mixed => self.window_blocks::<u64>(&a.with_ids(), &b.with_ids()),
             }
         };
         Some(
@@ -1249,9 +1470,9 @@ impl Detector for RobustSlst {
         Some(match &sketch.corpus {
             Some(view) => Self::keys_from(&view.slots(self, sketch)),
             // Id order (longest terms first): each sentence's term set is already sorted so.
-            None => {
-                Self::keys_from(&self.slots_of::<true, true, _>(sketch, |i| sketch.unit(i).terms))
-            }
+            None => Self::keys_from(
+                &self.slots_of::<true, true, _>(sketch, |i| sketch.unit::<u64>(i).terms),
+            ),
         })
     }
 
@@ -1279,7 +1500,7 @@ impl Detector for RobustSlst {
         // A single slot witnesses its unit, a pair slot both units of its step.
         let slots = match sketch.corpus.as_deref() {
             Some(view) => view.slots(self, sketch),
-            None => self.slots_of::<true, true, _>(sketch, |i| sketch.unit(i).terms),
+            None => self.slots_of::<true, true, _>(sketch, |i| sketch.unit::<u64>(i).terms),
         };
         Some(
             slots

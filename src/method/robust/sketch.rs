@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::{RobustProfile, RobustSentence, RobustSlst};
+use super::{RobustProfile, RobustSentence, RobustSlst, TermList};
 use crate::document::Document;
 use crate::text;
 
@@ -196,7 +196,7 @@ impl RobustSlst {
             lead: None,
             subject: Box::default(),
             figure_runs: Box::default(),
-            terms: Box::default(),
+            terms: TermList::Ids(Box::default()),
             corpus: None,
         };
         // The sentences' terms, and the windows' (after the sentences' once all are made).
@@ -308,7 +308,7 @@ impl RobustSlst {
             w.first_term += offset;
         }
         sentence_terms.extend_from_slice(&window_terms);
-        profile.terms = sentence_terms.into();
+        profile.set_ids(sentence_terms.into());
         profile
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{RobustProfile, RobustSentence};
+use super::{RobustProfile, RobustSentence, TermList};
 
 /// A stored sentence or window.
 #[derive(Serialize, Deserialize)]
@@ -96,7 +96,7 @@ impl From<Owned> for RobustProfile {
             lead: p.lead,
             subject: p.subject,
             figure_runs: p.figure_runs,
-            terms: terms.into(),
+            terms: TermList::Ids(terms.into()),
             corpus: None,
         }
     }
@@ -110,11 +110,13 @@ impl<'de> Deserialize<'de> for RobustProfile {
 
 impl Serialize for RobustProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // As ids, whatever form the profile holds its terms in.
+        let ids = self.id_list();
         let unit = |s: &RobustSentence| Sentence {
             start: s.start,
             end: s.end,
             length: s.length,
-            terms: self.terms(s),
+            terms: &ids[s.first_term as usize..][..s.size()],
         };
         Profile {
             id: self.id.as_str(),
@@ -171,7 +173,7 @@ mod tests {
             assert_eq!(stored.len(), units.len());
             for (s, u) in stored.iter().zip(units) {
                 let terms: Vec<u64> = serde_json::from_value(s["terms"].clone()).unwrap();
-                assert_eq!(terms, p.terms(u));
+                assert_eq!(terms, *p.terms(u));
                 assert_eq!(s["start"], u.start);
                 assert_eq!(s["length"], u.length);
             }
@@ -179,8 +181,11 @@ mod tests {
         let written = r#"{"id":"x","sentences":[{"start":0,"end":9,"length":2,"terms":[5,9]},
             {"start":10,"end":20,"length":3,"terms":[1,7]}],"skipped_empty":0,"dropped_long":0}"#;
         let read: RobustProfile = serde_json::from_str(written).unwrap();
-        assert_eq!(read.unit(1).terms, [1, 7]);
-        assert_eq!((read.unit(0).terms, read.unit(0).length), (&[5, 9][..], 2));
+        assert_eq!(read.unit::<u64>(1).terms, [1, 7]);
+        assert_eq!(
+            (read.unit::<u64>(0).terms, read.unit::<u64>(0).length),
+            (&[5, 9][..], 2)
+        );
         assert!(read.windows.is_empty() && read.figures.is_empty());
     }
 }

@@ -92,7 +92,7 @@ fn matching_sentences_share_one_of_their_longest_terms() {
         let x = sentence(&d, "Heavy rain flooded the old town.");
         let y = sentence(&d, "Rain fell on the old town.");
         assert_eq!(
-            d.matches(x.unit(0), y.unit(0)),
+            d.matches(x.unit::<u64>(0), y.unit::<u64>(0)),
             expected,
             "anchor_terms {k}"
         );
@@ -132,7 +132,7 @@ fn a_single_sentence_block_shares_two_anchors() {
         d.sketch(&Document::new("a", a)),
         d.sketch(&Document::new("b", b)),
     );
-    let (x, y) = (x.unit(1), y.unit(0));
+    let (x, y) = (x.unit::<u64>(1), y.unit::<u64>(0));
     let mut boundary = false;
     for k in 2..=6 {
         let shared = shared_anchors(x.terms, y.terms, k);
@@ -194,9 +194,13 @@ fn indexed_search_equals_checking_every_pair() {
             v.sort_by_key(|x| (x.0, x.1));
             v
         };
-        let all = sorted(d.all_sentence_pairs(&a, &b));
+        let all = sorted(d.all_sentence_pairs::<u64>(&a, &b));
         assert!(all.len() > 100, "τ {tau}: {}", all.len());
-        assert_eq!(sorted(d.indexed_sentence_pairs(&a, &b)), all, "τ {tau}");
+        assert_eq!(
+            sorted(d.indexed_sentence_pairs::<u64>(&a, &b)),
+            all,
+            "τ {tau}"
+        );
     }
 }
 
@@ -677,7 +681,7 @@ fn two_flashes_that_each_say_two_things_the_other_does_not_are_two_events() {
     );
     assert_eq!((left.len(), cut.len()), (1, 1));
     // {leaves, unchanged} against {cuts, 7-1/2}.
-    assert_eq!(super::flash_edits(&left, &cut), 2);
+    assert_eq!(super::flash_edits::<u64>(&left, &cut), 2);
     let c = d.compare(&left, &cut);
     assert!(!c.duplicate, "{:?}", c.evidence);
     assert_eq!(
@@ -704,7 +708,7 @@ fn two_flashes_that_each_say_two_things_the_other_does_not_are_two_events() {
             "FED SAYS IT SETS TWO BILLION DLRS OF CUSTOMER REPURCHASE\nAGREEMENTS\n",
         ),
     );
-    assert_eq!(super::flash_edits(&x, &y), 1);
+    assert_eq!(super::flash_edits::<u64>(&x, &y), 1);
     assert!(d.compare(&x, &y).duplicate);
     // Items 9282 and 10337: `buys ... for yen` against `bought ... against yen in`.
     let (x, y) = (
@@ -920,4 +924,92 @@ fn a_story_cut_into_other_sentences_is_a_duplicate_on_its_words() {
     let sketch = |id: &str, text: &str| off.sketch(&Document::new(id, text));
     let c = off.compare(&sketch("a", first), &sketch("b", second));
     assert!(!c.duplicate && !c.evidence.by_words, "{:?}", c.evidence);
+}
+
+/// A prepared corpus holds its terms as 32-bit term ranks, and reads them as it read the ids:
+/// every comparison, seed, word-rule test, stored form and term list of the ranked profiles is
+/// the unranked ones', and a ranked profile compares with an unranked one (or one of another
+/// corpus) as the two unranked profiles do. The corpus mixes edited Bible verses (blocks, single
+/// blocks, an over-long verse cut into windows) with news flashes and notices (figures, leads,
+/// headline subjects), so that every part of the decision reads terms.
+#[test]
+fn ranked_terms_decide_as_the_ids_they_stand_for() {
+    let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+    let wbt = include_str!("../../../corpora/bible/wbt-1mb.txt");
+    let mut texts: Vec<String> = Vec::new();
+    for (start, len) in [(0, 3_000), (1_000, 2_500), (20_000, 1_500)] {
+        texts.push(kjv[start..start + len].to_string());
+        texts.push(wbt[start..start + len].to_string());
+    }
+    // One over-long sentence (windows), once as is and once with a word changed.
+    let long = kjv[5_000..6_500].replace(['.', ';', ':', '?', '!'], ",");
+    texts.push(long.clone());
+    texts.push(long.replacen(" the ", " a ", 3));
+    for text in [
+        "BANK OF MONTREAL CUTS PRIME RATE\nBank of Montreal said it cut its prime rate to 9.75 pct \
+         from 10 pct, effective tomorrow. The move follows cuts by other Canadian banks.",
+        "BANK OF MONTREAL CUTS PRIME RATE\nBank of Montreal said it cut its prime rate to 9.75 pct \
+         from 10 pct, effective Tuesday. The move follows cuts by the other Canadian banks.",
+        "BANK OF NOVA SCOTIA CUTS PRIME RATE\nBank of Nova Scotia said it cut its prime rate to \
+         9.75 pct from 10 pct, effective tomorrow. The move follows cuts by other Canadian banks.",
+        "U.S. T-BILL AVERAGES 5.51 PCT\nThe average yield on three-month Treasury bills was 5.51 \
+         pct, the Treasury said. Six-month bills averaged 5.62 pct at the auction.",
+        "U.S. T-BILL AVERAGES 5.72 PCT\nThe average yield on three-month Treasury bills was 5.72 \
+         pct, the Treasury said. Six-month bills averaged 5.80 pct at the auction.",
+        "GENCORP SETS QUARTERLY DIVIDEND",
+        "GENCORP SETS QUARTERLY DIVIDEND OF 25 CTS",
+        // Two flashes that open on other names (the lead check refuses them) ...
+        "MONTREAL TRUST CUTS PRIME RATE",
+        "ROYAL TRUST CUTS PRIME RATE",
+        // ... and two notices whose headlines name other funds (the subject check).
+        "FRANKLIN FUND SETS MONTHLY PAYOUT\n\nThe Franklin fund said it set a monthly \
+         dividend payout of five cts a share. It is payable June one to holders of record May 15.",
+        "TEMPLETON FUND SETS MONTHLY PAYOUT\n\nThe Templeton fund said it set a monthly \
+         dividend payout of five cts a share. It is payable June one to holders of record May 15.",
+    ] {
+        texts.push(text.to_string());
+    }
+    let d = detector();
+    let docs: Vec<Document> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Document::new(format!("d{i}"), t))
+        .collect();
+    let plain: Vec<RobustProfile> = docs.iter().map(|doc| d.sketch(doc)).collect();
+    let mut ranked = plain.clone();
+    d.prepare_corpus(&mut ranked);
+    // And a corpus of its own for the first two, whose ranks differ.
+    let mut other = vec![plain[1].clone(), plain[0].clone()];
+    d.prepare_corpus(&mut other);
+    let (mut reported, mut seeded) = (0, 0);
+    for (i, (x, px)) in ranked.iter().zip(&plain).enumerate() {
+        assert!(matches!(x.terms, TermList::Ranks(_)), "d{i} holds ranks");
+        assert_eq!(x.vocabulary(), px.vocabulary());
+        for s in x.sentences.iter().chain(&x.windows) {
+            assert_eq!(x.terms(s), px.terms(s));
+        }
+        assert_eq!(
+            serde_json::to_string(x).unwrap(),
+            serde_json::to_string(px).unwrap()
+        );
+        for (j, (y, py)) in ranked.iter().zip(&plain).enumerate() {
+            let expected = d.compare(px, py);
+            assert_eq!(d.compare(x, y), expected, "d{i} d{j}");
+            assert_eq!(d.compare(x, py), expected, "d{i} d{j} ranked against ids");
+            assert_eq!(d.compare(px, y), expected, "d{i} d{j} ids against ranked");
+            let seeds = d.seeds(px, py, &expected);
+            assert_eq!(d.seeds(x, y, &expected), seeds, "d{i} d{j}");
+            assert_eq!(d.may_match_words(x, y), d.may_match_words(px, py));
+            reported += usize::from(i < j && expected.duplicate);
+            seeded += usize::from(seeds.is_some_and(|s| !s.is_empty()));
+        }
+    }
+    // The corpus is not trivial: some pairs are reported, and some blocks seed passages.
+    assert!(reported >= 4, "{reported} pairs reported");
+    assert!(seeded >= 10, "{seeded} pairs with seeds");
+    for (x, px) in other.iter().zip([&plain[1], &plain[0]]) {
+        for (y, py) in ranked.iter().zip(&plain) {
+            assert_eq!(d.compare(x, y), d.compare(px, py), "two corpora");
+        }
+    }
 }

@@ -160,7 +160,8 @@ impl RobustSlst {
         {
             return false;
         }
-        matching::jaccard(&a.vocabulary(), &b.vocabulary()) >= self.config.vocabulary
+        RobustProfile::vocabulary_jaccard(a, b, &std::cell::OnceCell::new())
+            >= self.config.vocabulary
     }
 
     /// The pairs `(a, b)`, `a < b`, of a prepared corpus that may be duplicates on their words
@@ -286,9 +287,10 @@ impl RobustSlst {
                         ) && self.buckets_may_reach(wx, words[y])
                             && admits(a, b)
                             && self.max_matched(sketches[a], sketches[b]) != Some(0)
-                            && matching::jaccard(
-                                vocabulary.get_or_init(|| sketches[x as usize].vocabulary()),
-                                &sketches[y].vocabulary(),
+                            && RobustProfile::vocabulary_jaccard(
+                                sketches[x as usize],
+                                sketches[y],
+                                &vocabulary,
                             ) >= v
                         {
                             found.push((a, b));
