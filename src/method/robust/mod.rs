@@ -742,15 +742,7 @@ impl RobustProfile {
     pub fn terms(&self, s: &RobustSentence) -> std::borrow::Cow<'_, [u64]> {
         match &self.terms {
             TermList::Ids(_) => std::borrow::Cow::Borrowed(self.terms_of::<u64>(s)),
-            TermList::Ranks(_) => {
-                let ids = self.rank_ids();
-                std::borrow::Cow::Owned(
-                    self.terms_of::<u32>(s)
-                        .iter()
-                        .map(|&r| ids[(r >> 1) as usize])
-                        .collect(),
-                )
-            }
+            TermList::Ranks(_) => std::borrow::Cow::Owned(self.ids_of(self.terms_of::<u32>(s))),
         }
     }
 
@@ -758,7 +750,7 @@ impl RobustProfile {
     ///
     /// # Panics
     /// When the profile holds its terms in the other form: comparisons choose the form from
-    /// the profiles ([`RobustProfile::ranked`]).
+    /// the profiles ([`RobustProfile::forms`]).
     pub(super) fn terms_of<T: Term>(&self, s: &RobustSentence) -> &[T] {
         let all = T::of(&self.terms).expect("terms read in the form the profile holds them in");
         &all[s.first_term as usize..][..s.size as usize]
@@ -782,10 +774,7 @@ impl RobustProfile {
     pub(super) fn id_list(&self) -> std::borrow::Cow<'_, [u64]> {
         match &self.terms {
             TermList::Ids(ids) => std::borrow::Cow::Borrowed(ids),
-            TermList::Ranks(ranks) => {
-                let ids = self.rank_ids();
-                std::borrow::Cow::Owned(ranks.iter().map(|&r| ids[(r >> 1) as usize]).collect())
-            }
+            TermList::Ranks(ranks) => std::borrow::Cow::Owned(self.ids_of(ranks)),
         }
     }
 
@@ -799,9 +788,10 @@ impl RobustProfile {
         self.terms = TermList::Ids(ids);
     }
 
-    /// The corpus's distinct ids, in order, that a ranked profile's ranks index.
-    fn rank_ids(&self) -> &[u64] {
-        self.corpus.as_ref().map_or(&[], |v| &v.ids)
+    /// The ids that term ranks of this profile's corpus stand for.
+    fn ids_of(&self, ranks: &[u32]) -> Vec<u64> {
+        let ids = self.corpus.as_ref().map_or(&[][..], |v| &v.ids);
+        ranks.iter().map(|&r| ids[(r >> 1) as usize]).collect()
     }
 
     /// Sentence `i` with its terms.
