@@ -82,9 +82,9 @@ impl RadixKey for Keyed {
 
 /// What makes a sentence's single keys: its key terms in the corpus order, its length and its
 /// number of distinct terms.
-fn signature<'a>(view: &'a CorpusView, p: &RobustProfile, i: usize) -> (&'a [u32], u16, usize) {
+fn signature<'a>(view: &'a CorpusView, p: &'a RobustProfile, i: usize) -> (&'a [u32], u16, usize) {
     let s = &p.sentences[i];
-    (view.ranks_of(i), s.length, s.size())
+    (view.ranks_of(p, i), s.length, s.size())
 }
 
 impl Classes {

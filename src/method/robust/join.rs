@@ -1474,7 +1474,7 @@ mod tests {
             for p in &sketches {
                 let view = p.corpus.as_deref().unwrap();
                 for singles in [true, false] {
-                    let ranks = |i| view.ranks_of(i);
+                    let ranks = |i| view.ranks_of(p, i);
                     let slots = if singles {
                         d.slots_of::<true, true, _>(p, ranks)
                     } else {

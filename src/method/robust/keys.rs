@@ -106,19 +106,17 @@ impl KeyTerms {
 /// that a sentence's key terms (prefix or anchors) are its smallest ranks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct CorpusView {
-    /// Each sentence's term ranks, ascending, as many as its join keys read
-    /// ([`RobustSlst::keyed_terms`]): sentence `i`'s are `ranks[starts[i]..starts[i + 1]]`.
-    /// The keys themselves ([`CorpusView::slots`], ~50 per sentence) are made again where they
-    /// are needed rather than kept: they would be most of a corpus run's memory.
-    pub(super) ranks: Box<[u32]>,
-    pub(super) starts: Box<[u32]>,
+    /// Each sentence's key-term ranks, ascending, as many as its join keys read
+    /// ([`RobustSlst::keyed_terms`]). The keys themselves ([`CorpusView::slots`], ~50 per
+    /// sentence) are made again where they are needed rather than kept: they would be most of a
+    /// corpus run's memory.
+    pub(super) ranks: KeyRanks,
     /// Each sentence's key terms (prefix or anchors: the first [`RobustSlst::key_terms`] of its
-    /// ranks) as (sentence << 16 | place in [`CorpusView::ranks`]), sorted by rank, then
-    /// sentence: what [`RobustSlst::max_matched`] merges. Four bytes a key term, where (rank,
-    /// sentence) pairs took eight (a tenth of a sketched corpus's memory). Empty when `ranks`
-    /// has more places than 16 bits number (a document of over ten thousand sentences): the
-    /// bound is then not known.
-    pub(super) key_places: Box<[u32]>,
+    /// ranks) as (sentence << 16 | place among them), sorted by rank, then sentence: what
+    /// [`RobustSlst::max_matched`] merges. Four bytes a key term, where (rank, sentence) pairs
+    /// took eight (a tenth of a sketched corpus's memory). `None` when the document has more
+    /// sentences than 16 bits number: the bound is then not known.
+    pub(super) key_places: Option<Box<[u32]>>,
     /// The document's word keys and vocabulary size ([`super::words`]).
     pub(super) words: Words,
     /// The corpus's distinct term ids in order, shared by every profile of the corpus: what
@@ -128,6 +126,22 @@ pub(super) struct CorpusView {
     pub(super) lead: Option<u32>,
     /// The words of [`RobustProfile::subject`] (not its figures) as term ranks, sorted.
     pub(super) subject_words: Box<[u32]>,
+}
+
+/// Where a view finds each sentence's key-term ranks ([`CorpusView::ranks`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum KeyRanks {
+    /// Its own copy: sentence `i`'s are `ranks[starts[i]..starts[i + 1]]`, ranks in the join's
+    /// order (by document frequency for prefixes, by id for anchors).
+    Own {
+        ranks: Box<[u32]>,
+        starts: Box<[u32]>,
+    },
+    /// Under the anchor rule, in a corpus whose profiles hold term ranks: a sentence's anchors
+    /// are its first `anchors` term ranks, which order as the ids do, the anchors' own order; so
+    /// they are read there instead of copied (24 bytes a sentence, half a gigabyte at a million
+    /// synthetic documents).
+    Terms { anchors: usize },
 }
 
 /// One join key of a document and the sentences it witnesses: a sentence that lies in a block
@@ -159,7 +173,7 @@ impl Slot {
 impl CorpusView {
     /// The join keys of the profile this view was made of, as [`Slot`]s in code order.
     pub(super) fn slots(&self, d: &RobustSlst, p: &RobustProfile) -> Vec<Slot> {
-        d.slots_of::<true, true, _>(p, |i| self.ranks_of(i))
+        d.slots_of::<true, true, _>(p, |i| self.ranks_of(p, i))
     }
 
     /// The slots a corpus join walks, each key 0 (the walk needs only which sentences each
@@ -167,7 +181,7 @@ impl CorpusView {
     /// join keeps those per class of sentences ([`super::classes`]). The postings build lists
     /// the same slots with their keys ([`CorpusView::each_join_slot`]).
     pub(super) fn join_slots(&self, d: &RobustSlst, p: &RobustProfile, singles: bool) -> Vec<Slot> {
-        let ranks = |i| self.ranks_of(i);
+        let ranks = |i| self.ranks_of(p, i);
         if singles {
             d.slots_of::<false, true, _>(p, ranks)
         } else {
@@ -186,7 +200,7 @@ impl CorpusView {
         take: impl Fn(u64) -> bool,
         visit: impl FnMut(usize, KeyTerms, u32),
     ) -> usize {
-        let ranks = |i| self.ranks_of(i);
+        let ranks = |i| self.ranks_of(p, i);
         if singles {
             d.each_slot::<true, _>(p, ranks, take, visit)
         } else {
@@ -194,9 +208,16 @@ impl CorpusView {
         }
     }
 
-    /// Sentence `i`'s key-term ranks.
-    pub(super) fn ranks_of(&self, i: usize) -> &[u32] {
-        &self.ranks[self.starts[i] as usize..self.starts[i + 1] as usize]
+    /// Sentence `i`'s key-term ranks; `p` is the profile this view was made of.
+    #[inline]
+    pub(super) fn ranks_of<'a>(&'a self, p: &'a RobustProfile, i: usize) -> &'a [u32] {
+        match &self.ranks {
+            KeyRanks::Own { ranks, starts } => &ranks[starts[i] as usize..starts[i + 1] as usize],
+            KeyRanks::Terms { anchors } => {
+                let s = &p.sentences[i];
+                &p.terms_of::<u32>(s)[..s.size().min(*anchors)]
+            }
+        }
     }
 }
 
@@ -378,45 +399,59 @@ impl RobustSlst {
     /// A profile under a corpus order given as each term's ranks: its rank in the order of the
     /// sentence keys, its rank by document frequency (for the word rule's prefix) and its term
     /// rank ([`super::TermList`]); with the profile's terms as term ranks. `ids` are the
-    /// corpus's distinct ids, which term ranks index.
+    /// corpus's distinct ids, which term ranks index. With `in_terms` (the anchor rule, and the
+    /// profile about to hold the term ranks returned), the view reads its key-term ranks from
+    /// the profile's terms ([`KeyRanks::Terms`]).
     pub(super) fn corpus_view(
         &self,
         p: &RobustProfile,
         ids: &Arc<[u64]>,
         ranks_of: &impl Fn(u64) -> [u32; 3],
+        in_terms: bool,
     ) -> (CorpusView, Box<[u32]>) {
+        debug_assert!(!in_terms || self.config.anchor_terms > 0);
         // Every term of the profile looked up once, in the order of its term list (each
         // sentence's, then each window's).
         let terms = p.id_list();
         let looked: Vec<[u32; 3]> = terms.iter().map(|&t| ranks_of(t)).collect();
         let sizes = || p.sentences.iter().map(|s| s.size());
-        let mut ranks: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.keyed_terms(n)).sum());
-        let mut starts: Vec<u32> = Vec::with_capacity(p.len() + 1);
-        let mut places: Vec<u32> = Vec::with_capacity(sizes().map(|n| self.key_terms(n)).sum());
+        let (mut ranks, mut starts) = (Vec::new(), Vec::new());
+        if !in_terms {
+            ranks.reserve_exact(sizes().map(|n| self.keyed_terms(n)).sum());
+            starts.reserve_exact(p.len() + 1);
+            starts.push(0);
+        }
+        // Each key term as (rank << 32 | sentence << 16 | place among the sentence's).
+        let mut keyed: Vec<u64> = Vec::with_capacity(sizes().map(|n| self.key_terms(n)).sum());
         let mut ordered: Vec<u32> = Vec::new();
-        starts.push(0);
+        let column = if in_terms { 2 } else { 0 };
         for (i, s) in p.sentences.iter().enumerate() {
             ordered.clear();
             ordered.extend(
                 looked[s.first_term as usize..][..s.size()]
                     .iter()
-                    .map(|l| l[0]),
+                    .map(|l| l[column]),
             );
             ordered.sort_unstable();
-            let first = ranks.len() as u32;
-            let sentence = (i as u32) << 16;
-            let keys = first..first + self.key_terms(ordered.len()) as u32;
-            places.extend(keys.map(|k| sentence | k));
-            ranks.extend_from_slice(&ordered[..self.keyed_terms(ordered.len())]);
-            starts.push(ranks.len() as u32);
+            let sentence = ((i as u64) & 0xffff) << 16;
+            let keys = &ordered[..self.key_terms(ordered.len())];
+            keyed.extend(
+                (0..)
+                    .zip(keys)
+                    .map(|(k, &r)| (r as u64) << 32 | sentence | k),
+            );
+            if !in_terms {
+                ranks.extend_from_slice(&ordered[..self.keyed_terms(ordered.len())]);
+                starts.push(ranks.len() as u32);
+            }
         }
-        // Every place, and so every sentence, fits in 16 bits.
-        let key_places = if ranks.len() <= 1 << 16 {
-            places.sort_unstable_by_key(|&k| (ranks[(k & 0xffff) as usize], k));
-            places.into()
-        } else {
-            Box::default()
-        };
+        // Every sentence, and so every place among a sentence's (at most its size, a u16),
+        // fits in 16 bits.
+        let key_places = (p.len() <= 1 << 16).then(|| {
+            keyed.sort_unstable();
+            keyed.iter().map(|&k| k as u32).collect()
+        });
+        drop(keyed);
         // The vocabulary by document frequency: of the sentences and the windows.
         let words = if self.config.vocabulary > 0.0 && !p.is_empty() {
             self.words_of(looked.iter().map(|l| l[1]).collect())
@@ -433,9 +468,18 @@ impl RobustSlst {
             .map(|&t| term_rank(t))
             .collect();
         subject_words.sort_unstable();
+        let ranks = if in_terms {
+            KeyRanks::Terms {
+                anchors: self.config.anchor_terms,
+            }
+        } else {
+            KeyRanks::Own {
+                ranks: ranks.into(),
+                starts: starts.into(),
+            }
+        };
         let view = CorpusView {
-            ranks: ranks.into(),
-            starts: starts.into(),
+            ranks,
             key_places,
             words,
             ids: Arc::clone(ids),
@@ -456,10 +500,7 @@ impl RobustSlst {
     /// the two sorted key-term lists.
     pub(super) fn max_matched(&self, a: &RobustProfile, b: &RobustProfile) -> Option<usize> {
         let (x, y) = (a.corpus.as_deref()?, b.corpus.as_deref()?);
-        let unplaced = |v: &CorpusView| v.key_places.is_empty() && !v.ranks.is_empty();
-        if unplaced(x) || unplaced(y) {
-            return None;
-        }
+        let (xp, yp) = (x.key_places.as_deref()?, y.key_places.as_deref()?);
         let delta = self.config.length_tolerance;
         // Sentences with a possible partner, as bit sets (on the stack for short documents).
         const WORDS: usize = 8;
@@ -477,9 +518,13 @@ impl RobustSlst {
             large_b.resize(b.len().div_ceil(64), 0);
             &mut large_b
         };
-        let (xp, yp) = (&*x.key_places, &*y.key_places);
-        let rank = |v: &CorpusView, k: u32| v.ranks[(k & 0xffff) as usize];
-        let (xr, yr) = (|i: usize| rank(x, xp[i]), |j: usize| rank(y, yp[j]));
+        // Each key term's rank (what the places are sorted by), read once.
+        let ranks = |v: &CorpusView, p: &RobustProfile, places: &[u32]| -> Vec<u32> {
+            let rank = |k: u32| v.ranks_of(p, (k >> 16) as usize)[(k & 0xffff) as usize];
+            places.iter().map(|&k| rank(k)).collect()
+        };
+        let (x_ranks, y_ranks) = (ranks(x, a, xp), ranks(y, b, yp));
+        let (xr, yr) = (|i: usize| x_ranks[i], |j: usize| y_ranks[j]);
         let (mut i, mut j) = (0, 0);
         while i < xp.len() && j < yp.len() {
             let (p, q) = (xr(i), yr(j));
@@ -512,6 +557,12 @@ impl RobustSlst {
     /// id order (longest first) for the anchors — and keeps each document's keys under that
     /// order.
     pub(super) fn rank_corpus(&self, sketches: &mut [RobustProfile]) {
+        self.rank_corpus_as(sketches, true);
+    }
+
+    /// [`RobustSlst::rank_corpus`], with the profiles' terms turned into term ranks only when
+    /// `to_term_ranks` (tests compare the two forms).
+    pub(super) fn rank_corpus_as(&self, sketches: &mut [RobustProfile], to_term_ranks: bool) {
         use rayon::prelude::*;
         // Every (term, document) once, sorted by term: runs give document frequencies.
         let mut occurrences: Vec<u64> = sketches
@@ -543,7 +594,7 @@ impl RobustSlst {
         let by_df_first = self.config.anchor_terms == 0;
         // Term ranks (a place among the distinct ids, doubled, with the figure mark) need the
         // places to fit in 31 bits, below the rank that stands for a term no profile holds.
-        let term_ranks = by_id.len() < 1 << 31;
+        let term_ranks = to_term_ranks && by_id.len() < 1 << 31;
         let rank_of: HashMap<u64, [u32; 3], foldhash::fast::RandomState> = by_id
             .iter()
             .zip(&df_ranks)
@@ -554,8 +605,10 @@ impl RobustSlst {
             })
             .collect();
         let ranks_of = |t: u64| rank_of.get(&t).copied().unwrap_or([u32::MAX; 3]);
+        // Under the anchor rule, a profile's key-term ranks are then its first term ranks.
+        let in_terms = term_ranks && self.config.anchor_terms > 0;
         sketches.par_iter_mut().for_each(|p| {
-            let (view, ranked) = self.corpus_view(p, &by_id, &ranks_of);
+            let (view, ranked) = self.corpus_view(p, &by_id, &ranks_of, in_terms);
             p.corpus = Some(Box::new(view));
             if term_ranks {
                 p.rank_terms(ranked);

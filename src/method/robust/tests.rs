@@ -246,7 +246,7 @@ fn the_matched_bound_is_at_least_the_matched_sentences() {
 fn brute_max_matched(d: &RobustSlst, a: &RobustProfile, b: &RobustProfile) -> usize {
     let (x, y) = (a.corpus.as_deref().unwrap(), b.corpus.as_deref().unwrap());
     let keys = |v: &CorpusView, p: &RobustProfile, i: usize| -> Vec<u32> {
-        v.ranks_of(i)[..d.key_terms(p.sentences[i].size())].to_vec()
+        v.ranks_of(p, i)[..d.key_terms(p.sentences[i].size())].to_vec()
     };
     let partner = |u: usize, v: usize| {
         let (ku, kv) = (keys(x, a, u), keys(y, b, v));
@@ -262,21 +262,22 @@ fn brute_max_matched(d: &RobustSlst, a: &RobustProfile, b: &RobustProfile) -> us
     in_a.min(in_b)
 }
 
-/// A document with more key-term places than the view numbers (over ten thousand sentences)
-/// has no bound: no pair with it is ruled out before it is compared, and it is compared as any.
+/// A document with more sentences than the view numbers (over 65,536) has no bound: no pair
+/// with it is ruled out before it is compared, and it is compared as any.
 #[test]
 fn a_document_too_long_for_the_view_is_never_ruled_out_by_the_bound() {
     let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
-    let wbt = include_str!("../../../corpora/bible/wbt-1mb.txt");
+    let ledger: String = (0..66_000)
+        .map(|i| format!("Entry {i} closes ledger folio {}. ", i % 97))
+        .collect();
     let d = RobustSlst::new(RobustConfig::default()).unwrap();
     let mut docs = vec![
-        d.sketch(&Document::new("whole", format!("{kjv}\n\n{wbt}"))),
+        d.sketch(&Document::new("whole", format!("{kjv}\n\n{ledger}"))),
         d.sketch(&Document::new("part", &kjv[100_000..120_000])),
         d.sketch(&Document::new("other", &kjv[300_000..320_000])),
     ];
     d.prepare_corpus(&mut docs);
-    let places = docs[0].corpus.as_deref().unwrap().ranks.len();
-    assert!(places > 1 << 16, "{places}");
+    assert!(docs[0].len() > 1 << 16, "{}", docs[0].len());
     assert_eq!(d.max_matched(&docs[0], &docs[1]), None);
     assert_eq!(d.max_matched(&docs[2], &docs[0]), None);
     assert!(d.max_matched(&docs[1], &docs[2]).is_some());
@@ -1012,4 +1013,76 @@ fn ranked_terms_decide_as_the_ids_they_stand_for() {
             assert_eq!(d.compare(x, y), d.compare(px, py), "two corpora");
         }
     }
+}
+
+/// Under the anchor rule, a ranked corpus's views read each sentence's anchors from the
+/// profile's term ranks instead of keeping a copy ([`super::keys::KeyRanks`]): every slot,
+/// bound and candidate pair is the one the copy gives, only the keys' values differ (they hash
+/// term ranks instead of places among the ids), and they tie the same slots together.
+#[test]
+fn anchors_read_from_term_ranks_join_as_their_own_copy() {
+    use super::keys::KeyRanks;
+    let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+    let wbt = include_str!("../../../corpora/bible/wbt-1mb.txt");
+    let mut texts: Vec<String> = Vec::new();
+    for (start, len) in [(0, 4_000), (2_000, 3_000), (30_000, 2_000), (31_000, 2_500)] {
+        texts.push(kjv[start..start + len].to_string());
+        texts.push(wbt[start..start + len].to_string());
+    }
+    texts.push(kjv[60_000..63_000].replace(" the ", " a "));
+    texts.push(wbt[60_500..63_500].to_string());
+    let d = detector();
+    let plain: Vec<RobustProfile> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| d.sketch(&Document::new(format!("d{i}"), t)))
+        .collect();
+    let (mut own, mut read) = (plain.clone(), plain);
+    d.rank_corpus_as(&mut own, false);
+    d.rank_corpus_as(&mut read, true);
+    let view = |p: &RobustProfile| p.corpus.as_deref().unwrap().ranks.clone();
+    assert!(own.iter().all(|p| matches!(view(p), KeyRanks::Own { .. })));
+    assert!(
+        read.iter()
+            .all(|p| matches!(view(p), KeyRanks::Terms { .. }))
+    );
+    // Slots: the same codes in the same order, and a key shared by the same slots.
+    let ties = |docs: &[RobustProfile]| {
+        let mut by_key: std::collections::HashMap<u64, Vec<(usize, usize)>> = Default::default();
+        let mut codes = Vec::new();
+        for (x, p) in docs.iter().enumerate() {
+            let slots = p.corpus.as_deref().unwrap().slots(&d, p);
+            codes.push(slots.iter().map(|s| s.code).collect::<Vec<_>>());
+            for (k, s) in slots.iter().enumerate() {
+                by_key.entry(s.key).or_default().push((x, k));
+            }
+        }
+        let mut groups: Vec<Vec<(usize, usize)>> = by_key.into_values().collect();
+        groups.sort_unstable();
+        (codes, groups)
+    };
+    let (own_ties, read_ties) = (ties(&own), ties(&read));
+    assert_eq!(own_ties, read_ties);
+    assert!(
+        own_ties
+            .1
+            .iter()
+            .any(|g| g.iter().any(|&(x, _)| x != g[0].0))
+    );
+    let mut bounded = 0;
+    for (x, (a, pa)) in read.iter().zip(&own).enumerate() {
+        for (b, pb) in read.iter().zip(&own).skip(x + 1) {
+            let bound = d.max_matched(pa, pb);
+            assert_eq!(d.max_matched(a, b), bound, "d{x}");
+            bounded += usize::from(bound.is_some_and(|m| m > 0));
+        }
+    }
+    assert!(bounded >= 5, "{bounded} pairs with a bound above 0");
+    let candidates = |docs: &[RobustProfile]| {
+        let refs: Vec<&RobustProfile> = docs.iter().collect();
+        d.corpus_candidates(&refs, PairRule::Duplicates, 1000)
+    };
+    let found = candidates(&own);
+    assert!(found.as_ref().is_some_and(|c| c.pairs.len() >= 4));
+    assert_eq!(candidates(&read), found);
 }
