@@ -1040,7 +1040,9 @@ fn anchors_read_from_term_ranks_join_as_their_own_copy() {
     let (mut own, mut read) = (plain.clone(), plain);
     d.rank_corpus_as(&mut own, false);
     d.rank_corpus_as(&mut read, true);
-    let view = |p: &RobustProfile| p.corpus.as_deref().unwrap().ranks.clone();
+    fn view(p: &RobustProfile) -> &KeyRanks {
+        &p.corpus.as_deref().unwrap().ranks
+    }
     assert!(own.iter().all(|p| matches!(view(p), KeyRanks::Own { .. })));
     assert!(
         read.iter()
