@@ -112,11 +112,10 @@ pub(super) struct CorpusView {
     /// corpus run's memory.
     pub(super) ranks: KeyRanks,
     /// Each sentence's key terms (prefix or anchors: the first [`RobustSlst::key_terms`] of its
-    /// ranks) as (sentence << 16 | place among them), sorted by rank, then sentence: what
-    /// [`RobustSlst::max_matched`] merges. Four bytes a key term, where (rank, sentence) pairs
-    /// took eight (a tenth of a sketched corpus's memory). `None` when the document has more
-    /// sentences than 16 bits number: the bound is then not known.
-    pub(super) key_places: Option<Box<[u32]>>,
+    /// ranks) as (sentence, place among them), sorted by rank, then sentence: what
+    /// [`RobustSlst::max_matched`] merges. `None` when the document has more sentences than 16
+    /// bits number: the bound is then not known.
+    pub(super) key_places: Option<KeyPlaces>,
     /// The document's word keys and vocabulary size ([`super::words`]).
     pub(super) words: Words,
     /// The corpus's distinct term ids in order, shared by every profile of the corpus: what
@@ -142,6 +141,45 @@ pub(super) enum KeyRanks {
     /// they are read there instead of copied (24 bytes a sentence: 0.4 GB off the peak at a
     /// million synthetic documents).
     Terms { anchors: usize },
+}
+
+/// A view's key places ([`CorpusView::key_places`]), each (sentence << bits | place among the
+/// sentence's key terms): in two bytes where the document's sentences and key-term counts fit
+/// (anchors take 3 bits, so up to 8,192 sentences), else in four (16 bits each). Two bytes a key
+/// term, where (rank, sentence) pairs took eight: a tenth of a sketched corpus's memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum KeyPlaces {
+    Short { places: Box<[u16]>, bits: u32 },
+    Long(Box<[u32]>),
+}
+
+impl KeyPlaces {
+    /// Each key term as (its rank, its sentence), in the order kept.
+    fn ranked(&self, v: &CorpusView, p: &RobustProfile) -> Vec<(u32, u32)> {
+        let entry = |k: u32, bits: u32| {
+            let u = (k >> bits) as usize;
+            (v.ranks_of(p, u)[(k & ((1 << bits) - 1)) as usize], u as u32)
+        };
+        match self {
+            KeyPlaces::Short { places, bits } => {
+                places.iter().map(|&k| entry(k as u32, *bits)).collect()
+            }
+            KeyPlaces::Long(places) => places.iter().map(|&k| entry(k, 16)).collect(),
+        }
+    }
+}
+
+/// Working lists of [`RobustSlst::corpus_view`], kept by a thread from one profile to the next.
+#[derive(Debug, Default)]
+pub(super) struct ViewScratch {
+    /// Each term's three ranks, in term-list order.
+    looked: Vec<[u32; 3]>,
+    /// Each key term as (rank << 32 | sentence << 16 | place among the sentence's).
+    keyed: Vec<u64>,
+    /// One sentence's ranks in the join's order.
+    ordered: Vec<u32>,
+    /// The ranks by document frequency, for the word rule.
+    words: Vec<u32>,
 }
 
 /// One join key of a document and the sentences it witnesses: a sentence that lies in a block
@@ -408,12 +446,20 @@ impl RobustSlst {
         ids: &Arc<[u64]>,
         ranks_of: &impl Fn(u64) -> [u32; 3],
         in_terms: bool,
+        scratch: &mut ViewScratch,
     ) -> (CorpusView, Box<[u32]>) {
         debug_assert!(!in_terms || self.config.anchor_terms > 0);
         // Every term of the profile looked up once, in the order of its term list (each
         // sentence's, then each window's).
         let terms = p.id_list();
-        let looked: Vec<[u32; 3]> = terms.iter().map(|&t| ranks_of(t)).collect();
+        let ViewScratch {
+            looked,
+            keyed,
+            ordered,
+            words,
+        } = scratch;
+        looked.clear();
+        looked.extend(terms.iter().map(|&t| ranks_of(t)));
         let sizes = || p.sentences.iter().map(|s| s.size());
         let (mut ranks, mut starts) = (Vec::new(), Vec::new());
         if !in_terms {
@@ -421,9 +467,7 @@ impl RobustSlst {
             starts.reserve_exact(p.len() + 1);
             starts.push(0);
         }
-        // Each key term as (rank << 32 | sentence << 16 | place among the sentence's).
-        let mut keyed: Vec<u64> = Vec::with_capacity(sizes().map(|n| self.key_terms(n)).sum());
-        let mut ordered: Vec<u32> = Vec::new();
+        keyed.clear();
         let column = if in_terms { 2 } else { 0 };
         for (i, s) in p.sentences.iter().enumerate() {
             ordered.clear();
@@ -445,16 +489,28 @@ impl RobustSlst {
                 starts.push(ranks.len() as u32);
             }
         }
-        // Every sentence, and so every place among a sentence's (at most its size, a u16),
-        // fits in 16 bits.
+        // Places in two bytes when every (sentence, place) fits, else in four: every place
+        // among a sentence's (at most its size, a u16) fits in 16 bits, and so must every
+        // sentence.
+        let most = p.sentences.iter().map(|s| self.key_terms(s.size())).max();
+        let bits = usize::BITS - most.unwrap_or(0).saturating_sub(1).leading_zeros();
         let key_places = (p.len() <= 1 << 16).then(|| {
             keyed.sort_unstable();
-            keyed.iter().map(|&k| k as u32).collect()
+            if bits < 16 && p.len() <= 1 << (16 - bits) {
+                let short = |k: u64| ((k as u32 >> 16) << bits | k as u32 & 0xffff) as u16;
+                KeyPlaces::Short {
+                    places: keyed.iter().map(|&k| short(k)).collect(),
+                    bits,
+                }
+            } else {
+                KeyPlaces::Long(keyed.iter().map(|&k| k as u32).collect())
+            }
         });
-        drop(keyed);
         // The vocabulary by document frequency: of the sentences and the windows.
         let words = if self.config.vocabulary > 0.0 && !p.is_empty() {
-            self.words_of(looked.iter().map(|l| l[1]).collect())
+            words.clear();
+            words.extend(looked.iter().map(|l| l[1]));
+            self.words_of(words)
         } else {
             Words::default()
         };
@@ -500,7 +556,7 @@ impl RobustSlst {
     /// the two sorted key-term lists.
     pub(super) fn max_matched(&self, a: &RobustProfile, b: &RobustProfile) -> Option<usize> {
         let (x, y) = (a.corpus.as_deref()?, b.corpus.as_deref()?);
-        let (xp, yp) = (x.key_places.as_deref()?, y.key_places.as_deref()?);
+        let (xp, yp) = (x.key_places.as_ref()?, y.key_places.as_ref()?);
         let delta = self.config.length_tolerance;
         // Sentences with a possible partner, as bit sets (on the stack for short documents).
         const WORDS: usize = 8;
@@ -518,13 +574,9 @@ impl RobustSlst {
             large_b.resize(b.len().div_ceil(64), 0);
             &mut large_b
         };
-        // Each key term's rank (what the places are sorted by), read once.
-        let ranks = |v: &CorpusView, p: &RobustProfile, places: &[u32]| -> Vec<u32> {
-            let rank = |k: u32| v.ranks_of(p, (k >> 16) as usize)[(k & 0xffff) as usize];
-            places.iter().map(|&k| rank(k)).collect()
-        };
-        let (x_ranks, y_ranks) = (ranks(x, a, xp), ranks(y, b, yp));
-        let (xr, yr) = (|i: usize| x_ranks[i], |j: usize| y_ranks[j]);
+        // Each key term's rank (what the places are sorted by) and sentence, read once.
+        let (xp, yp) = (xp.ranked(x, a), yp.ranked(y, b));
+        let (xr, yr) = (|i: usize| xp[i].0, |j: usize| yp[j].0);
         let (mut i, mut j) = (0, 0);
         while i < xp.len() && j < yp.len() {
             let (p, q) = (xr(i), yr(j));
@@ -535,11 +587,11 @@ impl RobustSlst {
             }
             let ie = i + (i..xp.len()).take_while(|&k| xr(k) == p).count();
             let je = j + (j..yp.len()).take_while(|&k| yr(k) == p).count();
-            for &k in &xp[i..ie] {
-                let u = (k >> 16) as usize;
+            for &(_, u) in &xp[i..ie] {
+                let u = u as usize;
                 let lu = a.sentences[u].length;
-                for &k in &yp[j..je] {
-                    let v = (k >> 16) as usize;
+                for &(_, v) in &yp[j..je] {
+                    let v = v as usize;
                     if lu.abs_diff(b.sentences[v].length) as usize <= delta {
                         in_a[u / 64] |= 1 << (u % 64);
                         in_b[v / 64] |= 1 << (v % 64);
@@ -607,12 +659,16 @@ impl RobustSlst {
         let ranks_of = |t: u64| rank_of.get(&t).copied().unwrap_or([u32::MAX; 3]);
         // Under the anchor rule, a profile's key-term ranks are then its first term ranks.
         let in_terms = term_ranks && self.config.anchor_terms > 0;
-        sketches.par_iter_mut().for_each(|p| {
-            let (view, ranked) = self.corpus_view(p, &by_id, &ranks_of, in_terms);
-            p.corpus = Some(Box::new(view));
-            if term_ranks {
-                p.rank_terms(ranked);
-            }
-        });
+        // Each thread's working lists are kept from profile to profile: made anew for each, they
+        // left holes among the views and term lists kept, and the peak did not fall with them.
+        sketches
+            .par_iter_mut()
+            .for_each_init(ViewScratch::default, |scratch, p| {
+                let (view, ranked) = self.corpus_view(p, &by_id, &ranks_of, in_terms, scratch);
+                p.corpus = Some(Box::new(view));
+                if term_ranks {
+                    p.rank_terms(ranked);
+                }
+            });
     }
 }

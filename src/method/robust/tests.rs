@@ -285,6 +285,37 @@ fn a_document_too_long_for_the_view_is_never_ruled_out_by_the_bound() {
     assert!(d.compare(&docs[1], &docs[0]).evidence.matched > 0);
 }
 
+/// A document of more sentences than two-byte key places number (8,192 with anchors) keeps its
+/// bound in four-byte places, and the bound is still its definition.
+#[test]
+fn a_long_document_keeps_its_bound_in_four_byte_places() {
+    use super::keys::KeyPlaces;
+    let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+    let ledger: String = (0..9_000)
+        .map(|i| format!("Entry {i} closes ledger folio {}. ", i % 97))
+        .collect();
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let mut docs = vec![
+        d.sketch(&Document::new(
+            "long",
+            format!("{ledger}\n\n{}", &kjv[..30_000]),
+        )),
+        d.sketch(&Document::new("part", &kjv[10_000..14_000])),
+    ];
+    d.prepare_corpus(&mut docs);
+    assert!(docs[0].len() > 1 << 13, "{}", docs[0].len());
+    let places = |p: &RobustProfile| p.corpus.as_deref().unwrap().key_places.clone();
+    assert!(matches!(places(&docs[0]), Some(KeyPlaces::Long(_))));
+    assert!(matches!(
+        places(&docs[1]),
+        Some(KeyPlaces::Short { bits: 3, .. })
+    ));
+    let bound = d.max_matched(&docs[0], &docs[1]).unwrap();
+    assert!(bound > 10, "{bound}");
+    assert_eq!(bound, brute_max_matched(&d, &docs[0], &docs[1]));
+    assert_eq!(d.max_matched(&docs[1], &docs[0]), Some(bound));
+}
+
 #[test]
 fn invalid_settings_are_rejected() {
     for cfg in [

@@ -103,15 +103,14 @@ impl RobustSlst {
 
     /// A profile's vocabulary size, prefix and buckets from the ranks by document frequency of
     /// the terms of its units and windows (each term's rank once or more).
-    pub(super) fn words_of(&self, mut ranks: Vec<u32>) -> Words {
+    pub(super) fn words_of(&self, ranks: &mut Vec<u32>) -> Words {
         ranks.sort_unstable();
         ranks.dedup();
-        let buckets = Buckets::of(&ranks);
+        let buckets = Buckets::of(ranks);
         let size = ranks.len();
-        ranks.truncate(prefix_len(size, self.config.vocabulary));
         Words {
             size: size as u32,
-            prefix: ranks.into(),
+            prefix: ranks[..prefix_len(size, self.config.vocabulary)].into(),
             buckets,
         }
     }
