@@ -145,8 +145,8 @@ pub(super) enum KeyRanks {
 
 /// A view's key places ([`CorpusView::key_places`]), each (sentence << bits | place among the
 /// sentence's key terms): in two bytes where the document's sentences and key-term counts fit
-/// (anchors take 3 bits, so up to 8,192 sentences), else in four (16 bits each). Two bytes a key
-/// term, where (rank, sentence) pairs took eight: a tenth of a sketched corpus's memory.
+/// (anchors take 3 bits, so up to 8,192 sentences), else in four (16 bits each). Kept as
+/// (rank, sentence) pairs, eight bytes each, they were a tenth of a sketched corpus's memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum KeyPlaces {
     Short { places: Box<[u16]>, bits: u32 },
@@ -659,8 +659,8 @@ impl RobustSlst {
         let ranks_of = |t: u64| rank_of.get(&t).copied().unwrap_or([u32::MAX; 3]);
         // Under the anchor rule, a profile's key-term ranks are then its first term ranks.
         let in_terms = term_ranks && self.config.anchor_terms > 0;
-        // Each thread's working lists are kept from profile to profile: made anew for each, they
-        // left holes among the views and term lists kept, and the peak did not fall with them.
+        // Each thread keeps its working lists from profile to profile, rather than allocating
+        // them for every profile among the views and term lists kept.
         sketches
             .par_iter_mut()
             .for_each_init(ViewScratch::default, |scratch, p| {
