@@ -262,14 +262,19 @@ fn brute_max_matched(d: &RobustSlst, a: &RobustProfile, b: &RobustProfile) -> us
     in_a.min(in_b)
 }
 
+/// A text of `entries` short sentences, one a line of a ledger: many sentences cheaply.
+fn ledger(entries: usize) -> String {
+    (0..entries)
+        .map(|i| format!("Entry {i} closes ledger folio {}. ", i % 97))
+        .collect()
+}
+
 /// A document with more sentences than the view numbers (over 65,536) has no bound: no pair
 /// with it is ruled out before it is compared, and it is compared as any.
 #[test]
 fn a_document_too_long_for_the_view_is_never_ruled_out_by_the_bound() {
     let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
-    let ledger: String = (0..66_000)
-        .map(|i| format!("Entry {i} closes ledger folio {}. ", i % 97))
-        .collect();
+    let ledger = ledger(66_000);
     let d = RobustSlst::new(RobustConfig::default()).unwrap();
     let mut docs = vec![
         d.sketch(&Document::new("whole", format!("{kjv}\n\n{ledger}"))),
@@ -291,9 +296,7 @@ fn a_document_too_long_for_the_view_is_never_ruled_out_by_the_bound() {
 fn a_long_document_keeps_its_bound_in_four_byte_places() {
     use super::keys::KeyPlaces;
     let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
-    let ledger: String = (0..9_000)
-        .map(|i| format!("Entry {i} closes ledger folio {}. ", i % 97))
-        .collect();
+    let ledger = ledger(9_000);
     let d = RobustSlst::new(RobustConfig::default()).unwrap();
     let mut docs = vec![
         d.sketch(&Document::new(
