@@ -65,6 +65,9 @@ struct StoredRobustSettings {
     /// Absent from indexes made before the setting: off (0), their decision.
     #[serde(default)]
     vocabulary: f64,
+    /// Absent from indexes made before the setting: every pair of anchors (0), their keys.
+    #[serde(default)]
+    pair_keys: usize,
     stopwords_id: String,
     stopwords: Vec<String>,
 }
@@ -162,6 +165,7 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
                 flash_edits: c.flash_edits,
                 headline_subjects: c.headline_subjects,
                 figure_swaps: c.figure_swaps,
+                pair_keys: c.pair_keys,
                 vocabulary: c.vocabulary,
                 stopwords_id: c.stopwords.id().to_string(),
                 stopwords: word_list(&c.stopwords),
@@ -249,6 +253,7 @@ pub(super) fn from_json(method: Method, json: &str) -> Result<Option<(Method, Me
                 flash_edits: s.flash_edits,
                 headline_subjects: s.headline_subjects,
                 figure_swaps: s.figure_swaps,
+                pair_keys: s.pair_keys,
                 vocabulary: s.vocabulary,
             };
             Method::Slst

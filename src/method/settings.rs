@@ -96,6 +96,7 @@ const ROBUST: &[&str] = &[
     "headline_subjects",
     "figure_swaps",
     "vocabulary",
+    "pair_keys",
 ];
 const SHINGLE: &[&str] = &[
     "shingle_size",
@@ -241,6 +242,7 @@ impl MethodSettings {
                     "flash_edits" => r.flash_edits = parse(name, v)?,
                     "headline_subjects" => r.headline_subjects = parse(name, v)?,
                     "figure_swaps" => r.figure_swaps = parse(name, v)?,
+                    "pair_keys" => r.pair_keys = parse(name, v)?,
                     "vocabulary" => r.vocabulary = parse(name, v)?,
                     _ => unreachable!("ROBUST names"),
                 }

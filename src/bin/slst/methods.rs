@@ -153,6 +153,11 @@ pub struct RobustFlags {
     /// their sentences in blocks: a story sent again with its sentences cut otherwise (0: off).
     #[arg(long, default_value_t = RobustConfig::default().vocabulary, value_name = "J")]
     pub vocabulary: f64,
+    /// Robust mode, corpus runs and indexes: keys per pair of neighbouring sentences, picked by
+    /// min-wise hashing among the pairs of their anchors (0: every pair, an exact join). Fewer
+    /// keys make a run faster and smaller; a block of edited sentences may then be missed.
+    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().pair_keys, value_name = "N")]
+    pub pair_keys: usize,
 }
 
 /// The CLI names of [`SlstMode`].
@@ -229,6 +234,7 @@ impl RobustFlags {
             headline_subjects: self.headline_subjects,
             figure_swaps: self.figure_swaps,
             vocabulary: self.vocabulary,
+            pair_keys: self.pair_keys,
         }
     }
 }

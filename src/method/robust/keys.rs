@@ -11,6 +11,20 @@ use super::{RobustProfile, RobustSlst};
 
 /// Marks the second sentence's term in a pair key, so that pair keys and single keys differ.
 pub(super) const PAIR_SEED: u64 = 0x5ee1_7e55_0b0c_0001;
+/// Seeds the min-wise hashes that pick a pair of neighbouring sentences' sampled keys.
+const MIN_WISE_SEED: u64 = 0x5ee1_7e55_0b0c_0003;
+
+/// The term of `terms` (a sentence's anchors or prefix) whose `h`-th min-wise hash
+/// is least: two sentences with the same anchors pick the same one for every `h`, two whose
+/// anchor sets have Jaccard J for a share J of the hashes. Hashes of distinct terms never tie
+/// (the hash is a bijection of the term for each `h`), so the pick does not depend on the
+/// order of `terms`.
+fn min_wise<T: Copy + Into<u64>>(terms: &[T], h: u64) -> Option<T> {
+    terms
+        .iter()
+        .copied()
+        .min_by_key(|&t| pair_key(t.into(), h, MIN_WISE_SEED))
+}
 /// Marks single keys.
 pub(super) const SINGLE_SEED: u64 = 0x5ee1_7e55_0b0c_0002;
 
@@ -306,7 +320,12 @@ impl RobustSlst {
                     } else {
                         0
                     };
-                    singles + k * key_terms(i + 1)
+                    let pairs = match self.config.pair_keys {
+                        0 => k * key_terms(i + 1),
+                        n if key_terms(i + 1) > 0 => n,
+                        _ => 0,
+                    };
+                    singles + pairs
                 })
                 .sum(),
         );
@@ -349,7 +368,18 @@ impl RobustSlst {
                 // Every matching pair is a block: single keys witness every one.
                 continue;
             }
-            if i + 1 < p.len() {
+            if i + 1 < p.len() && self.config.pair_keys > 0 {
+                let (here, next) = (prefix(i), prefix(i + 1));
+                for h in 0..self.config.pair_keys as u64 {
+                    let (Some(x), Some(y)) = (min_wise(here, h), min_wise(next, h)) else {
+                        break; // a sentence without terms: no keys
+                    };
+                    if take(x.into()) {
+                        visit(k, KeyTerms::new(x, y, PAIR_SEED), pair);
+                    }
+                    k += 1;
+                }
+            } else if i + 1 < p.len() {
                 let next = prefix(i + 1);
                 for &x in prefix(i) {
                     if take(x.into()) {

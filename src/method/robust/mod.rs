@@ -218,6 +218,15 @@ pub struct RobustConfig {
     /// otherwise — a ticker added to the headline, two clauses merged, a table re-lined — keeps
     /// its words while its string of sentence lengths changes.
     pub vocabulary: f64,
+    /// How many keys a corpus join (and an index) takes for each pair of neighbouring
+    /// sentences: the pairs of their anchors (or prefix terms) picked by as many min-wise hashes,
+    /// one term of each sentence per hash (0: every pair of them, up to k² = 25). Two sentence
+    /// pairs with the same anchors share every picked key; pairs whose anchor sets overlap with
+    /// Jaccard J₁ and J₂ share each with probability J₁·J₂, so an edited block may go unkeyed
+    /// where the exact keys would find it (its single keys still witness it). Only which pairs
+    /// become candidates changes, never a comparison: with 4, a million synthetic documents
+    /// took half the time and 70 % of the memory for 46 of 88,895 pairs fewer.
+    pub pair_keys: usize,
 }
 
 impl Default for RobustConfig {
@@ -274,6 +283,9 @@ impl Default for RobustConfig {
             // (results/judged-pairs/reuters/scores.txt, scripts/evaluate_judged_pairs.sh). Of
             // the 18 pairs it adds, 16 are near-duplicates (results/judged-pairs/reuters-vocabulary/).
             vocabulary: 0.8,
+            // Measured on the corpora of scripts/bench_peers.sh and scripts/bench_scale.sh
+            // against every pair of anchors (docs/benchmarks.md, "sampled pair keys").
+            pair_keys: 4,
         }
     }
 }
@@ -361,6 +373,7 @@ impl RobustConfig {
             headline_subjects: self.headline_subjects,
             figure_swaps: self.figure_swaps,
             vocabulary: self.vocabulary,
+            pair_keys: self.pair_keys,
         }
     }
 
@@ -452,6 +465,8 @@ pub struct RobustParams {
     /// Also a duplicate with a block and at least this Jaccard coefficient of the texts'
     /// distinct terms (0: no such rule).
     pub vocabulary: f64,
+    /// Keys per pair of neighbouring sentences in a corpus join (0: every pair of anchors).
+    pub pair_keys: usize,
 }
 
 /// One kept sentence (or window) of a robust profile. Its distinct terms lie in its profile's
@@ -1453,7 +1468,8 @@ impl Detector for RobustSlst {
     }
 
     /// Pair keys and single keys (see the module docs): any two documents with a block share
-    /// one. Under the corpus-wide order when [`Detector::prepare_corpus`] has run, else under the
+    /// one — with sampled pair keys ([`RobustConfig::pair_keys`]), any two whose block has two
+    /// sentences with the same anchors on both sides, or one long sentence. Under the corpus-wide order when [`Detector::prepare_corpus`] has run, else under the
     /// order of the ids themselves (a global order too: the anchors' own, and for prefixes only
     /// a less selective one than document frequency).
     fn join_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
@@ -1537,7 +1553,8 @@ impl Detector for RobustSlst {
     }
 
     /// The join keys and, with the word rule, the word keys of the vocabulary's prefix in id
-    /// order (module `words`): any two documents the decision keeps share one of them.
+    /// order (module `words`): any two documents the decision keeps share one of them (with
+    /// sampled pair keys, as those of `join_keys` say).
     fn duplicate_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
         let words = self.word_keys_of(sketch, true);
         Some(union_sorted(self.join_keys(sketch)?, words))
