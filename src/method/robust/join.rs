@@ -12,10 +12,10 @@
 //! bounding each one afterwards, this reads each posting list once per holder and never sorts
 //! or stores the pairs that cannot be reported.
 //!
-//! That holds as stated with every pair of anchors as a step's keys (`pair_keys` 0). By default
-//! a step keys on 4 of those pairs, picked by min-wise hashes ([`super::RobustConfig::pair_keys`]): a
-//! step whose two sentences have the same anchors as the other document's shares each of them,
-//! one of edited sentences may share none, and its sentences then count as witnessed only
+//! That holds as stated with every pair of anchors as a step's keys (`pair_keys` 0). By
+//! default a step keys on 4 of those pairs, picked by min-wise hashes
+//! ([`super::RobustConfig::pair_keys`]): a step whose two sentences have the same anchors as
+//! the other document's shares each of them, one of edited sentences may share none, and its sentences then count as witnessed only
 //! through other keys (their single keys, or the neighbouring steps'). The count is then a bound
 //! for blocks of such sentences only, and a pair resting on edited ones may be missed. The
 //! lists are shorter by as much as the keys are fewer: on a million synthetic documents the run
