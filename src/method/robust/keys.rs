@@ -11,6 +11,9 @@ use super::{RobustProfile, RobustSlst};
 
 /// Marks the second sentence's term in a pair key, so that pair keys and single keys differ.
 pub(super) const PAIR_SEED: u64 = 0x5ee1_7e55_0b0c_0001;
+/// Marks single keys.
+pub(super) const SINGLE_SEED: u64 = 0x5ee1_7e55_0b0c_0002;
+
 /// Seeds the min-wise hashes that pick a pair of neighbouring sentences' sampled keys.
 const MIN_WISE_SEED: u64 = 0x5ee1_7e55_0b0c_0003;
 
@@ -25,8 +28,6 @@ fn min_wise<T: Copy + Into<u64>>(terms: &[T], h: u64) -> Option<T> {
         .copied()
         .min_by_key(|&t| pair_key(t.into(), h, MIN_WISE_SEED))
 }
-/// Marks single keys.
-pub(super) const SINGLE_SEED: u64 = 0x5ee1_7e55_0b0c_0002;
 
 /// A 64-bit key for an ordered pair of term ids and a seed: two rounds of the SplitMix64
 /// finaliser. Keys only need to be equal for equal inputs: a collision can only add a candidate
