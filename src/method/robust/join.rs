@@ -1330,9 +1330,7 @@ mod tests {
         let verses: Vec<&str> = kjv.lines().filter(|l| l.len() > 40).take(300).collect();
         (0..80)
             .map(|d| {
-                let start = (d * 37) % 250;
-                let len = [1, 2, 4, 8, 12][d % 5];
-                let mut text: Vec<String> = verses[start..start + len]
+                let mut text: Vec<String> = verses[genesis_verses(d)]
                     .iter()
                     .map(|v| v.to_string())
                     .collect();
@@ -1346,6 +1344,12 @@ mod tests {
                 Document::new(format!("g{d}"), text.join("\n\n"))
             })
             .collect()
+    }
+
+    /// The verses document `d` of [`genesis_corpus`] is cut from.
+    fn genesis_verses(d: usize) -> std::ops::Range<usize> {
+        let start = (d * 37) % 250;
+        start..start + [1, 2, 4, 8, 12][d % 5]
     }
 
     /// The Genesis corpus sketched and prepared as a corpus by `d`.
@@ -1443,15 +1447,15 @@ mod tests {
         assert_eq!(d.config.pair_keys, 4);
         let sketches = genesis_sketches(&d);
         let refs: Vec<&RobustProfile> = sketches.iter().collect();
-        // The verses each document of `genesis_corpus` is cut from.
-        let verses = |x: usize| {
-            let start = (x * 37) % 250;
-            start..start + [1, 2, 4, 8, 12][x % 5]
-        };
-        let shared = |a: usize, b: usize| {
-            let (x, y) = (verses(a), verses(b));
-            x.end.min(y.end).saturating_sub(x.start.max(y.start))
-        };
+        // The pairs that share two verses or more, with their scores.
+        let shared: Vec<(usize, usize, Similarity)> = (0..refs.len())
+            .flat_map(|a| (a + 1..refs.len()).map(move |b| (a, b)))
+            .filter(|&(a, b)| {
+                let (x, y) = (genesis_verses(a), genesis_verses(b));
+                x.end.min(y.end).saturating_sub(x.start.max(y.start)) >= 2
+            })
+            .map(|(a, b)| (a, b, d.compare(refs[a], refs[b]).similarity))
+            .collect();
         let mut checked = 0;
         for theta in [0.0, 0.3, 0.5, 0.8] {
             let keep = move |s: &Similarity, _: bool| s.resemblance > 0.0 && s.resemblance >= theta;
@@ -1467,12 +1471,10 @@ mod tests {
                     true,
                 )
                 .unwrap();
-            for a in 0..refs.len() {
-                for b in a + 1..refs.len() {
-                    if shared(a, b) >= 2 && keep(&d.compare(refs[a], refs[b]).similarity, true) {
-                        checked += 1;
-                        assert!(found.binary_search(&(a, b)).is_ok(), "θ {theta}: {a} {b}");
-                    }
+            for (a, b, s) in &shared {
+                if keep(s, true) {
+                    checked += 1;
+                    assert!(found.binary_search(&(*a, *b)).is_ok(), "θ {theta}: {a} {b}");
                 }
             }
         }
