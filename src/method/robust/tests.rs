@@ -1128,3 +1128,32 @@ fn anchors_read_from_term_ranks_join_as_their_own_copy() {
     assert!(found.as_ref().is_some_and(|c| c.pairs.len() >= 4));
     assert_eq!(candidates(&read), found);
 }
+
+#[test]
+fn document_frequencies_count_each_document_once_across_batches() {
+    use super::keys::{DF_BATCH, document_frequencies};
+    // More than two batches of documents, each a few verses of Genesis (some repeated within
+    // it, which a document frequency counts once) after one they all hold, so that terms are
+    // shared within and across batches.
+    let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+    let verses: Vec<&str> = kjv.lines().filter(|l| l.len() > 40).take(400).collect();
+    let d = detector();
+    let profiles: Vec<RobustProfile> = (0..2 * DF_BATCH + 37)
+        .map(|i| {
+            let (x, y) = (verses[i % verses.len()], verses[(i * 7 + 3) % verses.len()]);
+            d.sketch(&Document::new(
+                format!("d{i}"),
+                format!("{} {x} {y} {x}", verses[0]),
+            ))
+        })
+        .collect();
+    let mut expected: std::collections::BTreeMap<u64, u32> = Default::default();
+    for p in &profiles {
+        for t in p.vocabulary() {
+            *expected.entry(t).or_default() += 1;
+        }
+    }
+    let expected: Vec<(u32, u64)> = expected.into_iter().map(|(t, df)| (df, t)).collect();
+    assert!(expected.iter().any(|&(df, _)| df as usize > DF_BATCH));
+    assert_eq!(document_frequencies(&profiles), expected);
+}
