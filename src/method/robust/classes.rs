@@ -13,9 +13,12 @@
 //! keys × documents. Pair keys stay per document: a step (two sentences in a row) repeats far
 //! less (6.2 million steps, 5.0 million distinct, on the same corpus).
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use rayon::prelude::*;
 use rdst::{RadixKey, RadixSort};
 
+use super::join::split_parts;
 use super::keys::pair_key;
 use super::{CorpusView, RobustProfile, RobustSlst};
 
@@ -58,6 +61,28 @@ pub(super) struct Classes {
     pub(super) cost: Vec<u64>,
     /// Single keys left out as boilerplate (held by more than `max_df` documents).
     pub(super) capped: usize,
+}
+
+/// A sentence with a single key, as sorted: by the hash of its signature, then sentence.
+#[derive(Debug, Clone, Copy)]
+struct Signed {
+    hash: u64,
+    /// The global sentence.
+    unit: u32,
+    doc: u32,
+}
+
+impl RadixKey for Signed {
+    const LEVELS: usize = 12;
+
+    #[inline]
+    fn get_level(&self, level: usize) -> u8 {
+        if level < 4 {
+            (self.unit >> (8 * level)) as u8
+        } else {
+            (self.hash >> (8 * (level - 4))) as u8
+        }
+    }
 }
 
 /// A single key of a class, as sorted: by key, then class.
@@ -118,67 +143,97 @@ impl Classes {
                 })
             })
         };
-        // First only the hashes, to count the classes (two signatures that share a hash, about
-        // one in 10⁹ at 10⁵ classes, only move the count).
-        let mut hashes: Vec<u64> = (0..n)
+        // Sorted by hash, then sentence: runs of one hash are one class, unless two signatures
+        // share a hash (about one in 10⁹ at 10⁵ classes).
+        let mut signed: Vec<Signed> = (0..n)
             .into_par_iter()
-            .flat_map_iter(|doc| sign(doc).map(|x| x.0))
+            .flat_map_iter(|doc| sign(doc).map(|(hash, unit, doc)| Signed { hash, unit, doc }))
             .collect();
-        hashes.radix_sort_unstable();
-        let distinct = hashes.chunk_by(|x, y| x == y).count();
-        if hashes.len() < min_class_size.saturating_mul(distinct) {
+        signed.radix_sort_builder().with_low_mem_tuner().sort();
+        let distinct = signed.chunk_by(|x, y| x.hash == y.hash).count();
+        if signed.len() < min_class_size.saturating_mul(distinct) {
             return None;
         }
-        drop(hashes);
-        let mut signed: Vec<(u64, u32, u32)> = (0..n).into_par_iter().flat_map_iter(sign).collect();
-        signed.par_sort_unstable();
-        let sig_of = |&(_, unit, doc): &(u64, u32, u32)| {
-            let doc = doc as usize;
-            signature(views[doc], sketches[doc], unit as usize - first_unit[doc])
+        let sig_of = |x: &Signed| {
+            let doc = x.doc as usize;
+            signature(views[doc], sketches[doc], x.unit as usize - first_unit[doc])
         };
-        // Runs of one hash are one class, unless two signatures share a hash: that run is then
-        // put in signature order (then sentence order) and cut where the signature changes.
-        let mut of_unit = vec![NONE; first_unit[n]];
-        let (mut first, mut docs, mut length) = (vec![0u32], Vec::new(), Vec::new());
-        // Each class's first sentence.
-        let mut examples: Vec<u32> = Vec::new();
-        let mut add = |class: &[(u64, u32, u32)]| {
-            let c = length.len() as u32;
-            let from = docs.len();
-            for &(_, unit, doc) in class {
-                of_unit[unit as usize] = c;
-                docs.push(rank[doc as usize]);
-            }
-            if class.len() > 1 {
-                docs[from..].sort_unstable();
-                let mut kept = from + 1;
-                for k in from + 1..docs.len() {
-                    if docs[k] != docs[kept - 1] {
-                        docs[kept] = docs[k];
+        // Where each class starts: each run of a hash, checked in parallel (which reads every
+        // sentence's signature where its profile lies), and a run holding two signatures put
+        // in signature order (then sentence order) and cut where the signature changes.
+        let base = signed.as_ptr() as usize;
+        let mut starts: Vec<u32> = signed
+            .par_chunk_by_mut(|x, y| x.hash == y.hash)
+            .flat_map_iter(|run| {
+                let at = (run.as_ptr() as usize - base) / std::mem::size_of::<Signed>();
+                let head = sig_of(&run[0]);
+                let mixed = run[1..].iter().any(|x| sig_of(x) != head);
+                let mut cuts = Vec::new();
+                if mixed {
+                    run.sort_unstable_by(|x, y| {
+                        sig_of(x).cmp(&sig_of(y)).then(x.unit.cmp(&y.unit))
+                    });
+                    let mut from = at;
+                    for class in run.chunk_by(|x, y| sig_of(x) == sig_of(y)) {
+                        cuts.push(from as u32);
+                        from += class.len();
+                    }
+                }
+                (!mixed).then_some(at as u32).into_iter().chain(cuts)
+            })
+            .collect();
+        starts.push(signed.len() as u32);
+        let classes = starts.len() - 1;
+        let class_range = |c: usize| starts[c] as usize..starts[c + 1] as usize;
+        // Each class's documents: its sentences' documents (by rank), sorted and distinct in
+        // place, then moved together.
+        let mut docs: Vec<u32> = signed.par_iter().map(|x| rank[x.doc as usize]).collect();
+        let held: Vec<u32> = split_parts(&mut docs, (0..classes).map(|c| class_range(c).len()))
+            .into_par_iter()
+            .map(|part| {
+                part.sort_unstable();
+                let mut kept = 1;
+                for k in 1..part.len() {
+                    if part[k] != part[kept - 1] {
+                        part[kept] = part[k];
                         kept += 1;
                     }
                 }
-                docs.truncate(kept);
-            }
-            first.push(docs.len() as u32);
-            length.push(sig_of(&class[0]).1.min(255) as u8);
-            examples.push(class[0].1);
-        };
-        for run in signed.chunk_by_mut(|x, y| x.0 == y.0) {
-            if run.len() > 1 {
-                let head = sig_of(&run[0]);
-                if run[1..].iter().any(|x| sig_of(x) != head) {
-                    run.sort_unstable_by(|x, y| sig_of(x).cmp(&sig_of(y)).then(x.1.cmp(&y.1)));
-                    for class in run.chunk_by(|x, y| sig_of(x) == sig_of(y)) {
-                        add(class);
-                    }
-                    continue;
-                }
-            }
-            add(run);
+                kept as u32
+            })
+            .collect();
+        let mut first = Vec::with_capacity(classes + 1);
+        first.push(0u32);
+        let mut to = 0;
+        for (c, &kept) in held.iter().enumerate() {
+            docs.copy_within(starts[c] as usize..starts[c] as usize + kept as usize, to);
+            to += kept as usize;
+            first.push(to as u32);
         }
+        docs.truncate(to);
+        docs.shrink_to_fit();
+        drop(held);
+        // Each sentence's class, written in parallel at places scattered over the corpus.
+        let of_unit: Vec<AtomicU32> = (0..first_unit[n])
+            .into_par_iter()
+            .map(|_| AtomicU32::new(NONE))
+            .collect();
+        (0..classes).into_par_iter().for_each(|c| {
+            for x in &signed[class_range(c)] {
+                of_unit[x.unit as usize].store(c as u32, Ordering::Relaxed);
+            }
+        });
+        let of_unit: Vec<u32> = of_unit.into_iter().map(AtomicU32::into_inner).collect();
+        // Each class's length and first sentence.
+        let (length, examples): (Vec<u8>, Vec<u32>) = (0..classes)
+            .into_par_iter()
+            .map(|c| {
+                let x = &signed[starts[c] as usize];
+                (sig_of(x).1.min(255) as u8, x.unit)
+            })
+            .unzip();
         drop(signed);
-        let classes = length.len();
+        drop(starts);
         let held = |c: u32| (first[c as usize + 1] - first[c as usize]) as usize;
 
         // Every class's single keys, as (key, class), sorted: runs of a key are its list.

@@ -253,7 +253,10 @@ fn offsets(sizes: impl Iterator<Item = usize>) -> Vec<usize> {
 }
 
 /// `v` cut into consecutive parts of the given lengths.
-fn split_parts<T>(mut v: &mut [T], lengths: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
+pub(super) fn split_parts<T>(
+    mut v: &mut [T],
+    lengths: impl Iterator<Item = usize>,
+) -> Vec<&mut [T]> {
     let mut parts = Vec::new();
     for length in lengths {
         let (part, tail) = std::mem::take(&mut v).split_at_mut(length);
