@@ -220,14 +220,21 @@ impl RobustSlst {
         for t in 0..terms {
             start[t + 1] += start[t];
         }
+        // Vocabulary sizes by place, ascending.
+        let size_at: Vec<u32> = order.iter().map(|&d| words[d as usize].size).collect();
+        // Each posting as the lookups read it: (place, position in the prefix, vocabulary
+        // size), list after list; the sizes beside the places, so that a lookup reads them in
+        // order rather than at each place.
+        let postings: Vec<(u32, u32, u32)> = postings
+            .into_par_iter()
+            .map(|(_, k, j)| (k, j, size_at[k as usize]))
+            .collect();
         let list = |t: u32| match start.get(t as usize..t as usize + 2) {
             Some(&[from, to]) => &postings[from as usize..to as usize],
             _ => &[],
         };
         let cap = max_df.min(WORD_DF);
         let capped = (0..terms as u32).filter(|&t| list(t).len() > cap).count();
-        // Vocabulary sizes by place, ascending.
-        let size_at: Vec<u32> = order.iter().map(|&d| words[d as usize].size).collect();
         let v = self.config.vocabulary;
         let mut pairs: Vec<(usize, usize)> = order
             .par_iter()
@@ -245,10 +252,9 @@ impl RobustSlst {
                             continue;
                         }
                         // Documents before x whose sizes could fit.
-                        let lo = postings
-                            .partition_point(|&(_, k, _)| f64::from(size_at[k as usize]) < least);
-                        let hi = postings.partition_point(|&(_, k, _)| k < px);
-                        for &(_, k, j) in postings.get(lo..hi).unwrap_or_default() {
+                        let lo = postings.partition_point(|&(_, _, sy)| f64::from(sy) < least);
+                        let hi = postings.partition_point(|&(k, _, _)| k < px);
+                        for &(k, j, sy) in postings.get(lo..hi).unwrap_or_default() {
                             let c = &mut count[k as usize];
                             if *c == PRUNED {
                                 continue;
@@ -260,7 +266,6 @@ impl RobustSlst {
                             // positional filter, Xiao et al. 2008): if even all of those could
                             // not make the overlap, the pair is out. Those before it were
                             // counted, but for the ones left out.
-                            let sy = size_at[k as usize];
                             let later = (wx.size - i - 1).min(sy - j - 1);
                             let most = f64::from(*c + skipped + 1 + later);
                             *c = if most >= self.overlap_needed(wx.size, sy) {
