@@ -188,31 +188,32 @@ impl Classes {
         // Each class's documents: its sentences' documents (by rank), sorted and distinct in
         // place, then moved together.
         let mut docs: Vec<u32> = signed.par_iter().map(|x| rank[x.doc as usize]).collect();
-        let held: Vec<u32> = split_parts(&mut docs, (0..classes).map(|c| class_range(c).len()))
-            .into_par_iter()
-            .map(|part| {
-                part.sort_unstable();
-                let mut kept = 1;
-                for k in 1..part.len() {
-                    if part[k] != part[kept - 1] {
-                        part[kept] = part[k];
-                        kept += 1;
+        let distinct_docs: Vec<u32> =
+            split_parts(&mut docs, (0..classes).map(|c| class_range(c).len()))
+                .into_par_iter()
+                .map(|part| {
+                    part.sort_unstable();
+                    let mut kept = 1;
+                    for k in 1..part.len() {
+                        if part[k] != part[kept - 1] {
+                            part[kept] = part[k];
+                            kept += 1;
+                        }
                     }
-                }
-                kept as u32
-            })
-            .collect();
+                    kept as u32
+                })
+                .collect();
         let mut first = Vec::with_capacity(classes + 1);
         first.push(0u32);
         let mut to = 0;
-        for (c, &kept) in held.iter().enumerate() {
+        for (c, &kept) in distinct_docs.iter().enumerate() {
             docs.copy_within(starts[c] as usize..starts[c] as usize + kept as usize, to);
             to += kept as usize;
             first.push(to as u32);
         }
         docs.truncate(to);
         docs.shrink_to_fit();
-        drop(held);
+        drop(distinct_docs);
         // Each sentence's class, written in parallel at places scattered over the corpus.
         let of_unit: Vec<AtomicU32> = (0..first_unit[n])
             .into_par_iter()
