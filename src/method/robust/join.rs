@@ -15,11 +15,12 @@
 //! That holds as stated with every pair of anchors as a step's keys (`pair_keys` 0). By
 //! default a step keys on 4 of those pairs, picked by min-wise hashes
 //! ([`super::RobustConfig::pair_keys`]): a step whose two sentences have the same anchors as
-//! the other document's shares each of them, one of edited sentences may share none, and its sentences then count as witnessed only
-//! through other keys (their single keys, or the neighbouring steps'). The count is then a bound
-//! for blocks of such sentences only, and a pair resting on edited ones may be missed. The
-//! lists are shorter by as much as the keys are fewer: on a million synthetic documents the run
-//! took half the time and 70 % of the memory, for 46 fewer of 88,895 pairs (docs/benchmarks.md).
+//! the other document's shares each of them, one of edited sentences may share none, and its
+//! sentences then count as witnessed only through other keys (their single keys, or the
+//! neighbouring steps'). The count is then a bound for blocks of such sentences only, and a
+//! pair resting on edited ones may be missed. The lists are shorter by as much as the keys are
+//! fewer: on a million synthetic documents the run took half the time and 70 % of the memory,
+//! for 46 fewer of 88,895 pairs (docs/benchmarks.md).
 //!
 //! A key witnesses only where the two documents hold it with sentences of lengths that fit:
 //! the sentences of a block step (or of a one-pair block) differ in length by at most δ, so a

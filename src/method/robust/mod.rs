@@ -223,9 +223,9 @@ pub struct RobustConfig {
     /// one term of each sentence per hash (0: every pair of them, up to k² = 25). Two sentence
     /// pairs with the same anchors share every picked key; pairs whose anchor sets overlap with
     /// Jaccard J₁ and J₂ share each with probability J₁·J₂, so an edited block may go unkeyed
-    /// where the exact keys would find it (unless its sentences' single keys witness it). Only which pairs
-    /// become candidates changes, never a comparison: with 4, a million synthetic documents
-    /// took half the time and 70 % of the memory for 46 of 88,895 pairs fewer.
+    /// where the exact keys would find it (unless its sentences' single keys witness it). Only
+    /// which pairs become candidates changes, never a comparison: with 4, a million synthetic
+    /// documents took half the time and 70 % of the memory for 46 of 88,895 pairs fewer.
     pub pair_keys: usize,
 }
 
@@ -1471,8 +1471,8 @@ impl Detector for RobustSlst {
     /// one; with sampled pair keys ([`RobustConfig::pair_keys`]), any two whose block has two
     /// neighbouring sentences with the same anchors on both sides, or a sentence its single keys
     /// witness. Under the corpus-wide order when [`Detector::prepare_corpus`] has run, else
-    /// under the order of the ids themselves (a global order too: the anchors' own, and for prefixes only
-    /// a less selective one than document frequency).
+    /// under the order of the ids themselves (a global order too: the anchors' own, and for
+    /// prefixes only a less selective one than document frequency).
     fn join_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
         Some(match &sketch.corpus {
             Some(view) => Self::keys_from(&view.slots(self, sketch)),

@@ -222,13 +222,12 @@ impl RobustSlst {
         }
         // Vocabulary sizes by place, ascending.
         let size_at: Vec<u32> = order.iter().map(|&d| words[d as usize].size).collect();
-        // Each posting as the lookups read it: (place, position in the prefix, vocabulary
-        // size), list after list; the sizes beside the places, so that a lookup reads them in
-        // order rather than at each place.
-        let postings: Vec<(u32, u32, u32)> = postings
-            .into_par_iter()
-            .map(|(_, k, j)| (k, j, size_at[k as usize]))
-            .collect();
+        // Each posting, in place, as the lookups read it: (place, position in the prefix,
+        // vocabulary size), list after list; the sizes beside the places, so that a lookup
+        // reads them in order rather than at each place.
+        postings
+            .par_iter_mut()
+            .for_each(|p| *p = (p.1, p.2, size_at[p.1 as usize]));
         let list = |t: u32| match start.get(t as usize..t as usize + 2) {
             Some(&[from, to]) => &postings[from as usize..to as usize],
             _ => &[],
