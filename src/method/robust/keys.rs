@@ -3,7 +3,7 @@
 //! sentences in blocks that rules pairs out before they are compared.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::matching::prefix_len;
 use super::words::Words;
@@ -126,11 +126,9 @@ pub(super) struct CorpusView {
     /// sentence) are made again where they are needed rather than kept: they would be most of a
     /// corpus run's memory.
     pub(super) ranks: KeyRanks,
-    /// Each sentence's key terms (prefix or anchors: the first [`RobustSlst::key_terms`] of its
-    /// ranks) as (sentence, place among them), sorted by rank, then sentence: what
-    /// [`RobustSlst::max_matched`] merges. `None` when the document has more sentences than 16
-    /// bits number: the bound is then not known.
-    pub(super) key_places: Option<KeyPlaces>,
+    /// Each sentence's key terms as (sentence, place among them), made from `ranks` when first
+    /// asked for ([`CorpusView::key_places`]).
+    pub(super) key_places: PlacesCache,
     /// The document's word keys and vocabulary size ([`super::words`]).
     pub(super) words: Words,
     /// The corpus's distinct term ids in order, shared by every profile of the corpus: what
@@ -168,7 +166,55 @@ pub(super) enum KeyPlaces {
     Long(Box<[u32]>),
 }
 
+/// [`CorpusView::key_places`] once made. What it holds follows from the view's other fields, so
+/// two views are equal whether or not either has made it yet.
+#[derive(Debug, Clone, Default)]
+pub(super) struct PlacesCache(pub(super) OnceLock<Option<KeyPlaces>>);
+
+impl PartialEq for PlacesCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for PlacesCache {}
+
 impl KeyPlaces {
+    /// The places of `p`'s key terms under view `v`: each sentence's first
+    /// [`RobustSlst::key_terms`] ranks. `None` when the document has more sentences than 16 bits
+    /// number.
+    fn of(d: &RobustSlst, v: &CorpusView, p: &RobustProfile) -> Option<KeyPlaces> {
+        if p.len() > 1 << 16 {
+            return None;
+        }
+        // (rank << 32 | sentence << 16 | place), sorted.
+        let mut keyed: Vec<u64> = Vec::new();
+        for (i, s) in p.sentences.iter().enumerate() {
+            let keys = &v.ranks_of(p, i)[..d.key_terms(s.size())];
+            let sentence = ((i as u64) & 0xffff) << 16;
+            keyed.extend(
+                (0..)
+                    .zip(keys)
+                    .map(|(k, &r)| (r as u64) << 32 | sentence | k),
+            );
+        }
+        keyed.sort_unstable();
+        // Places in two bytes when every (sentence, place) fits, else in four: every place
+        // among a sentence's (at most its size, a u16) fits in 16 bits, and so must every
+        // sentence.
+        let most = p.sentences.iter().map(|s| d.key_terms(s.size())).max();
+        let bits = usize::BITS - most.unwrap_or(0).saturating_sub(1).leading_zeros();
+        Some(if bits < 16 && p.len() <= 1 << (16 - bits) {
+            let short = |k: u64| ((k as u32 >> 16) << bits | k as u32 & 0xffff) as u16;
+            KeyPlaces::Short {
+                places: keyed.iter().map(|&k| short(k)).collect(),
+                bits,
+            }
+        } else {
+            KeyPlaces::Long(keyed.iter().map(|&k| k as u32).collect())
+        })
+    }
+
     /// Each key term as (its rank, its sentence), in the order kept.
     fn ranked(&self, v: &CorpusView, p: &RobustProfile) -> Vec<(u32, u32)> {
         let entry = |k: u32, bits: u32| {
@@ -189,8 +235,6 @@ impl KeyPlaces {
 pub(super) struct ViewScratch {
     /// Each term's three ranks, in term-list order.
     looked: Vec<[u32; 3]>,
-    /// Each key term as (rank << 32 | sentence << 16 | place among the sentence's).
-    keyed: Vec<u64>,
     /// One sentence's ranks in the join's order.
     ordered: Vec<u32>,
     /// The ranks by document frequency, for the word rule.
@@ -259,6 +303,19 @@ impl CorpusView {
         } else {
             d.each_slot::<false, _>(p, ranks, take, visit)
         }
+    }
+
+    /// Each sentence's key terms (prefix or anchors: the first [`RobustSlst::key_terms`] of its
+    /// ranks) as (sentence, place among them), sorted by rank, then sentence: what
+    /// [`RobustSlst::max_matched`] merges. `None` when the document has more sentences than 16
+    /// bits number: the bound is then not known. Made at the first call, by the first bound
+    /// that needs it: a corpus run's join, which does not, then holds none (0.2 GB at a million
+    /// synthetic documents).
+    pub(super) fn key_places(&self, d: &RobustSlst, p: &RobustProfile) -> Option<&KeyPlaces> {
+        self.key_places
+            .0
+            .get_or_init(|| KeyPlaces::of(d, self, p))
+            .as_ref()
     }
 
     /// Sentence `i`'s key-term ranks; `p` is the profile this view was made of.
@@ -485,7 +542,6 @@ impl RobustSlst {
         let terms = p.id_list();
         let ViewScratch {
             looked,
-            keyed,
             ordered,
             words,
         } = scratch;
@@ -498,9 +554,8 @@ impl RobustSlst {
             starts.reserve_exact(p.len() + 1);
             starts.push(0);
         }
-        keyed.clear();
         let column = if in_terms { 2 } else { 0 };
-        for (i, s) in p.sentences.iter().enumerate() {
+        for s in &p.sentences {
             ordered.clear();
             ordered.extend(
                 looked[s.first_term as usize..][..s.size()]
@@ -508,35 +563,11 @@ impl RobustSlst {
                     .map(|l| l[column]),
             );
             ordered.sort_unstable();
-            let sentence = ((i as u64) & 0xffff) << 16;
-            let keys = &ordered[..self.key_terms(ordered.len())];
-            keyed.extend(
-                (0..)
-                    .zip(keys)
-                    .map(|(k, &r)| (r as u64) << 32 | sentence | k),
-            );
             if !in_terms {
                 ranks.extend_from_slice(&ordered[..self.keyed_terms(ordered.len())]);
                 starts.push(ranks.len() as u32);
             }
         }
-        // Places in two bytes when every (sentence, place) fits, else in four: every place
-        // among a sentence's (at most its size, a u16) fits in 16 bits, and so must every
-        // sentence.
-        let most = p.sentences.iter().map(|s| self.key_terms(s.size())).max();
-        let bits = usize::BITS - most.unwrap_or(0).saturating_sub(1).leading_zeros();
-        let key_places = (p.len() <= 1 << 16).then(|| {
-            keyed.sort_unstable();
-            if bits < 16 && p.len() <= 1 << (16 - bits) {
-                let short = |k: u64| ((k as u32 >> 16) << bits | k as u32 & 0xffff) as u16;
-                KeyPlaces::Short {
-                    places: keyed.iter().map(|&k| short(k)).collect(),
-                    bits,
-                }
-            } else {
-                KeyPlaces::Long(keyed.iter().map(|&k| k as u32).collect())
-            }
-        });
         // The vocabulary by document frequency: of the sentences and the windows.
         let words = if self.config.vocabulary > 0.0 && !p.is_empty() {
             words.clear();
@@ -567,7 +598,7 @@ impl RobustSlst {
         };
         let view = CorpusView {
             ranks,
-            key_places,
+            key_places: PlacesCache::default(),
             words,
             ids: Arc::clone(ids),
             lead: p.lead.map(term_rank),
@@ -587,7 +618,7 @@ impl RobustSlst {
     /// the two sorted key-term lists.
     pub(super) fn max_matched(&self, a: &RobustProfile, b: &RobustProfile) -> Option<usize> {
         let (x, y) = (a.corpus.as_deref()?, b.corpus.as_deref()?);
-        let (xp, yp) = (x.key_places.as_ref()?, y.key_places.as_ref()?);
+        let (xp, yp) = (x.key_places(self, a)?, y.key_places(self, b)?);
         let delta = self.config.length_tolerance;
         // Sentences with a possible partner, as bit sets (on the stack for short documents).
         const WORDS: usize = 8;

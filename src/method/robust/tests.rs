@@ -307,7 +307,7 @@ fn a_long_document_keeps_its_bound_in_four_byte_places() {
     ];
     d.prepare_corpus(&mut docs);
     assert!(docs[0].len() > 1 << 13, "{}", docs[0].len());
-    let places = |p: &RobustProfile| p.corpus.as_deref().unwrap().key_places.clone();
+    let places = |p: &RobustProfile| p.corpus.as_deref().unwrap().key_places(&d, p).cloned();
     assert!(matches!(places(&docs[0]), Some(KeyPlaces::Long(_))));
     assert!(matches!(
         places(&docs[1]),
@@ -317,6 +317,27 @@ fn a_long_document_keeps_its_bound_in_four_byte_places() {
     assert!(bound > 10, "{bound}");
     assert_eq!(bound, brute_max_matched(&d, &docs[0], &docs[1]));
     assert_eq!(d.max_matched(&docs[1], &docs[0]), Some(bound));
+}
+
+#[test]
+fn key_places_are_made_by_the_first_bound_that_reads_them() {
+    let kjv = include_str!("../../../corpora/bible/kjv-1mb.txt");
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let mut docs = vec![
+        d.sketch(&Document::new("a", &kjv[..6_000])),
+        d.sketch(&Document::new("b", &kjv[3_000..9_000])),
+    ];
+    d.prepare_corpus(&mut docs);
+    let made = |p: &RobustProfile| p.corpus.as_deref().unwrap().key_places.0.get().is_some();
+    // A corpus's views hold no places until a bound needs them (they are not the join's).
+    assert!(!made(&docs[0]) && !made(&docs[1]));
+    let before = docs.clone();
+    let bound = d.max_matched(&docs[0], &docs[1]).unwrap();
+    assert!(made(&docs[0]) && made(&docs[1]));
+    assert_eq!(bound, brute_max_matched(&d, &docs[0], &docs[1]));
+    // Made or not, a view is the same view.
+    assert_eq!(docs, before);
+    assert_eq!(d.max_matched(&before[0], &before[1]), Some(bound));
 }
 
 #[test]
