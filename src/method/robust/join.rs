@@ -949,14 +949,18 @@ impl RobustSlst {
             keep(&bound, config.reaches(&bound, m))
         };
         let thresholds = Thresholds::new(&sizes, &may_keep);
-        let ranked_places = by_size
+        let ranked_places: Vec<u16> = by_size
             .iter()
             .map_while(|&d| thresholds.place_of(sizes[d as usize]))
             .collect();
         let walk = Walk {
             fewest: fewest_matched(&sizes, &may_keep),
             thresholds,
-            ranked_sizes: by_size.iter().map(|&d| sizes[d as usize]).collect(),
+            ranked_sizes: if ranked_places.is_empty() {
+                by_size.iter().map(|&d| sizes[d as usize]).collect()
+            } else {
+                Vec::new()
+            },
             ranked_places,
             sizes,
             detector: self,
@@ -1014,7 +1018,8 @@ fn merge_sorted<T: Ord + Copy>(x: Vec<T>, y: Vec<T>) -> Vec<T> {
 struct Walk<'a> {
     /// Kept sentences per document.
     sizes: Vec<usize>,
-    /// Kept sentences per document by rank (ascending): the walk counts by rank.
+    /// Kept sentences per document by rank (ascending): the walk counts by rank. Empty when
+    /// `ranked_places` stand for them.
     ranked_sizes: Vec<usize>,
     /// Their places in the thresholds' table, by rank, when it is kept (else empty): two bytes
     /// a document where the sizes take eight, so that the counts' check, which reads one per

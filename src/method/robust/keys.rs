@@ -547,23 +547,21 @@ impl RobustSlst {
         } = scratch;
         looked.clear();
         looked.extend(terms.iter().map(|&t| ranks_of(t)));
-        let sizes = || p.sentences.iter().map(|s| s.size());
+        // Each sentence's key-term ranks, unless the term list's own ranks are read instead.
         let (mut ranks, mut starts) = (Vec::new(), Vec::new());
         if !in_terms {
-            ranks.reserve_exact(sizes().map(|n| self.keyed_terms(n)).sum());
+            let sizes = p.sentences.iter().map(|s| s.size());
+            ranks.reserve_exact(sizes.map(|n| self.keyed_terms(n)).sum());
             starts.reserve_exact(p.len() + 1);
             starts.push(0);
-        }
-        let column = if in_terms { 2 } else { 0 };
-        for s in &p.sentences {
-            ordered.clear();
-            ordered.extend(
-                looked[s.first_term as usize..][..s.size()]
-                    .iter()
-                    .map(|l| l[column]),
-            );
-            ordered.sort_unstable();
-            if !in_terms {
+            for s in &p.sentences {
+                ordered.clear();
+                ordered.extend(
+                    looked[s.first_term as usize..][..s.size()]
+                        .iter()
+                        .map(|l| l[0]),
+                );
+                ordered.sort_unstable();
                 ranks.extend_from_slice(&ordered[..self.keyed_terms(ordered.len())]);
                 starts.push(ranks.len() as u32);
             }
