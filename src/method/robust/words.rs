@@ -220,14 +220,12 @@ impl RobustSlst {
         for t in 0..terms {
             start[t + 1] += start[t];
         }
-        // Vocabulary sizes by place, ascending.
-        let size_at: Vec<u32> = order.iter().map(|&d| words[d as usize].size).collect();
         // Each posting, in place, as the lookups read it: (place, position in the prefix,
         // vocabulary size), list after list; the sizes beside the places, so that a lookup
         // reads them in order rather than at each place.
         postings
             .par_iter_mut()
-            .for_each(|p| *p = (p.1, p.2, size_at[p.1 as usize]));
+            .for_each(|p| *p = (p.1, p.2, words[order[p.1 as usize] as usize].size));
         let list = |t: u32| match start.get(t as usize..t as usize + 2) {
             Some(&[from, to]) => &postings[from as usize..to as usize],
             _ => &[],
