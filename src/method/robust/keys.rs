@@ -728,8 +728,10 @@ pub(super) const DF_BATCH: usize = 4096;
 /// the word rule's prefixes are over the whole text — as (document frequency, id), in id
 /// order.
 ///
-/// Each batch of documents counts its own terms (sorting its (term, document) pairs), and
-/// the batches' sorted counts are merged: the corpus's (term, document) pairs, 8 bytes each,
+/// Each batch of documents counts its own terms (in a map from each term to its count and the
+/// last document counted, so that no document's terms are sorted: sorting every document's
+/// vocabulary and then the batch's was twice the time on Reuters-21578), and the batches'
+/// counts, sorted by term, are merged: the corpus's (term, document) pairs, 8 bytes each,
 /// are never held at once. Sorted all together, on a million synthetic documents, they took
 /// 1.6 GB, over half as much as the sketches themselves, and made the sketch stage the run's
 /// peak (4,410 MiB; the run's peak is now the join's, 3,907). The counts do not depend on how
@@ -739,12 +741,23 @@ pub(super) fn document_frequencies(sketches: &[RobustProfile]) -> Vec<(u32, u64)
     sketches
         .par_chunks(DF_BATCH)
         .map(|batch| {
-            let mut occurrences: Vec<u64> = batch.iter().flat_map(|p| p.vocabulary()).collect();
-            occurrences.sort_unstable();
-            occurrences
-                .chunk_by(|x, y| x == y)
-                .map(|run| (run.len() as u32, run[0]))
-                .collect::<Vec<_>>()
+            // Per term: documents holding it, and the last one counted.
+            let mut counts: HashMap<u64, (u32, u32), foldhash::fast::FixedState> =
+                HashMap::default();
+            for (d, p) in (0u32..).zip(batch) {
+                for &t in p.id_list().iter() {
+                    let (count, last) = counts.entry(t).or_insert((0, u32::MAX));
+                    if *last != d {
+                        (*count, *last) = (*count + 1, d);
+                    }
+                }
+            }
+            let mut counted: Vec<(u32, u64)> = counts
+                .into_iter()
+                .map(|(t, (count, _))| (count, t))
+                .collect();
+            counted.sort_unstable_by_key(|&(_, t)| t);
+            counted
         })
         .reduce(Vec::new, merge_counts)
 }
