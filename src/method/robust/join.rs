@@ -78,7 +78,7 @@ use rayon::prelude::*;
 use rdst::{RadixKey, RadixSort};
 
 use super::classes::{self, Classes};
-use super::keys::Slot;
+use super::keys::{KeyTerms, Slot};
 use super::matching::SetSignature;
 use super::{CorpusView, RobustProfile, RobustSlst};
 use crate::batch::{CandidateSet, CandidateSource};
@@ -584,14 +584,14 @@ impl RobustSlst {
     /// document holds). The slots are sorted in passes of at most about `pass_entries` each,
     /// over buckets of their keys' first terms ([`bucket`]), so that the sort's buffer is one
     /// pass's: every pass lists each document's slots again, hashing only the keys it takes
-    /// (what a key is made of is cheap to list, its hash is not). `bucket_sizes` counts the
-    /// corpus's slots per bucket.
+    /// (what a key is made of is cheap to list, its hash is not). A corpus sorted in one pass
+    /// needs no buckets, and its slots are linked to their postings without listing what
+    /// their keys are made of.
     #[allow(clippy::too_many_arguments)]
     fn postings(
         &self,
         sketches: &[&RobustProfile],
         views: &[&CorpusView],
-        bucket_sizes: &[usize; BUCKETS],
         first_slot: &[usize],
         first_unit: &[usize],
         rank: &[u32],
@@ -606,6 +606,30 @@ impl RobustSlst {
             .find(|&b| total.div_ceil(1 << b) <= pass_entries)
             .unwrap_or(PASS_BITS);
         let width = BUCKETS >> bits;
+        // The corpus's slots per bucket of their keys' first terms, which the passes go over.
+        let bucket_sizes = if bits == 0 {
+            let mut all = [0; BUCKETS];
+            all[0] = total;
+            all
+        } else {
+            (0..n)
+                .into_par_iter()
+                .fold(
+                    || [0usize; BUCKETS],
+                    |mut sizes, d| {
+                        let count = |_, terms: KeyTerms, _| sizes[bucket(terms.first())] += 1;
+                        views[d].each_join_slot(self, sketches[d], singles, |_| true, count);
+                        sizes
+                    },
+                )
+                .reduce(
+                    || [0; BUCKETS],
+                    |mut x, y| {
+                        x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
+                        x
+                    },
+                )
+        };
         // Each group of buckets is a pass, taken largest first: the sort's buffers, made for
         // the first pass, shrink to each next one's while the postings grow (on a million
         // synthetic documents, passes of 9.6 to 12.3 million slots).
@@ -651,15 +675,20 @@ impl RobustSlst {
         let mut previous: Vec<usize> = Vec::new();
         // Each document's slots in the next pass: the first pass's counted here, each later
         // one's while the pass before it is written.
-        let mut sizes: Vec<usize> = (0..n)
-            .into_par_iter()
-            .map(|d| {
-                let mut size = 0;
-                let take = |first| pass_of(first) == 0;
-                views[d].each_join_slot(self, sketches[d], singles, take, |_, _, _| size += 1);
-                size
-            })
-            .collect();
+        let mut sizes: Vec<usize> = if bits == 0 {
+            // One pass takes every slot.
+            first_slot.windows(2).map(|w| w[1] - w[0]).collect()
+        } else {
+            (0..n)
+                .into_par_iter()
+                .map(|d| {
+                    let mut size = 0;
+                    let take = |first| pass_of(first) == 0;
+                    views[d].each_join_slot(self, sketches[d], singles, take, |_, _, _| size += 1);
+                    size
+                })
+                .collect()
+        };
         for p in 0..=passes {
             // This pass's slots, each document's written in place into its own part: collecting
             // a parallel iterator of unknown length would first gather pieces. In one listing
@@ -671,6 +700,26 @@ impl RobustSlst {
             let parts = split_parts(&mut entries[..m], sizes.iter().copied());
             let after_parts = split_parts(&mut after, first_slot.windows(2).map(|w| w[1] - w[0]));
             let cost_parts = split_parts(&mut cost, first_unit.windows(2).map(|w| w[1] - w[0]));
+            if p == passes && bits == 0 {
+                // One pass: each slot's link is at its own place, so the slots are listed
+                // without what their keys are made of, which then need not be worked out.
+                after_parts
+                    .into_par_iter()
+                    .zip(cost_parts)
+                    .enumerate()
+                    .for_each(|(d, (after, cost))| {
+                        let links = &pass_links[first_slot[d]..first_slot[d + 1]];
+                        let visit = |k: usize, _, code| {
+                            let link = links[k].load(Ordering::Relaxed);
+                            after[k] = (link >> 32) as u32;
+                            for u in (Slot { key: 0, code }).units() {
+                                cost[u] = cost[u].saturating_add(link as u32);
+                            }
+                        };
+                        views[d].each_join_slot(self, sketches[d], singles, |_| true, visit);
+                    });
+                break;
+            }
             parts
                 .into_par_iter()
                 .zip(after_parts)
@@ -883,35 +932,13 @@ impl RobustSlst {
             min_class_size,
         );
         let singles = classes.is_none();
-        // A document's slots are listed again wherever they are needed (here, then once before
-        // and once per pass of the postings, and once per walk), against ~16 bytes per slot
-        // kept; only where their keys are read are they hashed. Here they are counted, per
-        // document and per bucket of their keys' first terms, which the passes of the postings
-        // go over.
-        let mut slot_counts = vec![0usize; n];
-        let bucket_sizes = slot_counts
-            .par_iter_mut()
-            .enumerate()
-            .fold(
-                || [0usize; BUCKETS],
-                |mut sizes, (d, count)| {
-                    *count = views[d].each_join_slot(
-                        self,
-                        sketches[d],
-                        singles,
-                        |_| true,
-                        |_, terms, _| sizes[bucket(terms.first())] += 1,
-                    );
-                    sizes
-                },
-            )
-            .reduce(
-                || [0; BUCKETS],
-                |mut x, y| {
-                    x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
-                    x
-                },
-            );
+        // A document's slots are listed again wherever they are needed (here, in the passes of
+        // the postings, and once per walk), against ~16 bytes per slot kept; only where their
+        // keys are read are they hashed. Here they are counted.
+        let slot_counts: Vec<usize> = (0..n)
+            .into_par_iter()
+            .map(|d| views[d].each_join_slot(self, sketches[d], singles, |_| true, |_, _, _| ()))
+            .collect();
         let first_slot = offsets(slot_counts.iter().copied());
         // Postings are numbered in u32 below NONE.
         if first_slot[n] >= NONE as usize {
@@ -934,7 +961,6 @@ impl RobustSlst {
         } = self.postings(
             sketches,
             &views,
-            &bucket_sizes,
             &first_slot,
             &first_unit,
             &rank,
