@@ -80,18 +80,27 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
 /// slst::text::for_each_word_span("Oil, gas.", |r, w| spans.push((r, w.to_string())));
 /// assert_eq!(spans, [(0..3, "oil".to_string()), (5..8, "gas".to_string())]);
 /// ```
-pub fn for_each_word_span(text: &str, mut f: impl FnMut(std::ops::Range<usize>, &str)) {
+pub fn for_each_word_span(text: &str, f: impl FnMut(std::ops::Range<usize>, &str)) {
+    for_each_word_span_in(text, &mut String::new(), f);
+}
+
+/// [`for_each_word_span`] with the buffer that words needing a copy are normalised in, so that
+/// a caller walking many short texts (a document's sentences) allocates it once.
+pub(crate) fn for_each_word_span_in(
+    text: &str,
+    buf: &mut String,
+    mut f: impl FnMut(std::ops::Range<usize>, &str),
+) {
     if !ascii::applies(text) {
         return for_each_word_icu_span(text, f);
     }
     // Most words are their own term: no copy.
-    let mut buf = String::new();
     ascii::for_each_word_range(text.as_bytes(), |r, own_term| {
         if own_term {
             f(r.clone(), &text[r]);
         } else {
-            normalize_into(&text[r.clone()], &mut buf);
-            f(r, &buf);
+            normalize_into(&text[r.clone()], buf);
+            f(r, buf);
         }
     });
 }

@@ -148,43 +148,86 @@ pub(super) fn cut_clauses(text: &str, span: Range<usize>, out: &mut Vec<Range<us
     out.push(start..span.end);
 }
 
+/// The working lists of [`RobustSlst::profile_of`], kept by each thread from one document to
+/// the next: made anew for every document, their allocations were about a tenth of the sketch's
+/// time.
+#[derive(Default)]
+struct Scratch {
+    /// The units (spans) and the sentence each was cut from; a sentence's glued pieces.
+    units: Vec<Range<usize>>,
+    sentence_of: Vec<u32>,
+    glued: Vec<Range<usize>>,
+    /// The kept units and the windows, then their terms.
+    sentences: Vec<RobustSentence>,
+    sentence_terms: Vec<u64>,
+    window_terms: Vec<u64>,
+    /// Each term of the unit: its id and where it ends.
+    terms: Vec<(u64, usize)>,
+    /// The figures of every unit, kept, dropped or cut into windows.
+    figures: Vec<u64>,
+    headline_terms: Vec<u64>,
+    named: Vec<bool>,
+    capitalised: Vec<usize>,
+    figure_runs: Vec<(u64, u64)>,
+    /// Where words that need normalising are copied.
+    word: String,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
 impl RobustSlst {
-    /// The units of a text: its sentences, cut where sentences are glued and, with clauses, at
-    /// semicolons and colons; leading white space trimmed, empty units left out.
-    /// Also returns, for each unit, the number of the sentence it was cut from.
-    fn units(&self, text: &str) -> (Vec<Range<usize>>, Vec<u32>) {
-        let mut units = Vec::new();
-        let mut sentence_of = Vec::new();
-        let mut glued = Vec::new();
+    /// The units of a text into `units`: its sentences, cut where sentences are glued and, with
+    /// clauses, at semicolons and colons; leading white space trimmed, empty units left out.
+    /// Also fills `sentence_of`, for each unit, with the number of the sentence it was cut from.
+    fn units(
+        &self,
+        text: &str,
+        units: &mut Vec<Range<usize>>,
+        sentence_of: &mut Vec<u32>,
+        glued: &mut Vec<Range<usize>>,
+    ) {
+        units.clear();
+        sentence_of.clear();
         for (n, span) in text::split_sentences(text).into_iter().enumerate() {
             glued.clear();
             if self.config.split_glued {
-                cut_glued(text, span, &mut glued);
+                cut_glued(text, span, glued);
             } else {
                 glued.push(span);
             }
             for piece in glued.drain(..) {
                 if self.config.clauses {
-                    cut_clauses(text, piece, &mut units);
+                    cut_clauses(text, piece, units);
                 } else {
                     units.push(piece);
                 }
             }
             sentence_of.resize(units.len(), n as u32);
         }
-        for u in &mut units {
+        // Trimmed, and the empty ones left out (with their sentence numbers), in place.
+        let mut kept = 0;
+        for k in 0..units.len() {
+            let u = units[k].clone();
             let trimmed = text[u.clone()].trim_start();
-            u.start = u.end - trimmed.len();
+            if !trimmed.is_empty() {
+                units[kept] = u.end - trimmed.len()..u.end;
+                sentence_of[kept] = sentence_of[k];
+                kept += 1;
+            }
         }
-        units
-            .into_iter()
-            .zip(sentence_of)
-            .filter(|(u, _)| !u.is_empty())
-            .unzip()
+        units.truncate(kept);
+        sentence_of.truncate(kept);
     }
 
     /// The robust profile of a document.
     pub(super) fn profile_of(&self, doc: &Document) -> RobustProfile {
+        SCRATCH.with(|scratch| self.profile_with(doc, &mut scratch.borrow_mut()))
+    }
+
+    /// [`RobustSlst::profile_of`] with the thread's working lists.
+    fn profile_with(&self, doc: &Document, scratch: &mut Scratch) -> RobustProfile {
         let text = &doc.text;
         let mut profile = RobustProfile {
             id: doc.id.clone(),
@@ -199,32 +242,46 @@ impl RobustSlst {
             terms: TermList::Ids(Box::default()),
             corpus: None,
         };
+        let Scratch {
+            units,
+            sentence_of,
+            glued,
+            sentences,
+            sentence_terms,
+            window_terms,
+            terms,
+            figures,
+            headline_terms,
+            named,
+            capitalised,
+            figure_runs,
+            word,
+        } = scratch;
         // The sentences' terms, and the windows' (after the sentences' once all are made).
-        let (mut sentence_terms, mut window_terms): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
-        // Each term of the unit: its id and where it ends.
-        let mut terms: Vec<(u64, usize)> = Vec::new();
-        // The figures of every unit, kept, dropped or cut into windows.
-        let mut figures: Vec<u64> = Vec::new();
+        sentence_terms.clear();
+        window_terms.clear();
+        figures.clear();
         let mut stemmer = self.config.stem.then(Stems::new);
         // The headline — the first sentence that holds a term — and which of its terms the
         // rest of the text writes as a name.
         let mut headline: Option<u32> = None;
-        let mut headline_terms: Vec<u64> = Vec::new();
-        let mut named: Vec<bool> = Vec::new();
-        // The headline's terms that a later unit writes capitalised, not first in the unit (by
-        // their place in `headline_terms`).
-        let mut capitalised: Vec<usize> = Vec::new();
+        headline_terms.clear();
+        named.clear();
         // Runs of figures between two words: the word before the run, the run's hash.
-        let mut figure_runs: Vec<(u64, u64)> = Vec::new();
+        figure_runs.clear();
         let (mut before, mut run) = (0u64, None::<u64>);
-        let (units, sentence_of) = self.units(text);
-        profile.sentences.reserve_exact(units.len());
-        for (span, &sentence) in units.into_iter().zip(&sentence_of) {
+        self.units(text, units, sentence_of, glued);
+        sentences.clear();
+        let mut windows = Vec::new();
+        for (span, &sentence) in units.iter().zip(sentence_of.iter()) {
+            let span = span.clone();
             terms.clear();
+            // The headline's terms that this unit writes capitalised, not first in the unit
+            // (by their place in `headline_terms`).
             capitalised.clear();
             let unit_text = &text[span.clone()];
             let after_headline = headline.is_some_and(|h| h != sentence);
-            text::for_each_word_span(unit_text, |r, word| {
+            text::for_each_word_span_in(unit_text, word, |r, word| {
                 if !self.config.stopwords.contains(word) {
                     let id = match &mut stemmer {
                         Some(s) => marked_term_id(s.stem(word), is_figure_word(word)),
@@ -261,7 +318,7 @@ impl RobustSlst {
                 named.resize(headline_terms.len(), false);
             } else if !capitalised.is_empty() && unit_text.contains(char::is_lowercase) {
                 // Capitals in running text (not an all-capitals line) mark a name.
-                for &k in &capitalised {
+                for &k in capitalised.iter() {
                     named[k] = true;
                 }
             }
@@ -269,18 +326,16 @@ impl RobustSlst {
             if length == 0 {
                 profile.skipped_empty += 1;
             } else if length <= self.config.max_length {
-                if profile.sentences.is_empty() {
+                if sentences.is_empty() {
                     // A single letter (an initial: `U S WEST`) names no subject.
                     profile.lead = terms.iter().map(|t| t.0).find(|&id| term_chars(id) > 1);
                 }
-                profile
-                    .sentences
-                    .push(unit(span.start, span.end, &terms, &mut sentence_terms));
+                sentences.push(unit(span.start, span.end, terms, sentence_terms));
             } else {
                 profile.dropped_long += 1;
                 if self.config.window > 0 {
-                    let (size, out) = (self.config.window, &mut profile.windows);
-                    windows(text, span, &terms, size, out, &mut window_terms);
+                    let size = self.config.window;
+                    windows.extend(span_windows(text, span, terms, size, window_terms));
                 }
             }
         }
@@ -289,26 +344,27 @@ impl RobustSlst {
         }
         figures.sort_unstable();
         figures.dedup();
-        profile.figures = figures.into();
+        profile.figures = figures.as_slice().into();
         figure_runs.sort_unstable();
         figure_runs.dedup();
-        profile.figure_runs = figure_runs.into();
+        profile.figure_runs = figure_runs.as_slice().into();
         profile.subject = headline_terms
             .iter()
-            .zip(&named)
+            .zip(named.iter())
             .filter(|&(&t, &name)| is_figure(t) || (name && term_chars(t) > 1))
             .map(|(&t, _)| t)
             .collect();
         // A corpus run keeps every profile: each keeps what it holds and no spare room
         // (grown by doubling, a third of the sentences' room was spare on synthetic corpora).
-        profile.sentences.shrink_to_fit();
-        profile.windows.shrink_to_fit();
+        profile.sentences = sentences.as_slice().to_vec();
         let offset = sentence_terms.len() as u32;
-        for w in &mut profile.windows {
+        for w in &mut windows {
             w.first_term += offset;
         }
-        sentence_terms.extend_from_slice(&window_terms);
-        profile.set_ids(sentence_terms.into());
+        windows.shrink_to_fit();
+        profile.windows = windows;
+        sentence_terms.extend_from_slice(window_terms);
+        profile.set_ids(sentence_terms.as_slice().into());
         profile
     }
 }
@@ -325,26 +381,26 @@ fn mix(h: u64, id: u64) -> u64 {
 
 /// Windows of `size` terms of an over-long unit: each ends after its last term, the next starts
 /// there (after white space); the last runs to the unit's end.
-fn windows(
-    text: &str,
+fn span_windows<'a>(
+    text: &'a str,
     span: Range<usize>,
-    terms: &[(u64, usize)],
+    terms: &'a [(u64, usize)],
     size: usize,
-    out: &mut Vec<RobustSentence>,
-    ids: &mut Vec<u64>,
-) {
+    ids: &'a mut Vec<u64>,
+) -> impl Iterator<Item = RobustSentence> + 'a {
     let mut start = span.start;
-    let chunks: Vec<&[(u64, usize)]> = terms.chunks(size).collect();
-    for (k, chunk) in chunks.iter().enumerate() {
-        let end = if k + 1 == chunks.len() {
+    let count = terms.len().div_ceil(size);
+    terms.chunks(size).enumerate().map(move |(k, chunk)| {
+        let end = if k + 1 == count {
             span.end
         } else {
             chunk[chunk.len() - 1].1
         };
         let trimmed = text[start..end].trim_start();
-        out.push(unit(end - trimmed.len(), end, chunk, ids));
+        let window = unit(end - trimmed.len(), end, chunk, ids);
         start = end;
-    }
+        window
+    })
 }
 
 /// A kept unit from its span and its terms, whose distinct ids, sorted, it appends to `ids`.
