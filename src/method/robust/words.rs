@@ -24,6 +24,15 @@ use super::matching::{self, prefix_len};
 use super::{RobustProfile, RobustSlst};
 use crate::method::PairRule;
 
+/// What the word join's pair checks read of a document: its vocabulary size, the length and
+/// last term of its indexed prefix ([`RobustSlst::indexed`]), its buckets.
+struct Side {
+    size: u32,
+    indexed: u32,
+    last: Option<u32>,
+    buckets: Buckets,
+}
+
 /// Marks word keys, so that they differ from the sentence keys.
 const WORD_SEED: u64 = 0x5ee1_7e55_0b0c_0003;
 
@@ -61,15 +70,16 @@ impl Buckets {
 
     /// An upper bound on how many terms the two vocabularies share.
     fn most_shared(&self, other: &Buckets) -> u32 {
-        self.0
-            .iter()
-            .zip(&other.0)
-            .map(|(&x, &y)| match (x, y) {
-                // Both counts are at least 255: the smaller is not known.
-                (u8::MAX, u8::MAX) => u32::MAX / 64,
-                _ => u32::from(x.min(y)),
-            })
-            .sum()
+        // Written so that it compiles to a few vector instructions: a corpus join asks it of
+        // every pair its prefixes leave (17 million at 300,000 synthetic documents).
+        let (mut sum, mut top) = (0u32, 0u8);
+        for (&x, &y) in self.0.iter().zip(&other.0) {
+            let least = x.min(y);
+            sum += u32::from(least);
+            top = top.max(least);
+        }
+        // Both counts of a bucket are at least 255: the smaller is not known.
+        if top == u8::MAX { u32::MAX / 2 } else { sum }
     }
 }
 
@@ -230,6 +240,21 @@ impl RobustSlst {
             Some(&[from, to]) => &postings[from as usize..to as usize],
             _ => &[],
         };
+        // What the checks of a pair read of each document, by place, side by side: a pair
+        // reads one record per document instead of following its profile's pointers.
+        let sides: Vec<Side> = order
+            .par_iter()
+            .map(|&d| {
+                let w = words[d as usize];
+                let indexed = self.indexed(w);
+                Side {
+                    size: w.size,
+                    indexed: indexed.len() as u32,
+                    last: indexed.last().copied(),
+                    buckets: w.buckets,
+                }
+            })
+            .collect();
         let cap = max_df.min(WORD_DF);
         let capped = (0..terms as u32).filter(|&t| list(t).len() > cap).count();
         let v = self.config.vocabulary;
@@ -279,14 +304,20 @@ impl RobustSlst {
                         if shared == PRUNED {
                             continue;
                         }
+                        let side = &sides[k as usize];
+                        if f64::from(wx.buckets.most_shared(&side.buckets))
+                            < self.overlap_needed(wx.size, side.size)
+                            || !self.overlap_may_reach_by(
+                                (wx.size, wx.prefix.len() as u32, wx.prefix.last().copied()),
+                                (side.size, side.indexed, side.last),
+                                (shared + skipped) as usize,
+                            )
+                        {
+                            continue;
+                        }
                         let y = order[k as usize] as usize;
                         let (a, b) = ((x as usize).min(y), (x as usize).max(y));
-                        if self.overlap_may_reach(
-                            (wx.size, &wx.prefix),
-                            (words[y].size, self.indexed(words[y])),
-                            (shared + skipped) as usize,
-                        ) && self.buckets_may_reach(wx, words[y])
-                            && admits(a, b)
+                        if admits(a, b)
                             && self.max_matched(sketches[a], sketches[b]) != Some(0)
                             && RobustProfile::vocabulary_jaccard(
                                 sketches[x as usize],
@@ -311,9 +342,20 @@ impl RobustSlst {
     /// whose last term ranks first lies outside that prefix, and there are |x| − prefix of
     /// those (of the two, the smaller bound when the last terms rank alike).
     fn overlap_may_reach(&self, x: (u32, &[u32]), y: (u32, &[u32]), shared: usize) -> bool {
-        let rest = |w: (u32, &[u32])| w.0 as usize - w.1.len();
-        let (lx, ly) = (x.1.last(), y.1.last());
-        let outside = match lx.cmp(&ly) {
+        let of = |w: (u32, &[u32])| (w.0, w.1.len() as u32, w.1.last().copied());
+        self.overlap_may_reach_by(of(x), of(y), shared)
+    }
+
+    /// [`RobustSlst::overlap_may_reach`] with each vocabulary given by its size, its prefix's
+    /// length and its prefix's last term.
+    fn overlap_may_reach_by(
+        &self,
+        x: (u32, u32, Option<u32>),
+        y: (u32, u32, Option<u32>),
+        shared: usize,
+    ) -> bool {
+        let rest = |w: (u32, u32, Option<u32>)| (w.0 - w.1) as usize;
+        let outside = match x.2.cmp(&y.2) {
             std::cmp::Ordering::Less => rest(x),
             std::cmp::Ordering::Greater => rest(y),
             std::cmp::Ordering::Equal => rest(x).min(rest(y)),
