@@ -1300,9 +1300,14 @@ impl Walk<'_> {
         found.dedup();
         let rank = self.rank[a];
         for &k in found.iter() {
-            let docs = classes.docs_of(k);
-            for &r in &docs[docs.partition_point(|&r| r <= rank)..] {
-                visit(r);
+            // The documents after `a`'s, by a scan rather than a binary search: the lists are
+            // short (at most `max_df`) and read whole in order, where each of the search's reads
+            // waits on the one before (in a profile of the class walk, a quarter of its samples
+            // fell on the search).
+            for &r in classes.docs_of(k) {
+                if r > rank {
+                    visit(r);
+                }
             }
         }
     }
