@@ -9,7 +9,12 @@ import sys
 from pathlib import Path
 
 METHODS = ["md5", "blocks-md5", "shingle", "blocks-shingle", "specialchars",
-           "blocks-specialchars", "slst", "slst-flat"]
+           "blocks-specialchars", "slst", "slst-robust", "slst-flat"]
+
+
+def key(m):
+    """A method's column: SL+ST's robust mode as `slst-robust`, every other run by its name."""
+    return m["method"] + ("-robust" if m.get("mode") == "robust" else "")
 
 
 def at(sweep, theta):
@@ -34,7 +39,7 @@ def main():
     print("|---" * (len(METHODS) + 1) + "|")
     for r in runs:
         v = json.loads(r.read_text())
-        by = {m["method"]: m for m in v["methods"]}
+        by = {key(m): m for m in v["methods"]}
         cells = []
         for m in METHODS:
             b = by.get(m, {}).get("best")
@@ -50,7 +55,7 @@ def main():
     print("|---|---|---|---|---|---|---|")
     for r in runs:
         v = json.loads(r.read_text())
-        by = {m["method"]: m for m in v["methods"]}
+        by = {key(m): m for m in v["methods"]}
         md5 = at(by["md5"]["sweep"], 1.0)
         bm = by["blocks-md5"]["sweep"]
         bm1, bm5 = at(bm, 1.0), at(bm, 0.5)
@@ -66,7 +71,7 @@ def main():
     print("|---|---|---|---|---|")
     for r in runs:
         v = json.loads(r.read_text())
-        by = {m["method"]: m for m in v["methods"]}
+        by = {key(m): m for m in v["methods"]}
         a_all, b_all = [], []
         for theta in (0.80, 0.85, 0.90, 0.95):
             a = at(by["specialchars"]["sweep"], theta)["f1"]
