@@ -153,8 +153,9 @@ pub fn without_boilerplate(
 }
 
 /// Step 1: read a stream of corpus items and sketch every document, in parallel chunks, keeping
-/// input order, then prepare the sketches as a corpus ([`Detector::prepare_corpus`]). Memory
-/// holds the sketches, never more than one chunk of text (unless `drop_boilerplate` is set).
+/// input order, then prepare the sketches as a corpus ([`Detector::prepare_corpus`]). A chunk
+/// is read while the one before is sketched. Memory holds the sketches, never more than three
+/// chunks of text (being read, waiting, being sketched; unless `drop_boilerplate` is set).
 pub fn sketch_corpus<D: Detector>(
     items: impl Iterator<Item = Item>,
     detector: &D,
@@ -183,26 +184,51 @@ pub fn sketch_corpus<D: Detector>(
         None => Box::new(items),
     };
     progress.stage("reading and sketching", None);
-    let mut chunk: Vec<Document> = Vec::with_capacity(CHUNK);
-    let flush = |chunk: &mut Vec<Document>, corpus: &mut SketchedCorpus<D::Sketch>| {
-        let sketches: Vec<D::Sketch> = chunk.par_iter().map(|d| detector.sketch(d)).collect();
-        progress.advance(sketches.len() as u64);
-        corpus.ids.extend(chunk.drain(..).map(|d| d.id));
-        corpus.sketches.extend(sketches);
-    };
-    for item in items {
-        match item {
-            Item::Document(doc) => {
-                corpus.fallback_decoded += usize::from(doc.encoding.is_fallback());
-                chunk.push(doc);
-                if chunk.len() == CHUNK {
-                    flush(&mut chunk, &mut corpus);
-                }
+    // Reading runs on this thread while the previous chunk is sketched on the pool, handed over
+    // by a channel that holds one chunk more: reading (parsing JSON lines or SGML, inflating
+    // gzip, laying out HTML) is one thread's work, and it no longer leaves the pool idle. The
+    // chunks are sketched in the order they are read, so the sketches keep input order.
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Document>>(1);
+    let (ids, sketches) = std::thread::scope(|scope| {
+        let sketcher = scope.spawn(move || {
+            let (mut ids, mut sketches) = (Vec::new(), Vec::new());
+            for mut chunk in receiver {
+                let sketched: Vec<D::Sketch> =
+                    chunk.par_iter().map(|d| detector.sketch(d)).collect();
+                progress.advance(sketched.len() as u64);
+                ids.extend(chunk.drain(..).map(|d| d.id));
+                sketches.extend(sketched);
             }
-            Item::Skipped(s) => corpus.skipped.push(s),
+            (ids, sketches)
+        });
+        let mut chunk: Vec<Document> = Vec::with_capacity(CHUNK);
+        for item in items {
+            match item {
+                Item::Document(doc) => {
+                    corpus.fallback_decoded += usize::from(doc.encoding.is_fallback());
+                    chunk.push(doc);
+                    if chunk.len() == CHUNK {
+                        let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                        // The sketcher stops receiving only by panicking, which the join
+                        // below passes on.
+                        if sender.send(full).is_err() {
+                            break;
+                        }
+                    }
+                }
+                Item::Skipped(s) => corpus.skipped.push(s),
+            }
         }
-    }
-    flush(&mut chunk, &mut corpus);
+        if !chunk.is_empty() {
+            let _ = sender.send(chunk);
+        }
+        drop(sender);
+        sketcher
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    corpus.ids = ids;
+    corpus.sketches = sketches;
     corpus.page_notes = notes;
     // Corpus-wide adjustments (SpotSigs' IDF band, the robust mode's term order).
     detector.prepare_corpus(&mut corpus.sketches);
