@@ -154,8 +154,9 @@ pub fn without_boilerplate(
 
 /// Step 1: read a stream of corpus items and sketch every document, in parallel chunks, keeping
 /// input order, then prepare the sketches as a corpus ([`Detector::prepare_corpus`]). A chunk
-/// is read while the one before is sketched. Memory holds the sketches, never more than three
-/// chunks of text (being read, waiting, being sketched; unless `drop_boilerplate` is set).
+/// is read while the one before is sketched (unless called from a thread of a rayon pool, whose
+/// threads then sketch each chunk after it is read). Memory holds the sketches, never more than
+/// three chunks of text (being read, waiting, being sketched; unless `drop_boilerplate` is set).
 pub fn sketch_corpus<D: Detector>(
     items: impl Iterator<Item = Item>,
     detector: &D,
@@ -184,49 +185,41 @@ pub fn sketch_corpus<D: Detector>(
         None => Box::new(items),
     };
     progress.stage("reading and sketching", None);
-    // Reading runs on this thread while the previous chunk is sketched on the pool, handed over
-    // by a channel that holds one chunk more: reading (parsing JSON lines or SGML, inflating
-    // gzip, laying out HTML) is one thread's work, and it no longer leaves the pool idle. The
-    // chunks are sketched in the order they are read, so the sketches keep input order.
-    let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Document>>(1);
-    let (ids, sketches) = std::thread::scope(|scope| {
-        let sketcher = scope.spawn(move || {
-            let (mut ids, mut sketches) = (Vec::new(), Vec::new());
-            for mut chunk in receiver {
-                let sketched: Vec<D::Sketch> =
-                    chunk.par_iter().map(|d| detector.sketch(d)).collect();
-                progress.advance(sketched.len() as u64);
-                ids.extend(chunk.drain(..).map(|d| d.id));
-                sketches.extend(sketched);
-            }
-            (ids, sketches)
+    let (ids, sketches) = if rayon::current_thread_index().is_some() {
+        // Called from a thread of a rayon pool (a library caller's `install`, with its own
+        // thread count): a thread started here would sketch on the global pool instead, so the
+        // pool's threads sketch each chunk once it is read.
+        let (mut ids, mut sketches) = (Vec::new(), Vec::new());
+        read_chunks(items, &mut corpus, |mut chunk| {
+            sketches.extend(sketch_chunk(&chunk, detector, progress));
+            ids.extend(chunk.drain(..).map(|d| d.id));
+            true
         });
-        let mut chunk: Vec<Document> = Vec::with_capacity(CHUNK);
-        for item in items {
-            match item {
-                Item::Document(doc) => {
-                    corpus.fallback_decoded += usize::from(doc.encoding.is_fallback());
-                    chunk.push(doc);
-                    if chunk.len() == CHUNK {
-                        let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
-                        // The sketcher stops receiving only by panicking, which the join
-                        // below passes on.
-                        if sender.send(full).is_err() {
-                            break;
-                        }
-                    }
+        (ids, sketches)
+    } else {
+        // Reading runs on this thread while the previous chunk is sketched on the pool, handed
+        // over by a channel that holds one chunk more: reading (parsing JSON lines or SGML,
+        // inflating gzip, laying out HTML) is one thread's work, and it no longer leaves the
+        // pool idle. The chunks are sketched in the order they are read, so the sketches keep
+        // input order.
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Document>>(1);
+        std::thread::scope(|scope| {
+            let sketcher = scope.spawn(move || {
+                let (mut ids, mut sketches) = (Vec::new(), Vec::new());
+                for mut chunk in receiver {
+                    sketches.extend(sketch_chunk(&chunk, detector, progress));
+                    ids.extend(chunk.drain(..).map(|d| d.id));
                 }
-                Item::Skipped(s) => corpus.skipped.push(s),
-            }
-        }
-        if !chunk.is_empty() {
-            let _ = sender.send(chunk);
-        }
-        drop(sender);
-        sketcher
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    });
+                (ids, sketches)
+            });
+            // The sketcher stops receiving only by panicking, which the join below passes on.
+            read_chunks(items, &mut corpus, |chunk| sender.send(chunk).is_ok());
+            drop(sender);
+            sketcher
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    };
     corpus.ids = ids;
     corpus.sketches = sketches;
     corpus.page_notes = notes;
@@ -235,6 +228,46 @@ pub fn sketch_corpus<D: Detector>(
     release_free_memory();
     progress.finish_stage();
     corpus
+}
+
+/// Reads `items` into chunks of [`CHUNK`] documents, handing each full chunk and the last one
+/// to `hand` (which returns false to stop reading), and keeps the skipped items and the count
+/// of documents decoded by fallback in `corpus`.
+fn read_chunks<S>(
+    items: impl Iterator<Item = Item>,
+    corpus: &mut SketchedCorpus<S>,
+    mut hand: impl FnMut(Vec<Document>) -> bool,
+) {
+    let mut chunk: Vec<Document> = Vec::with_capacity(CHUNK);
+    for item in items {
+        match item {
+            Item::Document(doc) => {
+                corpus.fallback_decoded += usize::from(doc.encoding.is_fallback());
+                chunk.push(doc);
+                if chunk.len() == CHUNK {
+                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                    if !hand(full) {
+                        return;
+                    }
+                }
+            }
+            Item::Skipped(s) => corpus.skipped.push(s),
+        }
+    }
+    if !chunk.is_empty() {
+        hand(chunk);
+    }
+}
+
+/// The sketches of one chunk of documents, in order, made in parallel on the current pool.
+fn sketch_chunk<D: Detector>(
+    chunk: &[Document],
+    detector: &D,
+    progress: &dyn Progress,
+) -> Vec<D::Sketch> {
+    let sketched: Vec<D::Sketch> = chunk.par_iter().map(|d| detector.sketch(d)).collect();
+    progress.advance(sketched.len() as u64);
+    sketched
 }
 
 /// Hands the heap's free pages back to the system. Sketching leaves freed working memory among
@@ -554,6 +587,72 @@ pub fn run<D: Detector>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Md5`], noting the size of the rayon pool each sketch runs on.
+    struct PoolNoting {
+        inner: crate::method::Md5,
+        pools: std::sync::Mutex<Vec<usize>>,
+    }
+
+    impl Detector for PoolNoting {
+        type Sketch = <crate::method::Md5 as Detector>::Sketch;
+        type Evidence = <crate::method::Md5 as Detector>::Evidence;
+        type SketchView = <crate::method::Md5 as Detector>::SketchView;
+        fn method(&self) -> crate::method::Method {
+            self.inner.method()
+        }
+        fn params(&self) -> crate::method::Params {
+            self.inner.params()
+        }
+        fn rule(&self) -> String {
+            self.inner.rule()
+        }
+        fn sketch(&self, doc: &Document) -> Self::Sketch {
+            self.pools
+                .lock()
+                .unwrap()
+                .push(rayon::current_num_threads());
+            self.inner.sketch(doc)
+        }
+        fn compare(&self, a: &Self::Sketch, b: &Self::Sketch) -> Comparison<Self::Evidence> {
+            self.inner.compare(a, b)
+        }
+        fn sketch_view(&self, sketch: &Self::Sketch) -> Self::SketchView {
+            self.inner.sketch_view(sketch)
+        }
+    }
+
+    /// A library caller that runs a corpus in a pool of its own (as the Python package does for
+    /// `threads=`) gets its documents sketched on that pool, not on the global one; the
+    /// sketches are the same, in input order, from inside a pool or not.
+    #[test]
+    fn documents_are_sketched_on_the_callers_pool() {
+        let detector = PoolNoting {
+            inner: crate::method::Md5::new(Default::default()).unwrap(),
+            pools: Default::default(),
+        };
+        let docs = |n: usize| {
+            (0..n).map(|i| Item::Document(Document::new(format!("d{i}"), format!("Text {i}."))))
+        };
+        let n = 2 * CHUNK + 3;
+        // A size no machine's global pool is likely to have.
+        let threads = 7;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let inside = pool.install(|| sketch_corpus(docs(n), &detector, None, &Silent));
+        let pools = std::mem::take(&mut *detector.pools.lock().unwrap());
+        assert_eq!(pools.len(), n);
+        assert!(
+            pools.iter().all(|&p| p == threads),
+            "sketched on other pools: {pools:?}"
+        );
+        let outside = sketch_corpus(docs(n), &detector, None, &Silent);
+        assert_eq!(inside.ids, outside.ids);
+        assert_eq!(inside.sketches, outside.sketches);
+        assert_eq!(inside.ids[n - 1], format!("d{}", n - 1));
+    }
 
     #[test]
     fn shared_join_keys_make_candidates_and_frequent_keys_are_capped() {
