@@ -22,7 +22,7 @@ done
 data=bench-results/data/reuters21578.jsonl
 if [ ! -f "$data" ]; then
   mkdir -p bench-results/data
-  python3 scripts/peers/reuters_to_jsonl.py "$corpora/reuters21578" > "$data"
+  python3 scripts/peers/reuters_to_jsonl.py "$data" "$corpora"/reuters21578/reut2-*.sgm
 fi
 cargo build --release --quiet
 bin=target/release/slst
