@@ -588,7 +588,7 @@ pub fn run<D: Detector>(
 mod tests {
     use super::*;
 
-    /// [`Md5`], noting the size of the rayon pool each sketch runs on.
+    /// The MD5 control, noting the size of the rayon pool each sketch runs on.
     struct PoolNoting {
         inner: crate::method::Md5,
         pools: std::sync::Mutex<Vec<usize>>,
@@ -631,19 +631,30 @@ mod tests {
             inner: crate::method::Md5::new(Default::default()).unwrap(),
             pools: Default::default(),
         };
+        // Documents across three chunks, and one item the reader skipped among them.
         let docs = |n: usize| {
-            (0..n).map(|i| Item::Document(Document::new(format!("d{i}"), format!("Text {i}."))))
+            let skipped = Skipped {
+                id: None,
+                location: "bad.txt".to_string(),
+                reason: "not UTF-8".to_string(),
+            };
+            (0..n)
+                .map(|i| Item::Document(Document::new(format!("d{i}"), format!("Text {i}."))))
+                .chain(std::iter::once(Item::Skipped(skipped)))
+                .chain(std::iter::once(Item::Document(Document::new(
+                    "last", "End.",
+                ))))
         };
         let n = 2 * CHUNK + 3;
-        // A size no machine's global pool is likely to have.
-        let threads = 7;
+        // A size the global pool (where a thread outside every pool sketches) does not have.
+        let threads = rayon::current_num_threads() + 1;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         let inside = pool.install(|| sketch_corpus(docs(n), &detector, None, &Silent));
         let pools = std::mem::take(&mut *detector.pools.lock().unwrap());
-        assert_eq!(pools.len(), n);
+        assert_eq!(pools.len(), n + 1);
         assert!(
             pools.iter().all(|&p| p == threads),
             "sketched on other pools: {pools:?}"
@@ -652,6 +663,8 @@ mod tests {
         assert_eq!(inside.ids, outside.ids);
         assert_eq!(inside.sketches, outside.sketches);
         assert_eq!(inside.ids[n - 1], format!("d{}", n - 1));
+        assert_eq!(inside.ids[n], "last");
+        assert_eq!((inside.skipped.len(), outside.skipped.len()), (1, 1));
     }
 
     #[test]
