@@ -16,8 +16,8 @@ What is normalised (run-dependent parts only; everything else must be byte-ident
     `--path NAME=PATH`, replaced by a placeholder;
   - eval: the `"seconds"` field of each method in --json output, and the seconds column of the
     text table;
-  - batch: the `time:` line of the summary on standard error, and the `seconds` object of
-    --summary JSON files;
+  - batch: the `time:` line of the summary on standard error (wall and CPU seconds), and the
+    `seconds` and `cpu_seconds` objects of --summary JSON files;
   - index add: the run time at the end of its summary line (`…, 0.2 s`);
   - index SQL dumps: the commit time of each batch (`batches.committed_at`);
   - query --timings files: the milliseconds column.
@@ -84,10 +84,11 @@ def dumpdb(db, out):
 
 NUMBER = r"-?[0-9][0-9.eE+-]*"
 EVAL_JSON_SECONDS = re.compile(r'("seconds":\s*)' + NUMBER)
-SECONDS_OBJECT = re.compile(r'("seconds":\s*\{)([^{}]*)(\})')
+SECONDS_OBJECT = re.compile(r'("(?:cpu_)?seconds":\s*\{)([^{}]*)(\})')
 NUMBER_VALUE = re.compile(r"(:\s*)" + NUMBER)
 BATCH_TIME = re.compile(
     r"^time: [0-9.]+s reading and profiling, [0-9.]+s candidates, [0-9.]+s scoring", re.M)
+BATCH_CPU = re.compile(r"^(time: .* threads, )[0-9.]+s CPU\)$", re.M)
 EVAL_TABLE_HEADER = re.compile(r"^method\s+best θ .*\bseconds$")
 EVAL_SECONDS_CELL = re.compile(r"\s+[0-9]+\.[0-9]+$")
 INDEX_ADD_TIME = re.compile(r"^(slst: added .* batches, )[0-9.]+ s$", re.M)
@@ -129,6 +130,7 @@ def normalise(text, rel, kind, paths):
         text = BATCH_TIME.sub(
             f"time: {PLACEHOLDER} reading and profiling, {PLACEHOLDER} candidates, "
             f"{PLACEHOLDER} scoring", text)
+        text = BATCH_CPU.sub(lambda m: m.group(1) + PLACEHOLDER + " CPU)", text)
     if kind == "batch" and rel.startswith("files/") and rel.endswith(".json"):
         text = SECONDS_OBJECT.sub(
             lambda m: m.group(1) + NUMBER_VALUE.sub(lambda n: n.group(1) + PLACEHOLDER,

@@ -106,6 +106,14 @@ fn batch_writes_pairs_clusters_and_summary() {
         "{}",
         stderr(&o)
     );
+    // Wall-clock and CPU seconds per stage, the CPU time also in the human summary.
+    for times in ["seconds", "cpu_seconds"] {
+        for stage in ["sketch", "candidates", "verify"] {
+            let t = summary[times][stage].as_f64();
+            assert!(t.is_some_and(|t| t >= 0.0), "{times}.{stage}: {summary}");
+        }
+    }
+    assert!(stderr(&o).contains("s CPU)"), "{}", stderr(&o));
     // Nothing half-written is left beside the outputs.
     let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()

@@ -6,8 +6,11 @@ Usage: table.py RUN_DIR [BASE_TOOL]
 Reads RUN_DIR/timev/<corpus>__<tool>__<repetition>.txt (written by bench_peers.sh and
 bench_scale.sh) and prints, per corpus, one Markdown row per tool: the median over repetitions of
 wall time, CPU time (user + system) and peak RSS, and their ratios to BASE_TOOL's (default "slst"). A tool whose runs failed (non-zero exit status) is
-listed as failed.
+listed as failed. Where slst's runs left summaries (RUN_DIR/out/<corpus>__<tool>__<rep>.summary.json
+with `cpu_seconds`), a second table gives their CPU time per stage (the run of median CPU time),
+beside the whole process's.
 """
+import json
 import os
 import re
 import statistics
@@ -73,6 +76,36 @@ def main(argv):
 
             ratio_t, ratio_c, ratio_m = ratio("wall"), ratio("cpu"), ratio("rss_mb")
             print(f"| {tool} | {runs_txt} | {m['wall']:.2f} | {m['cpu']:.2f} | {m['rss_mb']:.0f} | {ratio_t} | {ratio_c} | {ratio_m} |")
+        stage_table(run, corpus, [t for t in tools if t in med])
+
+
+def stage_table(run, corpus, tools):
+    """slst's CPU seconds per stage from its summaries, the run of median CPU time per tool."""
+    rows = []
+    for tool in tools:
+        sums = []
+        for rep in range(1, 1000):
+            p = os.path.join(run, "out", f"{corpus}__{tool}__{rep}.summary.json")
+            t = os.path.join(run, "timev", f"{corpus}__{tool}__{rep}.txt")
+            if not os.path.exists(t):
+                break
+            if os.path.exists(p):
+                cpu = json.load(open(p)).get("cpu_seconds")
+                if cpu:
+                    sums.append((parse_timev(t)["cpu"], cpu))
+        if sums:
+            sums.sort(key=lambda x: x[0])
+            rows.append((tool, len(sums)) + sums[len(sums) // 2])
+    if not rows:
+        return
+    print()
+    print("slst's CPU seconds per stage (its summary's `cpu_seconds`, the run of median CPU time;"
+          " the process's CPU also counts start-up and writing):")
+    print()
+    print("| tool | runs | reading and sketching | candidates | scoring | process |")
+    print("|---|---|---|---|---|---|")
+    for tool, n, total, cpu in rows:
+        print(f"| {tool} | {n} | {cpu['sketch']:.2f} | {cpu['candidates']:.2f} | {cpu['verify']:.2f} | {total:.2f} |")
 
 
 if __name__ == "__main__":

@@ -283,6 +283,27 @@ fn release_free_memory() {
     }
 }
 
+/// The CPU time this process has used so far, user and system, in seconds (microseconds
+/// apart); `None` where the system does not tell it.
+pub fn process_cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: getrusage writes one `rusage` through the pointer, which points to one.
+        let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) };
+        if rc != 0 {
+            return None;
+        }
+        // SAFETY: getrusage returned 0, so it filled the struct (all of it plain integers,
+        // already valid as zeroed).
+        let usage = unsafe { usage.assume_init() };
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// The items with every document whose id an earlier document has turned into a skipped item.
 /// Ids name documents in every output, so each must be unique: two files that both number
 /// their records from `d0` would otherwise give the pair (d0, d0).
@@ -486,7 +507,7 @@ fn expand_groups<D: Detector>(
     out
 }
 
-/// Seconds spent in each stage.
+/// Seconds spent in each stage: wall-clock time, or (in [`BatchResult::cpu_times`]) CPU time.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct StageTimes {
     /// Reading and sketching.
@@ -509,6 +530,10 @@ pub struct BatchResult<D: Detector> {
     pub pairs_compared: usize,
     /// Time per stage.
     pub times: StageTimes,
+    /// The process's CPU time per stage (user and system, all its threads), where the system
+    /// tells it (Unix): on a shared machine, where other work slows the wall clock, what a
+    /// stage cost. A library caller's own threads count too, when they run beside the stage.
+    pub cpu_times: Option<StageTimes>,
 }
 
 impl<D: Detector> BatchResult<D> {
@@ -555,6 +580,7 @@ pub fn run<D: Detector>(
     progress: &dyn Progress,
 ) -> BatchResult<D> {
     let t = Instant::now();
+    let cpu = process_cpu_seconds();
     let corpus = sketch_corpus(
         unique_ids(items),
         detector,
@@ -562,11 +588,13 @@ pub fn run<D: Detector>(
         progress,
     );
     let sketch = t.elapsed().as_secs_f64();
+    let cpu_sketched = process_cpu_seconds();
     let t = Instant::now();
     progress.stage("finding candidate pairs", None);
     let candidate_set = find_candidates(detector, &corpus.sketches, config);
     progress.finish_stage();
     let cand = t.elapsed().as_secs_f64();
+    let cpu_found = process_cpu_seconds();
     let t = Instant::now();
     let (pairs, pairs_compared) =
         verify(detector, &corpus.sketches, &candidate_set, config, progress);
@@ -575,12 +603,21 @@ pub fn run<D: Detector>(
         candidates: cand,
         verify: t.elapsed().as_secs_f64(),
     };
+    let cpu_times = match (cpu, cpu_sketched, cpu_found, process_cpu_seconds()) {
+        (Some(t0), Some(t1), Some(t2), Some(t3)) => Some(StageTimes {
+            sketch: t1 - t0,
+            candidates: t2 - t1,
+            verify: t3 - t2,
+        }),
+        _ => None,
+    };
     BatchResult {
         corpus,
         candidates: candidate_set,
         pairs,
         pairs_compared,
         times,
+        cpu_times,
     }
 }
 
@@ -625,6 +662,29 @@ mod tests {
     /// A library caller that runs a corpus in a pool of its own (as the Python package does for
     /// `threads=`) gets its documents sketched on that pool, not on the global one; the
     /// sketches are the same, in input order, from inside a pool or not.
+    #[cfg(unix)]
+    #[test]
+    fn process_cpu_time_moves_with_work() {
+        let start = process_cpu_seconds().expect("the CPU time, on Unix");
+        // Spin until 20 ms of CPU time are counted, for at most 20 s of wall time.
+        let wall = std::time::Instant::now();
+        let mut x = 1u64;
+        let spent = loop {
+            for _ in 0..100_000 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+            let spent = process_cpu_seconds().unwrap() - start;
+            if spent >= 0.02 || wall.elapsed().as_secs() >= 20 {
+                break spent;
+            }
+        };
+        assert!(
+            spent >= 0.02,
+            "{spent} s of CPU counted in {:?}",
+            wall.elapsed()
+        );
+    }
+
     #[test]
     fn documents_are_sketched_on_the_callers_pool() {
         let detector = PoolNoting {

@@ -109,8 +109,12 @@ pub struct BatchSummary {
     pub params: Params,
     /// Containment threshold, when pairs are reported by containment.
     pub containment_threshold: Option<f64>,
-    /// Seconds per stage.
+    /// Seconds per stage (wall clock).
     pub seconds: StageTimes,
+    /// The process's CPU seconds per stage, user and system over all its threads (`None`
+    /// where the system does not tell them): what a stage cost where the wall clock also
+    /// counts other work on a shared machine.
+    pub cpu_seconds: Option<StageTimes>,
     /// With `--drop-boilerplate`: the web-page blocks left out for recurring on too many pages.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub boilerplate_blocks: Vec<crate::web::BoilerplateBlock>,
@@ -191,6 +195,7 @@ impl BatchSummary {
             params: detector.params(),
             containment_threshold: config.rule.containment(),
             seconds: result.times,
+            cpu_seconds: result.cpu_times,
             boilerplate_blocks: corpus.boilerplate_blocks.clone(),
             page_notes: corpus.page_notes.clone(),
         }
@@ -226,7 +231,7 @@ impl BatchSummary {
              {}boilerplate runs excluded: {}\n\
              candidate pairs: {} {}; {}\n\
              pairs reported: {}{}; clusters: {}\n{}\
-             time: {:.2}s reading and profiling, {:.2}s candidates, {:.2}s scoring ({} threads)\n",
+             time: {:.2}s reading and profiling, {:.2}s candidates, {:.2}s scoring ({} threads{})\n",
             self.documents_read,
             if self.documents_fallback_decoded > 0 {
                 format!(
@@ -263,6 +268,9 @@ impl BatchSummary {
             self.seconds.candidates,
             self.seconds.verify,
             self.threads,
+            self.cpu_seconds
+                .map(|c| format!(", {:.2}s CPU", c.sketch + c.candidates + c.verify))
+                .unwrap_or_default(),
         );
         for skip in self.skipped.iter().take(20) {
             s.push_str(&format!(
