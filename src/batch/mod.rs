@@ -283,8 +283,8 @@ fn release_free_memory() {
     }
 }
 
-/// The CPU time this process has used so far, user and system, in seconds (microseconds
-/// apart); `None` where the system does not tell it.
+/// The CPU time this process has used so far, user and system over all its threads, in
+/// seconds (to the microsecond); `None` where the system does not tell it.
 pub fn process_cpu_seconds() -> Option<f64> {
     #[cfg(unix)]
     {
@@ -659,9 +659,7 @@ mod tests {
         }
     }
 
-    /// A library caller that runs a corpus in a pool of its own (as the Python package does for
-    /// `threads=`) gets its documents sketched on that pool, not on the global one; the
-    /// sketches are the same, in input order, from inside a pool or not.
+    /// The CPU clock of the batch summary counts the process's work.
     #[cfg(unix)]
     #[test]
     fn process_cpu_time_moves_with_work() {
@@ -685,6 +683,9 @@ mod tests {
         );
     }
 
+    /// A library caller that runs a corpus in a pool of its own (as the Python package does for
+    /// `threads=`) gets its documents sketched on that pool, not on the global one; the
+    /// sketches are the same, in input order, from inside a pool or not.
     #[test]
     fn documents_are_sketched_on_the_callers_pool() {
         let detector = PoolNoting {
