@@ -48,8 +48,8 @@ def main(argv):
         m = re.match(r"(.+?)__(.+?)__(\d+)\.txt$", name)
         if not m:
             continue
-        corpus, tool, _ = m.groups()
-        runs[corpus][tool].append(parse_timev(os.path.join(run, "timev", name)))
+        corpus, tool, rep = m.groups()
+        runs[corpus][tool].append(dict(parse_timev(os.path.join(run, "timev", name)), rep=rep))
         if tool not in order[corpus]:
             order[corpus].append(tool)
     for corpus in runs:
@@ -76,23 +76,20 @@ def main(argv):
 
             ratio_t, ratio_c, ratio_m = ratio("wall"), ratio("cpu"), ratio("rss_mb")
             print(f"| {tool} | {runs_txt} | {m['wall']:.2f} | {m['cpu']:.2f} | {m['rss_mb']:.0f} | {ratio_t} | {ratio_c} | {ratio_m} |")
-        stage_table(run, corpus, [t for t in tools if t in med])
+        stage_table(run, corpus, {t: runs[corpus][t] for t in tools if t in med})
 
 
-def stage_table(run, corpus, tools):
-    """slst's CPU seconds per stage from its summaries, the run of median CPU time per tool."""
+def stage_table(run, corpus, runs):
+    """slst's CPU seconds per stage from its summaries, the run of median CPU time per tool
+    (`runs`: each tool's parsed runs)."""
     rows = []
-    for tool in tools:
+    for tool, rs in runs.items():
         sums = []
-        for rep in range(1, 1000):
-            p = os.path.join(run, "out", f"{corpus}__{tool}__{rep}.summary.json")
-            t = os.path.join(run, "timev", f"{corpus}__{tool}__{rep}.txt")
-            if not os.path.exists(t):
-                break
-            if os.path.exists(p):
-                cpu = json.load(open(p)).get("cpu_seconds")
-                if cpu:
-                    sums.append((parse_timev(t)["cpu"], cpu))
+        for r in rs:
+            p = os.path.join(run, "out", f"{corpus}__{tool}__{r['rep']}.summary.json")
+            cpu = json.load(open(p)).get("cpu_seconds") if os.path.exists(p) else None
+            if r["ok"] and cpu:
+                sums.append((r["cpu"], cpu))
         if sums:
             sums.sort(key=lambda x: x[0])
             rows.append((tool, len(sums)) + sums[len(sums) // 2])

@@ -579,36 +579,24 @@ pub fn run<D: Detector>(
     config: &BatchConfig,
     progress: &dyn Progress,
 ) -> BatchResult<D> {
-    let t = Instant::now();
-    let cpu = process_cpu_seconds();
+    let started = Mark::now();
     let corpus = sketch_corpus(
         unique_ids(items),
         detector,
         config.drop_boilerplate,
         progress,
     );
-    let sketch = t.elapsed().as_secs_f64();
-    let cpu_sketched = process_cpu_seconds();
-    let t = Instant::now();
+    let sketched = Mark::now();
     progress.stage("finding candidate pairs", None);
     let candidate_set = find_candidates(detector, &corpus.sketches, config);
     progress.finish_stage();
-    let cand = t.elapsed().as_secs_f64();
-    let cpu_found = process_cpu_seconds();
-    let t = Instant::now();
+    let found = Mark::now();
     let (pairs, pairs_compared) =
         verify(detector, &corpus.sketches, &candidate_set, config, progress);
-    let times = StageTimes {
-        sketch,
-        candidates: cand,
-        verify: t.elapsed().as_secs_f64(),
-    };
-    let cpu_times = match (cpu, cpu_sketched, cpu_found, process_cpu_seconds()) {
-        (Some(t0), Some(t1), Some(t2), Some(t3)) => Some(StageTimes {
-            sketch: t1 - t0,
-            candidates: t2 - t1,
-            verify: t3 - t2,
-        }),
+    let marks = [started, sketched, found, Mark::now()];
+    let times = StageTimes::between(marks.map(|m| (m.wall - started.wall).as_secs_f64()));
+    let cpu_times = match marks.map(|m| m.cpu) {
+        [Some(a), Some(b), Some(c), Some(d)] => Some(StageTimes::between([a, b, c, d])),
         _ => None,
     };
     BatchResult {
@@ -618,6 +606,34 @@ pub fn run<D: Detector>(
         pairs_compared,
         times,
         cpu_times,
+    }
+}
+
+/// The clocks at a stage boundary: the wall clock, and the process's CPU time where the system
+/// tells it.
+#[derive(Clone, Copy)]
+struct Mark {
+    wall: Instant,
+    cpu: Option<f64>,
+}
+
+impl Mark {
+    fn now() -> Self {
+        Mark {
+            wall: Instant::now(),
+            cpu: process_cpu_seconds(),
+        }
+    }
+}
+
+impl StageTimes {
+    /// The stages' times from one clock's readings, in seconds, at their four boundaries.
+    fn between([a, b, c, d]: [f64; 4]) -> StageTimes {
+        StageTimes {
+            sketch: b - a,
+            candidates: c - b,
+            verify: d - c,
+        }
     }
 }
 
