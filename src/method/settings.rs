@@ -205,15 +205,6 @@ fn read_like(like: &Value, text: &str) -> Option<Value> {
     }
 }
 
-/// The built-in stop-word lists by name (`english`, `none`); a path is a file of one word per
-/// line, as the CLI's `--stopwords` takes.
-fn stopwords(value: &str) -> Result<StopWords> {
-    match StopWords::builtin(value) {
-        Some(list) => Ok(list),
-        None => StopWords::from_file(std::path::Path::new(value.trim())),
-    }
-}
-
 impl MethodSettings {
     /// The configuration `method` is built from (for SL+ST, that of the mode in force;
     /// `slst-flat` is always the paper's method).
@@ -306,7 +297,7 @@ impl MethodSettings {
         }
         let field = Schema::of(method).field_of(name);
         if field == "stopwords" {
-            let list = stopwords(value)?;
+            let list = StopWords::named(value)?;
             self.fields_mut(method).set_stopwords(list);
             return Ok(());
         }

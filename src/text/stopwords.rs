@@ -113,6 +113,18 @@ impl StopWords {
         }
     }
 
+    /// A built-in list by its name (see [`StopWords::builtin`]), else the list in the file of
+    /// that path ([`StopWords::from_file`]): what `--stopwords` and the `stopwords` setting take.
+    ///
+    /// # Errors
+    /// The file cannot be read, or is not text.
+    pub fn named(name: &str) -> Result<Self> {
+        match Self::builtin(name) {
+            Some(list) => Ok(list),
+            None => Self::from_file(Path::new(name.trim())),
+        }
+    }
+
     /// A list given one word per line; blank lines and lines starting with `#` are ignored, words
     /// are lowercased. The id is `file:` followed by the path.
     ///

@@ -320,12 +320,12 @@ pub struct ProfileFlags {
     #[arg(
         hide_short_help = true,
         long,
-        default_value_t = 35,
+        default_value_t = ProfileConfig::default().max_length,
         value_name = "TERMS"
     )]
     pub max_length: usize,
     /// Leading terms kept per sentence for verification.
-    #[arg(hide_short_help = true, long, default_value_t = 2, value_name = "K")]
+    #[arg(hide_short_help = true, long, default_value_t = ProfileConfig::default().leading_terms, value_name = "K")]
     pub leading_terms: usize,
     /// Stop words: `english` (built-in list, the default), `none`, or a file with one word per
     /// line.
@@ -336,15 +336,10 @@ pub struct ProfileFlags {
 impl ProfileFlags {
     /// The library settings these flags stand for.
     pub fn config(&self) -> Result<ProfileConfig> {
-        let stopwords = match self.stopwords.as_str() {
-            "english" | "en" => StopWords::english(),
-            "none" => StopWords::none(),
-            path => StopWords::from_file(&PathBuf::from(path))?,
-        };
         let config = ProfileConfig {
             max_length: self.max_length,
             leading_terms: self.leading_terms,
-            stopwords,
+            stopwords: StopWords::named(&self.stopwords)?,
         };
         config.validate()?;
         Ok(config)

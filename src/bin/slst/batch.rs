@@ -10,7 +10,9 @@ use slst::batch::output::{self, BatchSummary, PairFormat};
 use slst::batch::{self, BatchConfig, CandidateSource, Candidates, DuplicateGroups, Progress};
 use slst::corpus::read_sources;
 use slst::method::{Method, PairRule, WithDetector};
-use slst::{Detector, MatchKey, Result, SlstConfig};
+use slst::{Detector, MatchKey, Result};
+
+use crate::methods::slst_config;
 
 use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
 
@@ -338,20 +340,18 @@ pub fn run(args: BatchArgs) -> Result<()> {
             .build_global();
     }
     let profile = args.profile.config()?;
-    let slst_config = SlstConfig {
-        profile: profile.clone(),
-        min_block: args.min_block,
-        threshold: args.threshold.unwrap_or(0.5),
-        match_key: MatchKey::LengthAndLeading,
-    };
+    let slst_config = slst_config(
+        &profile,
+        args.min_block,
+        args.threshold,
+        MatchKey::default(),
+    );
     if let Some(theta) = args.containment {
         slst::error::check_fraction("containment", theta)?;
     }
     slst::error::check_fraction("group-at", args.group_at)?;
     args.methods.robust.mode()?;
-    let settings = args
-        .methods
-        .settings(slst_config, &profile, args.threshold)?;
+    let settings = args.methods.settings(slst_config, args.threshold)?;
     let detector = settings.detector(args.method.0)?;
     let config = BatchConfig {
         rule: match (args.containment, args.templates) {

@@ -6,10 +6,11 @@ use clap::{Args, ValueEnum};
 use slst::align::AlignConfig;
 use slst::method::{Method, MethodSettings, WithDetector};
 use slst::report::{CompareRecord, MethodRow, Versioned, methods_table};
-use slst::{Detector, Document, Error, MatchKey, Result, SlstConfig};
+use slst::{Detector, Document, Error, MatchKey, Result};
 
 use crate::args::{InputArgs, MethodList, PassageFlags, ProfileFlags};
 use crate::methods::MethodFlags;
+use crate::methods::slst_config;
 
 /// Arguments of `slst compare`.
 #[derive(Args, Debug)]
@@ -111,18 +112,14 @@ impl WithDetector for Compare<'_> {
 
 /// The settings of every method from the command line.
 fn settings(args: &CompareArgs) -> Result<MethodSettings> {
-    let config = SlstConfig {
-        profile: args.profile.config()?,
-        min_block: args.min_block,
-        threshold: args.threshold.unwrap_or(SlstConfig::default().threshold),
-        match_key: match args.match_key {
-            MatchKeyArg::Terms => MatchKey::LengthAndLeading,
-            MatchKeyArg::Length => MatchKey::Length,
-        },
+    let match_key = match args.match_key {
+        MatchKeyArg::Terms => MatchKey::LengthAndLeading,
+        MatchKeyArg::Length => MatchKey::Length,
     };
+    let profile = args.profile.config()?;
+    let config = slst_config(&profile, args.min_block, args.threshold, match_key);
     args.methods.robust.mode()?;
-    let profile = config.profile.clone();
-    args.methods.settings(config, &profile, args.threshold)
+    args.methods.settings(config, args.threshold)
 }
 
 pub fn run(args: CompareArgs) -> Result<()> {

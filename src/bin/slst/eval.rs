@@ -7,7 +7,9 @@ use clap::{Args, ValueEnum};
 use slst::corpus::{Item, read_sources};
 use slst::eval::{self, EvalConfig, EvalReport, MethodEval, Prepared, ScoreKind, Universe, truth};
 use slst::method::{Method, WithDetector};
-use slst::{Detector, Error, MatchKey, Result, SlstConfig};
+use slst::{Detector, Error, MatchKey, Result};
+
+use crate::methods::slst_config;
 
 use crate::args::{FolderArgs, InputArgs, MethodList, PassageFlags, ProfileFlags, QuietArgs};
 
@@ -186,16 +188,9 @@ fn read_truth(args: &EvalArgs) -> Result<truth::Truth> {
 /// The detectors asked for: SL+ST once per mode, every other method once; every setting is
 /// checked before anything is read.
 pub fn detectors(args: &EvalArgs) -> Result<Vec<slst::method::MethodDetector>> {
-    let slst_config = SlstConfig {
-        profile: args.profile.config()?,
-        min_block: args.min_block,
-        threshold: 0.5,
-        match_key: MatchKey::LengthAndLeading,
-    };
-    let profile_config = args.profile.config()?;
-    let mut settings = args
-        .methods
-        .settings(slst_config.clone(), &profile_config, None)?;
+    let profile = args.profile.config()?;
+    let slst_config = slst_config(&profile, args.min_block, None, MatchKey::default());
+    let mut settings = args.methods.settings(slst_config, None)?;
     let mut detectors = Vec::new();
     for &method in &args.method.0 {
         let modes = match method {

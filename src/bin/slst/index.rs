@@ -11,10 +11,11 @@ use slst::corpus::read_sources;
 use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, QueryOptions};
 use slst::method::{Method, MethodSettings, WithDetector};
 use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION, Versioned, count};
-use slst::{Detector, Document, MatchKey, Result, SlstConfig};
+use slst::{Detector, Document, MatchKey, Result};
 
 use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
 use crate::batch::Bars;
+use crate::methods::slst_config;
 use crate::methods::{MegaShingleFlags, RobustFlags, ShingleFlags};
 
 /// The `slst index` subcommands.
@@ -158,15 +159,15 @@ fn create(args: CreateArgs) -> Result<()> {
             expected: "no threshold with --method megashingle (a duplicate shares a megashingle)",
         });
     }
-    let slst = SlstConfig {
-        min_block: args.min_block,
-        threshold: args.threshold.unwrap_or(0.5),
-        match_key: MatchKey::LengthAndLeading,
-        profile: profile.clone(),
-    };
+    let slst = slst_config(
+        &profile,
+        args.min_block,
+        args.threshold,
+        MatchKey::default(),
+    );
     let settings = MethodSettings {
         slst_mode: args.robust.mode()?,
-        robust: args.robust.config(&slst),
+        robust: args.robust.config(&slst)?,
         slst,
         shingle: args.shingle.config(args.threshold, &profile.stopwords),
         megashingle: args.megashingle.config(&profile.stopwords),

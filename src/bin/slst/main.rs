@@ -14,6 +14,7 @@ mod methods;
 mod profile;
 #[cfg(feature = "sample")]
 mod sample;
+mod robust_flags;
 mod sketch;
 mod synth;
 
@@ -138,21 +139,22 @@ fn describe(e: &slst::Error) -> String {
     }
 }
 
-/// The flag that sets a library setting (`shingle.size` → `--shingle-size`).
+/// The flag that sets a library setting named in an error (`method.setting`, or a
+/// configuration's `robust.setting`, `profile.setting`, `synth.setting`): its own flag when the
+/// method has one ([`methods::FLAG_NAMES`]), else the name with `-` for `_`. Thresholds are named
+/// by the shared `--threshold`, which sets every method's.
 fn flag(setting: &str) -> String {
-    match setting {
-        "shingle.size" => "--shingle-size".into(),
-        "megashingle.shingle_size" => "--mega-shingle-size".into(),
-        "polyhash.base" => "--poly-base".into(),
-        "polyhash.moduli" => "--poly-moduli".into(),
-        "sentlen.k" => "--sentlen-k".into(),
-        "spotsigs.idf_band" => "the IDF band".into(),
-        // A flag already (a setting the CLI itself checks) or a setting's field.
-        _ if setting.starts_with("--") => setting.into(),
-        _ => {
-            let field = setting.rsplit('.').next().unwrap_or(setting);
-            format!("--{}", field.replace('_', "-"))
-        }
+    if setting.starts_with("--") {
+        // A flag already (a setting the CLI itself checks).
+        return setting.into();
+    }
+    if setting == "spotsigs.idf_band" {
+        return "the IDF band".into();
+    }
+    let (prefix, name) = setting.rsplit_once('.').unwrap_or(("", setting));
+    match slst::Method::from_name(prefix) {
+        Some(method) if name != "threshold" => methods::flag_of(method, name),
+        _ => format!("--{}", name.replace('_', "-")),
     }
 }
 
@@ -174,7 +176,9 @@ mod tests {
 
     #[test]
     fn settings_are_named_by_their_flags() {
-        assert_eq!(flag("shingle.size"), "--shingle-size");
+        assert_eq!(flag("shingle.shingle_size"), "--shingle-size");
+        assert_eq!(flag("megashingle.seed"), "--permutation-seed");
+        assert_eq!(flag("shingle.threshold"), "--threshold");
         assert_eq!(flag("megashingle.shingle_size"), "--mega-shingle-size");
         assert_eq!(flag("robust.term_similarity"), "--term-similarity");
         assert_eq!(flag("profile.max_length"), "--max-length");

@@ -1,14 +1,73 @@
 //! The flags of every method's settings (SL+ST's mode and the baselines of SPEC §5), shared by
 //! the commands that run methods, and their translation into library settings.
+//!
+//! Each flag's default is its configuration's default. A flag is its setting's name with `-` for
+//! `_` (`MethodSettings::names`), except the few in [`FLAG_NAMES`].
 
 use clap::{Args, ValueEnum};
 use slst::method::{
-    DEFAULT_ANTECEDENTS, MegaShingleConfig, MethodSettings, RobustConfig, ShingleConfig,
-    ShingleHash, ShingleMeasure, ShingleSketchKind, SlstMode, StemmerLanguage,
+    BlocksConfig, DEFAULT_ANTECEDENTS, MatchKey, MegaShingleConfig, Method, MethodSettings,
+    PolyHashConfig, STEMMER_LANGUAGES, SentLenConfig, ShingleConfig, ShingleHash, ShingleMeasure,
+    ShingleSketchKind, SpotSigsConfig, StemmerLanguage, stemmer_name,
 };
 use slst::profile::ProfileConfig;
 use slst::text::StopWords;
 use slst::{Error, Result, SlstConfig};
+
+pub use crate::robust_flags::RobustFlags;
+
+/// The settings whose flag is not their name with `-` for `_`: (method, setting, flag). A
+/// method's own threshold flag stands beside the shared `--threshold`, which sets every method's.
+pub const FLAG_NAMES: &[(Method, &str, &str)] = &[
+    (Method::Shingle, "threshold", "--shingle-threshold"),
+    (Method::MegaShingle, "shingle_size", "--mega-shingle-size"),
+    (Method::MegaShingle, "seed", "--permutation-seed"),
+    (Method::PolyHash, "base", "--poly-base"),
+    (Method::PolyHash, "moduli", "--poly-moduli"),
+    (Method::PolyHash, "threshold", "--polyhash-threshold"),
+    (Method::SpotSigs, "threshold", "--spotsigs-threshold"),
+    (Method::SentLen, "k", "--sentlen-k"),
+    (Method::SentLen, "threshold", "--sentlen-threshold"),
+    (Method::BlocksMd5, "threshold", "--blocks-threshold"),
+    (Method::BlocksShingle, "threshold", "--blocks-threshold"),
+    (
+        Method::SpecialChars,
+        "threshold",
+        "--specialchars-threshold",
+    ),
+    (
+        Method::BlocksSpecialChars,
+        "threshold",
+        "--specialchars-threshold",
+    ),
+];
+
+/// The flag that sets `method`'s setting `name`.
+pub fn flag_of(method: Method, name: &str) -> String {
+    FLAG_NAMES
+        .iter()
+        .find(|(m, n, _)| *m == method && *n == name)
+        .map_or_else(
+            || format!("--{}", name.replace('_', "-")),
+            |(_, _, f)| f.to_string(),
+        )
+}
+
+/// SL+ST's paper settings from the flags every command that runs a method shares; the threshold,
+/// when not given, is the configuration's default.
+pub fn slst_config(
+    profile: &ProfileConfig,
+    min_block: usize,
+    threshold: Option<f64>,
+    match_key: MatchKey,
+) -> SlstConfig {
+    SlstConfig {
+        profile: profile.clone(),
+        min_block,
+        threshold: threshold.unwrap_or(SlstConfig::default().threshold),
+        match_key,
+    }
+}
 
 /// The settings of every baseline, each with its paper's default.
 #[derive(Args, Debug, Clone)]
@@ -36,7 +95,7 @@ pub struct MethodFlags {
 pub struct BlocksFlags {
     /// blocks-shingle: shingles kept per page, spread over its blocks in proportion to their
     /// length (at least one per block); the shingle size is --shingle-size.
-    #[arg(hide_short_help = true, long, default_value_t = 10, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = BlocksConfig::default().shingles_per_page, value_name = "N")]
     pub shingles_per_page: usize,
     /// Threshold of blocks-md5 and blocks-shingle [default: --threshold, else 0.5].
     #[arg(hide_short_help = true, long, value_name = "θ")]
@@ -46,220 +105,27 @@ pub struct BlocksFlags {
     pub specialchars_threshold: Option<f64>,
 }
 
-/// SL+ST's mode and the robust mode's tolerances.
-#[derive(Args, Debug, Clone)]
-#[command(next_help_heading = "Method slst")]
-pub struct RobustFlags {
-    /// SL+ST's mode: `robust` (the default) or `paper` (the published method).
-    ///
-    /// `robust`: sentences match when their lengths and term sets are close, and a pair is
-    /// decided as a reader would (one text contained in the other counts; other figures or other
-    /// parties in the same words do not); `paper`: the published SL+ST (equal lengths and leading
-    /// terms, J ≥ θ), to reproduce the paper. `slst eval` takes both (`paper,robust`) to score
-    /// the two modes side by side.
-    #[arg(
-        long,
-        value_enum,
-        value_delimiter = ',',
-        default_value = "robust",
-        value_name = "MODE"
-    )]
-    pub mode: Vec<ModeArg>,
-    /// Robust mode: two matching sentences differ in length by at most this many terms (δ).
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().length_tolerance, value_name = "TERMS")]
-    pub length_tolerance: usize,
-    /// Robust mode: two matching sentences have a term-set Jaccard of at least this (τ).
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().term_similarity, value_name = "τ")]
-    pub term_similarity: f64,
-    /// Robust mode: one sentence pair is a block when both have at least this many terms
-    /// (0: never) …
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().single_min_terms, value_name = "TERMS")]
-    pub single_min_terms: usize,
-    /// … and their term-set Jaccard is at least this.
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().single_similarity, value_name = "τ1")]
-    pub single_similarity: f64,
-    /// Robust mode: also cut sentences at semicolons and colons (clauses as units).
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().clauses, value_name = "true|false",
-          action = clap::ArgAction::Set)]
-    pub clauses: bool,
-    /// Robust mode: stem terms (Snowball English) after stop-word removal.
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().stem, value_name = "true|false",
-          action = clap::ArgAction::Set)]
-    pub stem: bool,
-    /// Robust mode: two matching sentences also share one of their K longest terms, a
-    /// single-pair block two of them (0: off; exact term-set matching, slower corpus runs).
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().anchor_terms, value_name = "K")]
-    pub anchor_terms: usize,
-    /// Robust mode: cut sentences glued without a space (`organization.Coalition`).
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().split_glued, value_name = "true|false",
-          action = clap::ArgAction::Set)]
-    pub split_glued: bool,
-    /// Robust mode: cut units longer than --max-length into windows of this many terms instead
-    /// of dropping them (0: drop).
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().window, value_name = "TERMS")]
-    pub window: usize,
-    /// Robust mode: a duplicate also has a weighted resemblance (sentence pairs in blocks
-    /// counted by their term-set Jaccard) of at least this (0: no such condition).
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().min_weighted, value_name = "J")]
-    pub min_weighted: f64,
-    /// Robust mode: a duplicate also has at least this share of the figures (terms with a
-    /// digit) in its blocks' sentence pairs the same on both sides (0: no such condition).
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().min_figures, value_name = "SHARE")]
-    pub min_figures: f64,
-    /// Robust mode: also a duplicate when at least this share of either document's sentences
-    /// lie in blocks — a flash and its story, a story and its first paragraphs (0: J alone).
-    #[arg(long, default_value_t = RobustConfig::default().contained, value_name = "SHARE")]
-    pub contained: f64,
-    /// Robust mode: a duplicate also has at least this share of the figures of the document
-    /// with fewer figures (numbers, written-out cardinals) in the other (0: no such condition).
-    #[arg(long, default_value_t = RobustConfig::default().min_figure_containment, value_name = "SHARE")]
-    pub min_figure_containment: f64,
-    /// Robust mode: a duplicate's matched sentence pairs have term-set Jaccard coefficients
-    /// summing to at least this share of the smaller document's sentences (0: no condition).
-    #[arg(long, default_value_t = RobustConfig::default().min_agreement, value_name = "SHARE")]
-    pub min_agreement: f64,
-    /// Robust mode: a duplicate also has at least this share of the distinct terms of the
-    /// document with fewer of them in the other (0: no such condition).
-    #[arg(long, default_value_t = RobustConfig::default().min_term_containment, value_name = "SHARE")]
-    pub min_term_containment: f64,
-    /// Robust mode: two documents of at least this many kept sentences each, at J ≥ θ, may meet
-    /// the figure and term conditions over the sentences they share: an edited copy's new
-    /// sentences bring figures and words of their own (0: the whole texts decide).
-    #[arg(long, default_value_t = RobustConfig::default().matched_containment_from, value_name = "SENTENCES")]
-    pub matched_containment_from: usize,
-    /// Robust mode: two one-sentence documents (headlines, flashes) are a duplicate only when
-    /// the first word of either is in the other: the same notice for another bank or company.
-    #[arg(long, default_value_t = RobustConfig::default().flash_leads, value_name = "true|false",
-          action = clap::ArgAction::Set)]
-    pub flash_leads: bool,
-    /// Robust mode: two one-sentence documents (headlines, flashes) that each hold at least
-    /// this many words the other lacks are not a duplicate: two events, not one flash sent
-    /// again (0: off).
-    #[arg(long, default_value_t = RobustConfig::default().flash_edits, value_name = "WORDS")]
-    pub flash_edits: usize,
-    /// Robust mode: two documents whose headlines (first sentences) each name a figure, or a
-    /// word their own text repeats, that the other document lacks are not a duplicate: the
-    /// same notice or table for another fund, bank, market or hour.
-    #[arg(long, default_value_t = RobustConfig::default().headline_subjects, value_name = "true|false",
-          action = clap::ArgAction::Set)]
-    pub headline_subjects: bool,
-    /// Robust mode: two documents whose blocks hold at least this many sentence pairs with the
-    /// same words around other figures are not a duplicate: the same table or estimate for
-    /// another day, week or month (0: off).
-    #[arg(long, default_value_t = RobustConfig::default().figure_swaps, value_name = "N")]
-    pub figure_swaps: usize,
-    /// Robust mode: also a duplicate when a block joins the two documents and the distinct
-    /// terms of their whole texts have at least this Jaccard coefficient, whatever the share of
-    /// their sentences in blocks: a story sent again with its sentences cut otherwise (0: off).
-    #[arg(long, default_value_t = RobustConfig::default().vocabulary, value_name = "J")]
-    pub vocabulary: f64,
-    /// Robust mode, corpus runs and indexes: keys per pair of neighbouring sentences, picked by
-    /// min-wise hashing among the pairs of their anchors (0: every pair, an exact join). Fewer
-    /// keys make a run faster and smaller; a block of edited sentences may then be missed.
-    #[arg(hide_short_help = true, long, default_value_t = RobustConfig::default().pair_keys, value_name = "N")]
-    pub pair_keys: usize,
-}
-
-/// The CLI names of [`SlstMode`].
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ModeArg {
-    /// Faithful SL+ST.
-    Paper,
-    /// Robust SL+ST.
-    Robust,
-}
-
-impl RobustFlags {
-    /// The modes chosen, in order, without repeats.
-    pub fn modes(&self) -> Vec<SlstMode> {
-        let mut modes: Vec<SlstMode> = Vec::new();
-        for m in &self.mode {
-            let mode = match m {
-                ModeArg::Paper => SlstMode::Paper,
-                ModeArg::Robust => SlstMode::Robust,
-            };
-            if !modes.contains(&mode) {
-                modes.push(mode);
-            }
-        }
-        modes
-    }
-
-    /// The one mode chosen.
-    ///
-    /// # Errors
-    /// More than one mode (only `slst eval` runs several).
-    pub fn mode(&self) -> Result<SlstMode> {
-        match self.modes()[..] {
-            [mode] => Ok(mode),
-            _ => Err(Error::InvalidParameter {
-                name: "mode",
-                value: self
-                    .modes()
-                    .iter()
-                    .map(|m| m.name())
-                    .collect::<Vec<_>>()
-                    .join(","),
-                expected: "one mode (only `slst eval` compares several)",
-            }),
-        }
-    }
-
-    /// The robust settings, sharing SL+ST's stop words, maximum length, minimum block and
-    /// threshold.
-    pub fn config(&self, slst: &SlstConfig) -> RobustConfig {
-        RobustConfig {
-            stopwords: slst.profile.stopwords.clone(),
-            max_length: slst.profile.max_length,
-            min_block: slst.min_block,
-            length_tolerance: self.length_tolerance,
-            term_similarity: self.term_similarity,
-            single_min_terms: self.single_min_terms,
-            single_similarity: self.single_similarity,
-            clauses: self.clauses,
-            stem: self.stem,
-            anchor_terms: self.anchor_terms,
-            split_glued: self.split_glued,
-            window: self.window,
-            threshold: slst.threshold,
-            min_weighted: self.min_weighted,
-            min_figures: self.min_figures,
-            contained: self.contained,
-            min_figure_containment: self.min_figure_containment,
-            min_agreement: self.min_agreement,
-            min_term_containment: self.min_term_containment,
-            matched_containment_from: self.matched_containment_from,
-            flash_leads: self.flash_leads,
-            flash_edits: self.flash_edits,
-            headline_subjects: self.headline_subjects,
-            figure_swaps: self.figure_swaps,
-            vocabulary: self.vocabulary,
-            pair_keys: self.pair_keys,
-        }
-    }
-}
-
 /// Shingles (Broder 1997; seeds 000, 001).
 #[derive(Args, Debug, Clone)]
 #[command(next_help_heading = "Method shingle")]
 pub struct ShingleFlags {
     /// Terms per shingle, w.
-    #[arg(hide_short_help = true, long, default_value_t = 4, value_name = "W")]
+    #[arg(hide_short_help = true, long, default_value_t = ShingleConfig::default().size, value_name = "W")]
     pub shingle_size: usize,
     /// Fingerprint: Karp–Rabin (64-bit word, 61 bits) or CRC-32 of the shingle text.
-    #[arg(hide_short_help = true, long, value_enum, default_value_t = HashArg::Rabin)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = ShingleConfig::default().hash.into())]
     pub hash: HashArg,
     /// Which fingerprints to keep: all, those ≡ 0 mod m, or the n smallest.
-    #[arg(hide_short_help = true, long, value_enum, default_value_t = SketchArg::Full)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = ShingleConfig::default().sketch.into())]
     pub sketch: SketchArg,
     /// m of `--sketch mod`.
-    #[arg(hide_short_help = true, long, default_value_t = 25, value_name = "M")]
+    #[arg(hide_short_help = true, long, default_value_t = ShingleConfig::default().modulus, value_name = "M")]
     pub modulus: u64,
     /// n of `--sketch min`.
-    #[arg(hide_short_help = true, long, default_value_t = 160, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = ShingleConfig::default().sketch_size, value_name = "N")]
     pub sketch_size: usize,
     /// The score that decides: resemblance, containment (either way) or Dice over shingle lists.
-    #[arg(hide_short_help = true, long, value_enum, default_value_t = MeasureArg::Resemblance)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = ShingleConfig::default().measure.into())]
     pub measure: MeasureArg,
     /// Threshold of the shingle method [default: --threshold, else 0.5].
     #[arg(hide_short_help = true, long, value_name = "θ")]
@@ -302,19 +168,19 @@ pub enum MeasureArg {
 #[command(next_help_heading = "Method megashingle")]
 pub struct MegaShingleFlags {
     /// Terms per shingle.
-    #[arg(hide_short_help = true, long, default_value_t = 5, value_name = "W")]
+    #[arg(hide_short_help = true, long, default_value_t = MegaShingleConfig::default().shingle_size, value_name = "W")]
     pub mega_shingle_size: usize,
     /// Min-wise permutations, i.e. minima per signature.
-    #[arg(hide_short_help = true, long, default_value_t = 84, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = MegaShingleConfig::default().minima, value_name = "N")]
     pub minima: usize,
     /// Minima per supershingle (84 / 14 = 6 supershingles, 15 megashingles).
-    #[arg(hide_short_help = true, long, default_value_t = 14, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = MegaShingleConfig::default().supershingle_size, value_name = "N")]
     pub supershingle_size: usize,
     /// Seed of the fixed family of permutations.
     #[arg(
         hide_short_help = true,
         long,
-        default_value_t = 2003,
+        default_value_t = MegaShingleConfig::default().seed,
         value_name = "SEED"
     )]
     pub permutation_seed: u64,
@@ -325,16 +191,16 @@ pub struct MegaShingleFlags {
 #[command(next_help_heading = "Method polyhash")]
 pub struct PolyHashFlags {
     /// Characters per n-gram.
-    #[arg(hide_short_help = true, long, default_value_t = 6, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = PolyHashConfig::default().ngram, value_name = "N")]
     pub ngram: usize,
     /// Base p of the polynomial hash.
-    #[arg(hide_short_help = true, long, default_value_t = 257, value_name = "P")]
+    #[arg(hide_short_help = true, long, default_value_t = PolyHashConfig::default().base, value_name = "P")]
     pub poly_base: u64,
     /// The two prime moduli.
-    #[arg(hide_short_help = true, long, value_delimiter = ',', default_values_t = [1_000_000_007u64, 1_000_000_009], value_name = "M1,M2")]
+    #[arg(hide_short_help = true, long, value_delimiter = ',', default_values_t = PolyHashConfig::default().moduli, value_name = "M1,M2")]
     pub poly_moduli: Vec<u64>,
     /// Snowball stemmer language (english, russian, french, …) or `none`.
-    #[arg(hide_short_help = true, long, default_value = "english", value_parser = parse_stemmer, value_name = "LANG|none")]
+    #[arg(hide_short_help = true, long, default_value_t = StemmerArg(PolyHashConfig::default().stemmer), value_parser = parse_stemmer, value_name = "LANG|none")]
     pub stemmer: StemmerArg,
     /// Threshold of the polyhash method [default: --threshold, else 0.5].
     #[arg(hide_short_help = true, long, value_name = "θ")]
@@ -355,13 +221,13 @@ pub struct SpotSigsFlags {
     )]
     pub antecedents: Option<Vec<String>>,
     /// Spot distance d: each chain word is the first non-stop word ≥ d words on.
-    #[arg(hide_short_help = true, long, default_value_t = 1, value_name = "D")]
+    #[arg(hide_short_help = true, long, default_value_t = SpotSigsConfig::default().spot_distance, value_name = "D")]
     pub spot_distance: usize,
     /// Words per chain.
-    #[arg(hide_short_help = true, long, default_value_t = 1, value_name = "C")]
+    #[arg(hide_short_help = true, long, default_value_t = SpotSigsConfig::default().chain_length, value_name = "C")]
     pub chain_length: usize,
     /// Documents with fewer signatures are not compared.
-    #[arg(hide_short_help = true, long, default_value_t = 4, value_name = "N")]
+    #[arg(hide_short_help = true, long, default_value_t = SpotSigsConfig::default().min_signatures, value_name = "N")]
     pub min_signatures: usize,
     /// Write the antecedent into each signature (`the:president`, as the paper's examples do).
     #[arg(hide_short_help = true, long)]
@@ -376,7 +242,7 @@ pub struct SpotSigsFlags {
 #[command(next_help_heading = "Method sentlen")]
 pub struct SentLenFlags {
     /// Consecutive sentence lengths per feature.
-    #[arg(hide_short_help = true, long, default_value_t = 3, value_name = "K")]
+    #[arg(hide_short_help = true, long, default_value_t = SentLenConfig::default().k, value_name = "K")]
     pub sentlen_k: usize,
     /// Threshold of the sentlen method [default: --threshold, else 0.5].
     #[arg(hide_short_help = true, long, value_name = "θ")]
@@ -387,27 +253,47 @@ pub struct SentLenFlags {
 #[derive(Debug, Clone, Copy)]
 pub struct StemmerArg(pub Option<StemmerLanguage>);
 
+impl std::fmt::Display for StemmerArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&stemmer_name(self.0))
+    }
+}
+
 /// A Snowball language by its lowercase English name, or `none`.
 fn parse_stemmer(s: &str) -> std::result::Result<StemmerArg, String> {
-    use StemmerLanguage::*;
-    let all = [
-        Arabic, Danish, Dutch, English, Finnish, French, German, Greek, Hungarian, Italian,
-        Norwegian, Portuguese, Romanian, Russian, Spanish, Swedish, Tamil, Turkish,
-    ];
-    if s == "none" {
-        return Ok(StemmerArg(None));
-    }
-    all.into_iter()
-        .find(|l| slst::method::stemmer_name(Some(*l)) == s.to_lowercase())
-        .map(|l| StemmerArg(Some(l)))
+    slst::method::stemmer_from_name(s)
+        .map(StemmerArg)
         .ok_or_else(|| {
-            let names: Vec<String> = all
+            let names: Vec<String> = STEMMER_LANGUAGES
                 .iter()
-                .map(|l| slst::method::stemmer_name(Some(*l)))
+                .map(|&l| stemmer_name(Some(l)))
                 .collect();
             format!("expected none or one of {}", names.join(", "))
         })
 }
+
+/// The CLI names of a library enum, both ways: the flag's default is the library's.
+macro_rules! cli_names {
+    ($arg:ident <-> $lib:ident { $($a:ident = $l:ident),* }) => {
+        impl From<$lib> for $arg {
+            fn from(value: $lib) -> Self {
+                match value { $($lib::$l => $arg::$a),* }
+            }
+        }
+        impl From<$arg> for $lib {
+            fn from(value: $arg) -> Self {
+                match value { $($arg::$a => $lib::$l),* }
+            }
+        }
+    };
+}
+cli_names!(HashArg <-> ShingleHash { Rabin = Rabin, Crc32 = Crc32 });
+cli_names!(SketchArg <-> ShingleSketchKind { Full = Full, Mod = Mod, Min = Min });
+cli_names!(MeasureArg <-> ShingleMeasure {
+    Resemblance = Resemblance,
+    Containment = Containment,
+    Dice = Dice
+});
 
 impl ShingleFlags {
     /// The shingle settings: the threshold from --shingle-threshold, else `threshold`, else 0.5.
@@ -415,22 +301,11 @@ impl ShingleFlags {
         let default = ShingleConfig::default();
         ShingleConfig {
             size: self.shingle_size,
-            hash: match self.hash {
-                HashArg::Rabin => ShingleHash::Rabin,
-                HashArg::Crc32 => ShingleHash::Crc32,
-            },
-            sketch: match self.sketch {
-                SketchArg::Full => ShingleSketchKind::Full,
-                SketchArg::Mod => ShingleSketchKind::Mod,
-                SketchArg::Min => ShingleSketchKind::Min,
-            },
+            hash: self.hash.into(),
+            sketch: self.sketch.into(),
             modulus: self.modulus,
             sketch_size: self.sketch_size,
-            measure: match self.measure {
-                MeasureArg::Resemblance => ShingleMeasure::Resemblance,
-                MeasureArg::Containment => ShingleMeasure::Containment,
-                MeasureArg::Dice => ShingleMeasure::Dice,
-            },
+            measure: self.measure.into(),
             threshold: self
                 .shingle_threshold
                 .or(threshold)
@@ -454,17 +329,17 @@ impl MegaShingleFlags {
 }
 
 impl MethodFlags {
-    /// The settings of every method: SL+ST's as given, the stop words of `profile` for every
-    /// method, and a threshold per method from its own flag, else `threshold`, else its default.
-    pub fn settings(
-        &self,
-        slst: SlstConfig,
-        profile: &ProfileConfig,
-        threshold: Option<f64>,
-    ) -> Result<MethodSettings> {
+    /// The settings of every method: SL+ST's as given (see [`slst_config`]), its stop words
+    /// and profile for every method, and a threshold per method from its own flag, else
+    /// `threshold`, else its default.
+    ///
+    /// # Errors
+    /// A robust setting's value it cannot take.
+    pub fn settings(&self, slst: SlstConfig, threshold: Option<f64>) -> Result<MethodSettings> {
+        let profile = &slst.profile.clone();
         let mut s = MethodSettings {
             slst_mode: self.robust.modes().first().copied().unwrap_or_default(),
-            robust: self.robust.config(&slst),
+            robust: self.robust.config(&slst)?,
             slst,
             ..MethodSettings::default()
         };
@@ -518,5 +393,34 @@ impl MethodFlags {
         s.blocks.specialchars_threshold =
             pick(f.specialchars_threshold, s.blocks.specialchars_threshold);
         Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slst::method::SlstMode;
+
+    /// Every setting of every method, in either SL+ST mode, is set by a flag of `slst compare`
+    /// (the command that takes every method): its name with `-`, or the flag of [`FLAG_NAMES`].
+    #[test]
+    fn every_setting_has_a_flag() {
+        let cmd = crate::compare::CompareArgs::augment_args(clap::Command::new("compare"));
+        let flags: Vec<String> = cmd
+            .get_arguments()
+            .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+            .collect();
+        for mode in [SlstMode::Paper, SlstMode::Robust] {
+            let settings = MethodSettings {
+                slst_mode: mode,
+                ..MethodSettings::default()
+            };
+            for method in Method::ALL {
+                for name in settings.names(method) {
+                    let flag = flag_of(method, &name);
+                    assert!(flags.contains(&flag), "{method} {name}: no {flag}");
+                }
+            }
+        }
     }
 }

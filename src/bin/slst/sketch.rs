@@ -47,11 +47,11 @@ impl WithDetector for Sketch<'_> {
 pub fn run(args: SketchArgs) -> Result<()> {
     let profile = args.profile.config()?;
     let slst = SlstConfig {
-        profile: profile.clone(),
+        profile,
         ..SlstConfig::default()
     };
     args.methods.robust.mode()?;
-    let settings = args.methods.settings(slst, &profile, None)?;
+    let settings = args.methods.settings(slst, None)?;
     // Settings are checked before the file is read.
     let detector = settings.detector(args.method.0)?;
     let doc = args.input.read(&args.file, args.doc.as_deref())?;

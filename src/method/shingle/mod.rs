@@ -169,7 +169,7 @@ impl ShingleConfig {
             })
         };
         if self.size == 0 {
-            return invalid("shingle.size", "0".into(), "at least 1 term");
+            return invalid("shingle.shingle_size", "0".into(), "at least 1 term");
         }
         if self.modulus == 0 {
             return invalid("shingle.modulus", "0".into(), "at least 1");

@@ -1,0 +1,262 @@
+//! SL+ST's mode and the robust mode's settings as flags.
+//!
+//! The robust mode's settings are defined once, in the library's `RobustConfig`; here each has
+//! one line ([`ROBUST_FLAGS`]): its name, the name of its value in the help, whether `-h` lists
+//! it, and its help. The flag is the name with `-` for `_`; its type and its default come from
+//! the configuration's default, and its value is set by name (`MethodSettings::set`), so a new
+//! setting needs a line here and nothing else. The settings every method shares (stop words,
+//! maximum length, minimum block, threshold) have flags of their own, in `args.rs`.
+
+use clap::builder::{ArgAction, ValueParser};
+use clap::{Arg, ArgMatches, Args, Command, FromArgMatches, ValueEnum};
+use serde_json::Value;
+use slst::method::{Method, MethodConfig, MethodSettings, RobustConfig, SlstMode};
+use slst::{Error, Result, SlstConfig};
+
+/// One robust setting's flag.
+struct RobustFlag {
+    /// The setting (a field of `RobustConfig`); the flag is this with `-` for `_`.
+    name: &'static str,
+    /// The value's name in the help.
+    value: &'static str,
+    /// Whether the short help (`-h`) lists the flag.
+    short: bool,
+    /// The help line.
+    help: &'static str,
+}
+
+const fn flag(
+    name: &'static str,
+    value: &'static str,
+    short: bool,
+    help: &'static str,
+) -> RobustFlag {
+    RobustFlag {
+        name,
+        value,
+        short,
+        help,
+    }
+}
+
+/// The robust mode's flags, one line each.
+#[rustfmt::skip]
+const ROBUST_FLAGS: &[RobustFlag] = &[
+    flag("length_tolerance", "TERMS", false, "Robust mode: two matching sentences differ in length by at most this many terms (δ)."),
+    flag("term_similarity", "τ", false, "Robust mode: two matching sentences have a term-set Jaccard of at least this (τ)."),
+    flag("single_min_terms", "TERMS", false, "Robust mode: one sentence pair is a block when both have at least this many terms (0: never) …"),
+    flag("single_similarity", "τ1", false, "… and their term-set Jaccard is at least this."),
+    flag("clauses", "true|false", false, "Robust mode: also cut sentences at semicolons and colons (clauses as units)."),
+    flag("stem", "true|false", false, "Robust mode: stem terms (Snowball English) after stop-word removal."),
+    flag("anchor_terms", "K", false, "Robust mode: two matching sentences also share one of their K longest terms, a single-pair block two of them (0: off; exact term-set matching, slower corpus runs)."),
+    flag("split_glued", "true|false", false, "Robust mode: cut sentences glued without a space (`organization.Coalition`)."),
+    flag("window", "TERMS", false, "Robust mode: cut units longer than --max-length into windows of this many terms instead of dropping them (0: drop)."),
+    flag("min_weighted", "J", false, "Robust mode: a duplicate also has a weighted resemblance (sentence pairs in blocks counted by their term-set Jaccard) of at least this (0: no such condition)."),
+    flag("min_figures", "SHARE", false, "Robust mode: a duplicate also has at least this share of the figures (terms with a digit) in its blocks' sentence pairs the same on both sides (0: no such condition)."),
+    flag("contained", "SHARE", true, "Robust mode: also a duplicate when at least this share of either document's sentences lie in blocks — a flash and its story, a story and its first paragraphs (0: J alone)."),
+    flag("min_figure_containment", "SHARE", true, "Robust mode: a duplicate also has at least this share of the figures of the document with fewer figures (numbers, written-out cardinals) in the other (0: no such condition)."),
+    flag("min_agreement", "SHARE", true, "Robust mode: a duplicate's matched sentence pairs have term-set Jaccard coefficients summing to at least this share of the smaller document's sentences (0: no condition)."),
+    flag("min_term_containment", "SHARE", true, "Robust mode: a duplicate also has at least this share of the distinct terms of the document with fewer of them in the other (0: no such condition)."),
+    flag("matched_containment_from", "SENTENCES", true, "Robust mode: two documents of at least this many kept sentences each, at J ≥ θ, may meet the figure and term conditions over the sentences they share: an edited copy's new sentences bring figures and words of their own (0: the whole texts decide)."),
+    flag("flash_leads", "true|false", true, "Robust mode: two one-sentence documents (headlines, flashes) are a duplicate only when the first word of either is in the other: the same notice for another bank or company."),
+    flag("flash_edits", "WORDS", true, "Robust mode: two one-sentence documents (headlines, flashes) that each hold at least this many words the other lacks are not a duplicate: two events, not one flash sent again (0: off)."),
+    flag("headline_subjects", "true|false", true, "Robust mode: two documents whose headlines (first sentences) each name a figure, or a word their own text repeats, that the other document lacks are not a duplicate: the same notice or table for another fund, bank, market or hour."),
+    flag("figure_swaps", "N", true, "Robust mode: two documents whose blocks hold at least this many sentence pairs with the same words around other figures are not a duplicate: the same table or estimate for another day, week or month (0: off)."),
+    flag("vocabulary", "J", true, "Robust mode: also a duplicate when a block joins the two documents and the distinct terms of their whole texts have at least this Jaccard coefficient, whatever the share of their sentences in blocks: a story sent again with its sentences cut otherwise (0: off)."),
+    flag("pair_keys", "N", false, "Robust mode, corpus runs and indexes: keys per pair of neighbouring sentences, picked by min-wise hashing among the pairs of their anchors (0: every pair, an exact join). Fewer keys make a run faster and smaller; a block of edited sentences may then be missed."),
+];
+
+/// The robust settings that have flags of their own, shared by every method.
+#[cfg(test)]
+const SHARED: [&str; 4] = ["min_block", "max_length", "stopwords", "threshold"];
+
+/// SL+ST's mode and the robust mode's settings.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Method slst")]
+pub struct RobustFlags {
+    /// SL+ST's mode: `robust` (the default) or `paper` (the published method).
+    ///
+    /// `robust`: sentences match when their lengths and term sets are close, and a pair is
+    /// decided as a reader would (one text contained in the other counts; other figures or other
+    /// parties in the same words do not); `paper`: the published SL+ST (equal lengths and leading
+    /// terms, J ≥ θ), to reproduce the paper. `slst eval` takes both (`paper,robust`) to score
+    /// the two modes side by side.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "robust",
+        value_name = "MODE"
+    )]
+    pub mode: Vec<ModeArg>,
+    #[command(flatten)]
+    settings: RobustSettingFlags,
+}
+
+/// The CLI names of [`SlstMode`].
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeArg {
+    /// Faithful SL+ST.
+    Paper,
+    /// Robust SL+ST.
+    Robust,
+}
+
+impl RobustFlags {
+    /// The modes chosen, in order, without repeats.
+    pub fn modes(&self) -> Vec<SlstMode> {
+        let mut modes: Vec<SlstMode> = Vec::new();
+        for m in &self.mode {
+            let mode = match m {
+                ModeArg::Paper => SlstMode::Paper,
+                ModeArg::Robust => SlstMode::Robust,
+            };
+            if !modes.contains(&mode) {
+                modes.push(mode);
+            }
+        }
+        modes
+    }
+
+    /// The one mode chosen.
+    ///
+    /// # Errors
+    /// More than one mode (only `slst eval` runs several).
+    pub fn mode(&self) -> Result<SlstMode> {
+        match self.modes()[..] {
+            [mode] => Ok(mode),
+            _ => Err(Error::InvalidParameter {
+                name: "mode",
+                value: self
+                    .modes()
+                    .iter()
+                    .map(|m| m.name())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                expected: "one mode (only `slst eval` compares several)",
+            }),
+        }
+    }
+
+    /// The robust settings: the flags' values, and SL+ST's stop words, maximum length, minimum
+    /// block and threshold.
+    ///
+    /// # Errors
+    /// A value the setting cannot take.
+    pub fn config(&self, slst: &SlstConfig) -> Result<RobustConfig> {
+        let mut settings = MethodSettings {
+            slst_mode: SlstMode::Robust,
+            robust: RobustConfig {
+                stopwords: slst.profile.stopwords.clone(),
+                max_length: slst.profile.max_length,
+                min_block: slst.min_block,
+                threshold: slst.threshold,
+                ..RobustConfig::default()
+            },
+            ..MethodSettings::default()
+        };
+        for (name, value) in &self.settings.values {
+            settings.set(Method::Slst, name, value)?;
+        }
+        Ok(settings.robust)
+    }
+}
+
+/// The values of [`ROBUST_FLAGS`], each as text, in the table's order.
+#[derive(Debug, Clone, Default)]
+struct RobustSettingFlags {
+    values: Vec<(&'static str, String)>,
+}
+
+/// The flag of one setting, typed and defaulted by the configuration's default value.
+fn robust_arg(flag: &RobustFlag, default: &Value) -> Arg {
+    let (parser, action) = match default {
+        Value::Bool(_) => (ValueParser::bool(), ArgAction::Set),
+        Value::Number(n) if n.is_u64() => (clap::value_parser!(u64).into(), ArgAction::Set),
+        _ => (clap::value_parser!(f64).into(), ArgAction::Set),
+    };
+    // As clap's derive writes a doc comment: the help without its closing full stop, a number
+    // as Rust prints it.
+    let help = flag.help.strip_suffix('.').unwrap_or(flag.help);
+    let default = match default.as_f64() {
+        Some(x) if default.is_f64() => x.to_string(),
+        _ => default.to_string(),
+    };
+    Arg::new(flag.name)
+        .long(flag.name.replace('_', "-"))
+        .value_name(flag.value)
+        .help(help)
+        .hide_short_help(!flag.short)
+        .help_heading("Method slst")
+        .value_parser(parser)
+        .action(action)
+        .default_value(default)
+}
+
+impl Args for RobustSettingFlags {
+    fn augment_args(cmd: Command) -> Command {
+        let defaults = RobustConfig::default().to_map();
+        ROBUST_FLAGS.iter().fold(cmd, |cmd, flag| {
+            let default = defaults.get(flag.name).unwrap_or(&Value::Null);
+            cmd.arg(robust_arg(flag, default))
+        })
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for RobustSettingFlags {
+    fn from_arg_matches(matches: &ArgMatches) -> std::result::Result<Self, clap::Error> {
+        let text = |name: &str| {
+            if let Ok(Some(b)) = matches.try_get_one::<bool>(name) {
+                Some(b.to_string())
+            } else if let Ok(Some(n)) = matches.try_get_one::<u64>(name) {
+                Some(n.to_string())
+            } else if let Ok(Some(x)) = matches.try_get_one::<f64>(name) {
+                Some(x.to_string())
+            } else {
+                None
+            }
+        };
+        let values = ROBUST_FLAGS
+            .iter()
+            .filter_map(|flag| Some((flag.name, text(flag.name)?)))
+            .collect();
+        Ok(RobustSettingFlags { values })
+    }
+
+    fn update_from_arg_matches(
+        &mut self,
+        matches: &ArgMatches,
+    ) -> std::result::Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every robust setting has a flag here or among the shared ones, and every flag here is a
+    /// robust setting.
+    #[test]
+    fn every_robust_setting_has_one_flag() {
+        let robust = MethodSettings {
+            slst_mode: SlstMode::Robust,
+            ..MethodSettings::default()
+        };
+        let names = robust.names(Method::Slst);
+        let flagged: Vec<&str> = ROBUST_FLAGS.iter().map(|f| f.name).chain(SHARED).collect();
+        for name in &names {
+            assert_eq!(
+                flagged.iter().filter(|f| **f == name.as_str()).count(),
+                1,
+                "{name}"
+            );
+        }
+        assert_eq!(flagged.len(), names.len());
+    }
+}
