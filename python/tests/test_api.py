@@ -288,3 +288,14 @@ def test_errors_are_exceptions_with_the_commands_messages():
     d = slst.detector("slst", "paper")
     with pytest.raises(slst.SlstError, match="another method or other settings"):
         d.verify(d.sketch("A. B."), slst.sketch("A. B.", "shingle"))
+
+
+def test_settings_reach_the_detector_in_either_mode():
+    # slst-flat is SL+ST's paper method on a page's flat text: its settings are the paper
+    # mode's whatever the mode, and a setting given by name shows in the record's params.
+    text = "Rain fell on the old town. The river rose by a metre. Boats were tied up."
+    for mode in ("robust", "paper"):
+        record = json.loads(slst.compare(text, text, "slst-flat", mode, min_block=3).to_json())
+        assert record["params"]["min_block"] == 3, mode
+    record = json.loads(slst.compare(text, text, "specialchars", threshold=0.7).to_json())
+    assert record["params"]["threshold"] == 0.7

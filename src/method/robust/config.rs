@@ -157,8 +157,8 @@ pub struct RobustConfig {
     /// pairs with the same anchors share every picked key; pairs whose anchor sets overlap with
     /// Jaccard J₁ and J₂ share each with probability J₁·J₂, so an edited block may go unkeyed
     /// where the exact keys would find it (unless its sentences' single keys witness it). Only
-    /// which pairs become candidates changes, never a comparison: with 4, a million synthetic
-    /// documents took half the time and 70 % of the memory for 46 of 88,895 pairs fewer.
+    /// which pairs become candidates changes, never a comparison (docs/benchmarks.md, "sampled
+    /// pair keys", measures what it costs).
     pub pair_keys: usize,
 }
 
