@@ -12,6 +12,8 @@
 //! bounding each one afterwards, this reads each posting list once per holder and never sorts
 //! or stores the pairs that cannot be reported.
 //!
+//! [`Slot`]: super::keys::Slot
+//!
 //! That holds as stated with every pair of anchors as a step's keys (`pair_keys` 0). By
 //! default a step keys on 4 of those pairs, picked by min-wise hashes
 //! ([`super::RobustConfig::pair_keys`]): a step whose two sentences have the same anchors as
@@ -65,6 +67,7 @@
 //! walk takes, and [`walk`] counts a document's witnessed sentences against the documents
 //! after it. This file drives them: [`RobustSlst::witness_join`].
 
+mod build;
 mod plan;
 mod postings;
 #[cfg(test)]

@@ -66,15 +66,15 @@ pub(super) struct Walk<'a> {
     pub(super) first_slot: &'a [usize],
     /// Each document's first global sentence.
     pub(super) first_unit: &'a [usize],
-    /// [`Postings::after`]
+    /// [`Postings::after`](super::postings::Postings::after)
     pub(super) after: &'a [u32],
-    /// [`Postings::holders`]
+    /// [`Postings::holders`](super::postings::Postings::holders)
     pub(super) holders: &'a [u32],
-    /// [`Postings::lengths`]
+    /// [`Postings::lengths`](super::postings::Postings::lengths)
     pub(super) lengths: &'a [[u8; 2]],
     /// How the holders hold the lengths.
     pub(super) packing: &'a Packing,
-    /// [`Postings::cost`]
+    /// [`Postings::cost`](super::postings::Postings::cost)
     pub(super) cost: &'a [u32],
     /// The sentence classes and their single keys' postings, if the single keys are kept per
     /// class (else they are among the slots).
@@ -88,7 +88,7 @@ pub(super) struct Walk<'a> {
     /// A pair check of the report's rule that needs no blocks (the figures), made on the pairs
     /// (documents by index) that pass the count.
     pub(super) admits: &'a (dyn Fn(usize, usize) -> bool + Sync),
-    /// What a candidate costs, in visits ([`BOUND_COST`]).
+    /// What a candidate costs, in visits ([`BOUND_COST`](super::BOUND_COST)).
     pub(super) bound_cost: usize,
 }
 
