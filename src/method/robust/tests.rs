@@ -2,6 +2,7 @@
 use super::matching::*;
 use super::sketch::*;
 use super::*;
+use crate::method::Evidence;
 
 fn detector() -> RobustSlst {
     RobustSlst::new(RobustConfig::default()).unwrap()
@@ -737,7 +738,7 @@ fn two_flashes_that_each_say_two_things_the_other_does_not_are_two_events() {
     );
     assert_eq!((left.len(), cut.len()), (1, 1));
     // {leaves, unchanged} against {cuts, 7-1/2}.
-    assert_eq!(super::flash_edits::<u64>(&left, &cut), 2);
+    assert_eq!(super::comparison::flash_edits::<u64>(&left, &cut), 2);
     let c = d.compare(&left, &cut);
     assert!(!c.duplicate, "{:?}", c.evidence);
     assert_eq!(
@@ -764,7 +765,7 @@ fn two_flashes_that_each_say_two_things_the_other_does_not_are_two_events() {
             "FED SAYS IT SETS TWO BILLION DLRS OF CUSTOMER REPURCHASE\nAGREEMENTS\n",
         ),
     );
-    assert_eq!(super::flash_edits::<u64>(&x, &y), 1);
+    assert_eq!(super::comparison::flash_edits::<u64>(&x, &y), 1);
     assert!(d.compare(&x, &y).duplicate);
     // Items 9282 and 10337: `buys ... for yen` against `bought ... against yen in`.
     let (x, y) = (
@@ -903,7 +904,7 @@ fn the_same_words_around_other_figures_are_a_template() {
     let march = sketch("a", &estimate("1.47", "1.46", "March"));
     let april = sketch("b", &estimate("1.50", "1.47", "April"));
     // Two places filled with other figures: `yield … gallons`, `compares … gallons`.
-    assert_eq!(super::swapped_figures(&march, &april), 2);
+    assert_eq!(super::comparison::swapped_figures(&march, &april), 2);
     let c = d.compare(&march, &april);
     assert!(!c.duplicate, "{:?}", c.evidence);
     assert_eq!(
@@ -922,7 +923,7 @@ fn the_same_words_around_other_figures_are_a_template() {
     assert!(off.compare(&march, &april).duplicate);
     // One figure corrected is still the same story, and so is the text sent again.
     let corrected = sketch("c", &estimate("1.47", "1.45", "March"));
-    assert_eq!(super::swapped_figures(&march, &corrected), 1);
+    assert_eq!(super::comparison::swapped_figures(&march, &corrected), 1);
     assert!(d.compare(&march, &corrected).duplicate);
     assert!(
         d.compare(&march, &sketch("d", &estimate("1.47", "1.46", "March")))
@@ -933,7 +934,7 @@ fn the_same_words_around_other_figures_are_a_template() {
         "e",
         &estimate("1.47", "1.46", "March").replace("concentrate per", "concentrate 42.0 per"),
     );
-    assert_eq!(super::swapped_figures(&march, &added), 0);
+    assert_eq!(super::comparison::swapped_figures(&march, &added), 0);
 }
 
 #[test]
