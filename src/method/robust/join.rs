@@ -21,14 +21,13 @@
 //! sentences then count as witnessed only through other keys (their single keys, or the
 //! neighbouring steps'). The count is then a bound for blocks of such sentences only, and a
 //! pair resting on edited ones may be missed. The lists are shorter by as much as the keys are
-//! fewer: on a million synthetic documents the run took half the time and 70 % of the memory,
-//! for 46 fewer of 88,895 pairs (docs/benchmarks.md).
+//! fewer, for a few pairs fewer (docs/benchmarks.md, "Sampled pair keys").
 //!
 //! A key witnesses only where the two documents hold it with sentences of lengths that fit:
 //! the sentences of a block step (or of a one-pair block) differ in length by at most δ, so a
 //! key held with lengths further apart (two sentences that share two long words and nothing
 //! else) is shared by chance. Each posting carries its slot's lengths, and the walk skips the
-//! ones that do not fit A's: on Reuters-21578 this halves the candidate pairs.
+//! ones that do not fit A's, which rules out many candidate pairs (docs/benchmarks.md).
 //!
 //! When sentences are shared by many documents (a corpus built from a pool of sentences), the
 //! lists are long and walking them dominates. The report's rule then helps once more: a pair
@@ -37,8 +36,8 @@
 //! set finds every candidate (prefix filtering, with sentences as the elements); the unwalked
 //! sentences are then assumed witnessed. Each pair that passes only by them costs a bound
 //! later, so the walk then takes the cheapest sentences left one at a time, while the pairs
-//! that one more sentence could rule out cost more than walking it: on 100,000 synthetic
-//! documents this leaves 0.2 million candidates of 3.2 million. Which sentences are walked
+//! that one more sentence could rule out cost more than walking it, which leaves a fraction
+//! of the candidates (docs/benchmarks.md). Which sentences are walked
 //! changes the work, never the pairs reported — except those resting on boilerplate keys
 //! (below): a sentence witnessed only by such keys counts when assumed, not when walked.
 //!
@@ -46,12 +45,11 @@
 //! paper mode): it is left out of the postings and witnesses nothing. A pair is then found when
 //! the sentences of its shorter document (of two as long, the earlier) that its other keys
 //! witness could satisfy the rule — so, unlike comparing every pair, a corpus run misses a pair
-//! whose blocks rest on boilerplate keys. Counting those
-//! sentences as witnessed against every document instead, which keeps every pair, made the
-//! bound useless at scale: on 100,000 synthetic documents of real sentences, 337 keys held by
-//! over 1,000 documents (pairs of long Bible and news words: `children israel`) left 19 % of all
-//! sentences assumed witnessed and 51 million candidates to bound, where 50,000 hold every pair
-//! reported (the same 9,054 pairs either way).
+//! whose blocks rest on boilerplate keys. Counting those sentences as witnessed against every
+//! document instead, which keeps every pair, makes the bound useless at scale: a few keys held
+//! by many documents (pairs of long Bible and news words: `children israel`) leave a large
+//! share of all sentences assumed witnessed, and far more candidates to bound than hold every
+//! pair reported (docs/benchmarks.md).
 //!
 //! A corpus that repeats its sentences (one built from a pool of them, or boilerplate across a
 //! crawl) holds each of their single keys once per sentence, and the walk would visit a
@@ -89,7 +87,8 @@ use crate::method::PairRule;
 use crate::similarity::Similarity;
 
 /// What ruling a candidate pair in or out costs after the join (a bound, maybe a comparison),
-/// in posting visits of the walk: measured on Reuters-21578, about 1 µs against 10 ns.
+/// in posting visits of the walk: a bound takes about as long as a hundred visits
+/// (docs/benchmarks.md).
 const BOUND_COST: usize = 100;
 
 impl RobustSlst {
@@ -104,7 +103,7 @@ impl RobustSlst {
         let keep = move |s: &Similarity, duplicate: bool| rule.keeps(s, duplicate);
         // The figure check of `may_be_reported`, which rules out most pairs of templates (about
         // half the candidates on Reuters-21578), is made as soon as a pair passes the walk:
-        // first on signatures kept side by side (they settle 94% of its refusals there), then,
+        // first on signatures kept side by side (they settle most of its refusals there), then,
         // if need be, on the figure sets in the profiles.
         let columns: Vec<(usize, SetSignature)> = sketches
             .par_iter()

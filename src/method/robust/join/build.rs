@@ -93,8 +93,7 @@ impl Passes {
                 )
         };
         // Each group of buckets is a pass, taken largest first: the sort's buffers, made for
-        // the first pass, shrink to each next one's while the postings grow (on a million
-        // synthetic documents, passes of 9.6 to 12.3 million slots).
+        // the first pass, shrink to each next one's while the postings grow.
         let group_sizes: Vec<usize> = bucket_sizes
             .chunks(width)
             .map(|c| c.iter().sum::<usize>())
@@ -204,7 +203,7 @@ impl RobustSlst {
         let passes = Passes::new(&listing, total, pass_entries);
         let largest = passes.sizes.first().copied().unwrap_or(0);
         // Made in parallel, as are the other slot-sized columns: their first touch (the kernel
-        // zeroing each fresh page) is a tenth of a large run's time.
+        // zeroing each fresh page) is a large share of a large run's time.
         let entries: Vec<Entry> = (0..largest)
             .into_par_iter()
             .map(|_| Entry {

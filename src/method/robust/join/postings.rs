@@ -5,10 +5,9 @@
 //! postings after its document's start (4 bytes); per posting of a key held by two documents or
 //! more, its document and lengths, in 4 bytes up to 2²⁰ documents ([`Packing`]; 6 past them) — keys
 //! held by one document (half of Reuters-21578's slots, a fifth of the synthetic corpus's) have
-//! none, and no list keeps its first document's postings, which no walk reads (18 % of them on
-//! 100,000 synthetic documents). They are made in passes over buckets of the keys' first terms,
-//! each sorting only its own keys, so the sort's buffers are one pass's: on 300,000 synthetic
-//! documents the peak fell from 7.1 to 3.8 GB. The passes go largest first and the buffers
+//! none, and no list keeps its first document's postings, which no walk reads. They are made
+//! in passes over buckets of the keys' first terms, each sorting only its own keys, so the
+//! sort's buffers are one pass's, not every slot's. The passes go largest first and the buffers
 //! shrink to each next one's, so the last pass, when the postings are largest, has the smallest
 //! buffers. Every pass lists the documents' slots again, but only what each key is made of: it
 //! hashes the keys it takes, not the ones it leaves.
@@ -106,7 +105,7 @@ pub(super) struct Postings {
     pub(super) lengths: Vec<[u8; 2]>,
     /// Per global sentence: the postings its slots have after their own (what walking it
     /// costs), at most `u32::MAX`: a choice of which sentences to walk, which no count of
-    /// that size would change. Four bytes a sentence (87 MB at a million documents).
+    /// that size would change. Four bytes a sentence.
     pub(super) cost: Vec<u32>,
     /// Keys left out as boilerplate.
     pub(super) capped: usize,
