@@ -199,7 +199,7 @@ pub fn sketch_corpus<D: Detector>(
     } else {
         // Reading runs on this thread while the previous chunk is sketched on the pool, handed
         // over by a channel that holds one chunk more: reading (parsing JSON lines or SGML,
-        // inflating gzip, laying out HTML) is one thread's work, and it no longer leaves the
+        // inflating gzip, laying out HTML) is one thread's work, and it does not leave the
         // pool idle. The chunks are sketched in the order they are read, so the sketches keep
         // input order.
         let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Document>>(1);

@@ -16,9 +16,8 @@
 //! ICU4X is the oracle of the ASCII path: [`split_sentences_icu`] and [`for_each_word_icu`] take
 //! every boundary from ICU4X, ASCII or not, and the tests require the same output from both
 //! paths on random strings over the bytes the rules treat specially (`ascii.rs`) and on every
-//! document of the shipped corpora and Reuters-21578 (`tests/tokenise.rs`). On the 1 MB KJV
-//! text, with ICU4X for all text, words took 8.3 ms and sentences 4.8 ms; with the fast path
-//! 2.7 ms and 1.7 ms (`cargo bench --bench slst`, `scripts/runs/2026-11-22-tokenise`).
+//! document of the shipped corpora and Reuters-21578 (`tests/tokenise.rs`). What the fast
+//! path saves is in docs/benchmarks.md.
 
 mod ascii;
 mod sentence;

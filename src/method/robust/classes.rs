@@ -142,10 +142,112 @@ impl Classes {
         max_df: usize,
         min_class_size: usize,
     ) -> Option<Self> {
+        let corpus = Corpus {
+            d,
+            sketches,
+            views,
+            first_unit,
+        };
         let n = views.len();
+        let mut signed = corpus.signed();
+        // The distinct hashes' residues bound their number from below, at the cost of a bit
+        // set rather than a sort: a corpus whose classes are surely too small (Reuters-21578,
+        // the synthetic 20,000) is told so without sorting its sentences.
+        if signed.len() < min_class_size.saturating_mul(distinct_residues(&signed)) {
+            return None;
+        }
+        signed.radix_sort_builder().with_low_mem_tuner().sort();
+        let distinct = signed.chunk_by(|x, y| x.hash == y.hash).count();
+        if signed.len() < min_class_size.saturating_mul(distinct) {
+            return None;
+        }
+        let starts = corpus.class_starts(&mut signed);
+        let classes = starts.len() - 1;
+        let class_range = |c: usize| starts[c] as usize..starts[c + 1] as usize;
+        let (docs, first) = class_documents(&signed, &starts, rank);
+        // Each sentence's class, written in parallel at places scattered over the corpus.
+        let of_unit: Vec<AtomicU32> = (0..first_unit[n])
+            .into_par_iter()
+            .map(|_| AtomicU32::new(NONE))
+            .collect();
+        (0..classes).into_par_iter().for_each(|c| {
+            for x in &signed[class_range(c)] {
+                of_unit[x.unit as usize].store(c as u32, Ordering::Relaxed);
+            }
+        });
+        let of_unit: Vec<u32> = of_unit.into_iter().map(AtomicU32::into_inner).collect();
+        // Each class's length and first sentence.
+        let (length, examples): (Vec<u8>, Vec<u32>) = (0..classes)
+            .into_par_iter()
+            .map(|c| {
+                let x = &signed[starts[c] as usize];
+                (corpus.signature_of(x).1.min(255) as u8, x.unit)
+            })
+            .unzip();
+        drop(signed);
+        drop(starts);
+        let keyed = corpus.single_keys(&of_unit, &examples);
+        let lists = KeyLists::of(&keyed, classes, max_df, (&docs, &first), &length);
+        drop(keyed);
+        let (starts_first, starts) = list_starts(&lists.listed, classes);
+        Some(Classes {
+            of_unit,
+            first,
+            docs,
+            length,
+            starts_first,
+            starts,
+            lists: lists.lists,
+            list_lengths: lists.list_lengths,
+            cost: lists.cost,
+            capped: lists.capped,
+        })
+    }
+
+    /// Class `c`'s documents (ranks, ascending).
+    pub(super) fn docs_of(&self, c: u32) -> &[u32] {
+        &self.docs[self.first[c as usize] as usize..self.first[c as usize + 1] as usize]
+    }
+
+    /// Where the lists of class `c`'s single keys start.
+    pub(super) fn starts_of(&self, c: u32) -> &[u32] {
+        &self.starts
+            [self.starts_first[c as usize] as usize..self.starts_first[c as usize + 1] as usize]
+    }
+
+    /// The class of global sentence `unit`, if it has single keys.
+    pub(super) fn of(&self, unit: usize) -> Option<u32> {
+        let c = self.of_unit[unit];
+        (c != NONE).then_some(c)
+    }
+}
+
+/// The corpus the classes are made of: its documents' profiles and views, by index, and each
+/// document's first global sentence.
+struct Corpus<'a> {
+    d: &'a RobustSlst,
+    sketches: &'a [&'a RobustProfile],
+    views: &'a [&'a CorpusView],
+    first_unit: &'a [usize],
+}
+
+impl<'a> Corpus<'a> {
+    /// The [`signature`] of a signed sentence.
+    fn signature_of(&self, x: &Signed) -> (&'a [u32], u16, usize) {
+        let doc = x.doc as usize;
+        signature(
+            self.views[doc],
+            self.sketches[doc],
+            x.unit as usize - self.first_unit[doc],
+        )
+    }
+
+    /// Every sentence with a single key, with the hash of its signature, in document order.
+    fn signed(&self) -> Vec<Signed> {
+        let (d, first_unit) = (self.d, self.first_unit);
         // Per sentence with a single key: the hash of its signature, global sentence, document.
         let sign = |doc: usize| {
-            let (view, p) = (views[doc], sketches[doc]);
+            let (view, p) = (self.views[doc], self.sketches[doc]);
             (0..p.len()).filter_map(move |i| {
                 let (ranks, length, size) = signature(view, p, i);
                 let mut keys = 0;
@@ -159,30 +261,20 @@ impl Classes {
                 })
             })
         };
-        // Sorted by hash, then sentence: runs of one hash are one class, unless two signatures
-        // share a hash (about one in 10⁹ at 10⁵ classes).
-        let mut signed: Vec<Signed> = (0..n)
+        // Sorted by hash, then sentence (by the caller): runs of one hash are one class, unless
+        // two signatures share a hash (about one in 10⁹ at 10⁵ classes).
+        (0..self.views.len())
             .into_par_iter()
             .flat_map_iter(|doc| sign(doc).map(|(hash, unit, doc)| Signed { hash, unit, doc }))
-            .collect();
-        // The distinct hashes' residues bound their number from below, at the cost of a bit
-        // set rather than a sort: a corpus whose classes are surely too small (Reuters-21578,
-        // the synthetic 20,000) is told so without sorting its sentences.
-        if signed.len() < min_class_size.saturating_mul(distinct_residues(&signed)) {
-            return None;
-        }
-        signed.radix_sort_builder().with_low_mem_tuner().sort();
-        let distinct = signed.chunk_by(|x, y| x.hash == y.hash).count();
-        if signed.len() < min_class_size.saturating_mul(distinct) {
-            return None;
-        }
-        let sig_of = |x: &Signed| {
-            let doc = x.doc as usize;
-            signature(views[doc], sketches[doc], x.unit as usize - first_unit[doc])
-        };
-        // Where each class starts: each run of a hash, checked in parallel (which reads every
-        // sentence's signature where its profile lies), and a run holding two signatures put
-        // in signature order (then sentence order) and cut where the signature changes.
+            .collect()
+    }
+
+    /// Where each class starts in `signed` (sorted by hash, then sentence), and (last) where
+    /// the last ends: each run of a hash, checked in parallel (which reads every sentence's
+    /// signature where its profile lies), and a run holding two signatures put in signature
+    /// order (then sentence order) and cut where the signature changes.
+    fn class_starts(&self, signed: &mut [Signed]) -> Vec<u32> {
+        let sig_of = |x: &Signed| self.signature_of(x);
         let base = signed.as_ptr() as usize;
         let mut starts: Vec<u32> = signed
             .par_chunk_by_mut(|x, y| x.hash == y.hash)
@@ -205,68 +297,18 @@ impl Classes {
             })
             .collect();
         starts.push(signed.len() as u32);
-        let classes = starts.len() - 1;
-        let class_range = |c: usize| starts[c] as usize..starts[c + 1] as usize;
-        // Each class's documents: its sentences' documents (by rank), sorted and distinct in
-        // place, then moved together.
-        let mut docs: Vec<u32> = signed.par_iter().map(|x| rank[x.doc as usize]).collect();
-        let distinct_docs: Vec<u32> =
-            split_parts(&mut docs, (0..classes).map(|c| class_range(c).len()))
-                .into_par_iter()
-                .map(|part| {
-                    part.sort_unstable();
-                    let mut kept = 1;
-                    for k in 1..part.len() {
-                        if part[k] != part[kept - 1] {
-                            part[kept] = part[k];
-                            kept += 1;
-                        }
-                    }
-                    kept as u32
-                })
-                .collect();
-        let mut first = Vec::with_capacity(classes + 1);
-        first.push(0u32);
-        let mut to = 0;
-        for (c, &kept) in distinct_docs.iter().enumerate() {
-            docs.copy_within(starts[c] as usize..starts[c] as usize + kept as usize, to);
-            to += kept as usize;
-            first.push(to as u32);
-        }
-        docs.truncate(to);
-        docs.shrink_to_fit();
-        drop(distinct_docs);
-        // Each sentence's class, written in parallel at places scattered over the corpus.
-        let of_unit: Vec<AtomicU32> = (0..first_unit[n])
-            .into_par_iter()
-            .map(|_| AtomicU32::new(NONE))
-            .collect();
-        (0..classes).into_par_iter().for_each(|c| {
-            for x in &signed[class_range(c)] {
-                of_unit[x.unit as usize].store(c as u32, Ordering::Relaxed);
-            }
-        });
-        let of_unit: Vec<u32> = of_unit.into_iter().map(AtomicU32::into_inner).collect();
-        // Each class's length and first sentence.
-        let (length, examples): (Vec<u8>, Vec<u32>) = (0..classes)
-            .into_par_iter()
-            .map(|c| {
-                let x = &signed[starts[c] as usize];
-                (sig_of(x).1.min(255) as u8, x.unit)
-            })
-            .unzip();
-        drop(signed);
-        drop(starts);
-        let held = |c: u32| (first[c as usize + 1] - first[c as usize]) as usize;
+        starts
+    }
 
-        // Every class's single keys, as (key, class), sorted: runs of a key are its list.
-        // Made from each class's first sentence, read in document order (in class order, each
-        // read would be a cache miss).
-        let in_class = &of_unit;
-        let mut keyed: Vec<Keyed> = (0..n)
+    /// Every class's single keys, as (key, class), sorted: runs of a key are its list. Made
+    /// from each class's first sentence (`examples`), read in document order (in class order,
+    /// each read would be a cache miss); `in_class` is each sentence's class.
+    fn single_keys(&self, in_class: &[u32], examples: &[u32]) -> Vec<Keyed> {
+        let (d, first_unit) = (self.d, self.first_unit);
+        let mut keyed: Vec<Keyed> = (0..self.views.len())
             .into_par_iter()
             .fold(Vec::new, |mut keys, doc| {
-                let (view, p) = (views[doc], sketches[doc]);
+                let (view, p) = (self.views[doc], self.sketches[doc]);
                 for i in 0..p.len() {
                     let unit = first_unit[doc] + i;
                     let class = in_class[unit];
@@ -285,6 +327,69 @@ impl Classes {
         // A radix sort, as for the postings: several times faster than a comparison sort.
         keyed.radix_sort_builder().with_low_mem_tuner().sort();
         keyed.dedup_by(|x, y| x.key == y.key && x.class == y.class);
+        keyed
+    }
+}
+
+/// Each class's documents (ranks, ascending, distinct), class after class, and where each
+/// class's start (and, last, where the last ends): its sentences' documents (by rank), sorted
+/// and distinct in place, then moved together. `starts` are where the classes start in
+/// `signed`.
+fn class_documents(signed: &[Signed], starts: &[u32], rank: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let classes = starts.len() - 1;
+    let class_range = |c: usize| starts[c] as usize..starts[c + 1] as usize;
+    let mut docs: Vec<u32> = signed.par_iter().map(|x| rank[x.doc as usize]).collect();
+    let distinct_docs: Vec<u32> =
+        split_parts(&mut docs, (0..classes).map(|c| class_range(c).len()))
+            .into_par_iter()
+            .map(|part| {
+                part.sort_unstable();
+                let mut kept = 1;
+                for k in 1..part.len() {
+                    if part[k] != part[kept - 1] {
+                        part[kept] = part[k];
+                        kept += 1;
+                    }
+                }
+                kept as u32
+            })
+            .collect();
+    let mut first = Vec::with_capacity(classes + 1);
+    first.push(0u32);
+    let mut to = 0;
+    for (c, &kept) in distinct_docs.iter().enumerate() {
+        docs.copy_within(starts[c] as usize..starts[c] as usize + kept as usize, to);
+        to += kept as usize;
+        first.push(to as u32);
+    }
+    docs.truncate(to);
+    docs.shrink_to_fit();
+    (docs, first)
+}
+
+/// The lists of the classes' single keys ([`Classes::lists`]), with what each class's walk
+/// costs and which lists hold it.
+struct KeyLists {
+    lists: Vec<u32>,
+    list_lengths: Vec<u8>,
+    cost: Vec<u64>,
+    /// Per listing of a class: the class and where its list starts, in key order.
+    listed: Vec<(u32, u32)>,
+    capped: usize,
+}
+
+impl KeyLists {
+    /// The lists of the sorted `keyed` keys of `classes` classes, with each class's documents
+    /// (`docs[first[c]..first[c + 1]]`) and sentence length: only keys held by two documents
+    /// or more, and at most `max_df`.
+    fn of(
+        keyed: &[Keyed],
+        classes: usize,
+        max_df: usize,
+        (docs, first): (&[u32], &[u32]),
+        length: &[u8],
+    ) -> Self {
+        let held = |c: u32| (first[c as usize + 1] - first[c as usize]) as usize;
         let (mut lists, mut list_lengths) = (Vec::new(), Vec::new());
         let mut cost = vec![0u64; classes];
         let mut listed: Vec<(u32, u32)> = Vec::new();
@@ -322,49 +427,31 @@ impl Classes {
             }
             *lists.last_mut().expect("a run is never empty") |= LAST;
         }
-        drop(keyed);
-        // Each class's list starts, in key order, by counting.
-        let mut starts_first = vec![0u32; classes + 1];
-        for &(c, _) in &listed {
-            starts_first[c as usize + 1] += 1;
-        }
-        for c in 0..classes {
-            starts_first[c + 1] += starts_first[c];
-        }
-        let mut starts = vec![0u32; listed.len()];
-        let mut next = starts_first.clone();
-        for &(c, start) in &listed {
-            starts[next[c as usize] as usize] = start;
-            next[c as usize] += 1;
-        }
-        Some(Classes {
-            of_unit,
-            first,
-            docs,
-            length,
-            starts_first,
-            starts,
+        KeyLists {
             lists,
             list_lengths,
             cost,
+            listed,
             capped,
-        })
+        }
     }
+}
 
-    /// Class `c`'s documents (ranks, ascending).
-    pub(super) fn docs_of(&self, c: u32) -> &[u32] {
-        &self.docs[self.first[c as usize] as usize..self.first[c as usize + 1] as usize]
+/// Each class's list starts, in key order, by counting: ([`Classes::starts_first`],
+/// [`Classes::starts`]) from the `listed` (class, list start) pairs of `classes` classes.
+fn list_starts(listed: &[(u32, u32)], classes: usize) -> (Vec<u32>, Vec<u32>) {
+    let mut starts_first = vec![0u32; classes + 1];
+    for &(c, _) in listed {
+        starts_first[c as usize + 1] += 1;
     }
-
-    /// Where the lists of class `c`'s single keys start.
-    pub(super) fn starts_of(&self, c: u32) -> &[u32] {
-        &self.starts
-            [self.starts_first[c as usize] as usize..self.starts_first[c as usize + 1] as usize]
+    for c in 0..classes {
+        starts_first[c + 1] += starts_first[c];
     }
-
-    /// The class of global sentence `unit`, if it has single keys.
-    pub(super) fn of(&self, unit: usize) -> Option<u32> {
-        let c = self.of_unit[unit];
-        (c != NONE).then_some(c)
+    let mut starts = vec![0u32; listed.len()];
+    let mut next = starts_first.clone();
+    for &(c, start) in listed {
+        starts[next[c as usize] as usize] = start;
+        next[c as usize] += 1;
     }
+    (starts_first, starts)
 }

@@ -151,8 +151,7 @@ pub(super) enum KeyRanks {
     },
     /// Under the anchor rule, in a corpus whose profiles hold term ranks: a sentence's anchors
     /// are its first `anchors` term ranks, which order as the ids do, the anchors' own order; so
-    /// they are read there instead of copied (24 bytes a sentence: 0.4 GB off the peak at a
-    /// million synthetic documents).
+    /// they are read there instead of copied (24 bytes a sentence).
     Terms { anchors: usize },
 }
 
@@ -309,8 +308,7 @@ impl CorpusView {
     /// ranks) as (sentence, place among them), sorted by rank, then sentence: what
     /// [`RobustSlst::max_matched`] merges. `None` when the document has more sentences than 16
     /// bits number: the bound is then not known. Made at the first call, by the first bound
-    /// that needs it: a corpus run's join, which does not, then holds none (0.2 GB at a million
-    /// synthetic documents).
+    /// that needs it: a corpus run's join, which does not, then holds none.
     pub(super) fn key_places(&self, d: &RobustSlst, p: &RobustProfile) -> Option<&KeyPlaces> {
         self.key_places
             .0
@@ -730,12 +728,10 @@ pub(super) const DF_BATCH: usize = 4096;
 ///
 /// Each batch of documents counts its own terms (in a map from each term to its count and the
 /// last document counted, so that no document's terms are sorted: sorting every document's
-/// vocabulary and then the batch's was twice the time on Reuters-21578), and the batches'
-/// counts, sorted by term, are merged: the corpus's (term, document) pairs, 8 bytes each,
-/// are never held at once. Sorted all together, on a million synthetic documents, they took
-/// 1.6 GB, over half as much as the sketches themselves, and made the sketch stage the run's
-/// peak (4,410 MiB; the run's peak is now the join's, 3,907). The counts do not depend on how
-/// the batches are merged.
+/// vocabulary and then the batch's costs more), and the batches' counts, sorted by term, are
+/// merged: the corpus's (term, document) pairs, 8 bytes each, are never held at once (sorted
+/// all together they would outweigh half the sketches; docs/benchmarks.md). The counts do not
+/// depend on how the batches are merged.
 pub(super) fn document_frequencies(sketches: &[RobustProfile]) -> Vec<(u32, u64)> {
     use rayon::prelude::*;
     sketches

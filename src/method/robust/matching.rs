@@ -283,8 +283,8 @@ impl RobustSlst {
 
     /// Matching sentence pairs through an index over B's prefix terms. Matching sentences
     /// have J ≥ τ and so share a prefix term, anchors or not; under the local order below the
-    /// prefixes are more selective than the anchors (measured on the Bible pair: 0.16 s against
-    /// 0.38 s for the whole `compare`).
+    /// prefixes are more selective than the anchors (docs/benchmarks.md, "One pair of
+    /// documents").
     pub(super) fn indexed_sentence_pairs<T: Term>(
         &self,
         a: &RobustProfile,

@@ -18,8 +18,8 @@ pub(crate) fn is_figure_word(word: &str) -> bool {
 /// Whether a word is a cardinal number written as a word: a figure as much as `2` or `1.5` is
 /// (`FED SETS TWO BILLION DLR REPURCHASE`, `seven ships loading`). Scale words (`million`,
 /// `billion`) are not: they stay the same when the figure changes. A `match`, which compiles
-/// to a switch on the length and a comparison or two: every term is asked, and comparing each
-/// with all 28 words was about 3 % of a corpus run's time.
+/// to a switch on the length and a comparison or two: every term is asked, so comparing each
+/// with all 28 words would cost a corpus run (docs/benchmarks.md).
 fn is_number_word(word: &str) -> bool {
     matches!(
         word,
@@ -258,8 +258,8 @@ impl RobustSlst {
         // The sentences' terms, and the windows' (after the sentences' once all are made).
         // The ids the profile keeps grow in a list of its own rather than being copied out of
         // the scratch: copied, the ids (freed when a corpus is prepared and its terms ranked)
-        // lay scattered among the profiles' kept lists, and a corpus run of 300,000 synthetic
-        // documents held 50 MB more through its candidate stage.
+        // would lie scattered among the profiles' kept lists, holding memory through the
+        // candidate stage.
         let mut sentence_terms: Vec<u64> = Vec::new();
         window_terms.clear();
         figures.clear();

@@ -1,11 +1,9 @@
 //! BM25 top-k retrieval in memory, reproducing tantivy 0.27's scores bit for bit.
 //!
-//! `slst sample` used to index the corpus in a RAM index of tantivy 0.27 (one segment, term
-//! frequencies, no positions) and search it with a boolean query of one `SHOULD` term query per
-//! distinct query term, each boosted by the term's count in the query document, collected by
-//! `TopDocs::with_limit(k).order_by_score()`. tantivy brought about 70 crates (a large share of a
-//! clean build) for BM25 over a few thousand documents; this module does the same job in a few
-//! hundred lines.
+//! The scores are those of a RAM index of tantivy 0.27 (one segment, term frequencies, no
+//! positions) searched with a boolean query of one `SHOULD` term query per distinct query term,
+//! each boosted by the term's count in the query document, collected by
+//! `TopDocs::with_limit(k).order_by_score()`: the same job in a few hundred lines.
 //!
 //! **Why in-house rather than a lighter crate.** The job is not "BM25" but "tantivy 0.27's BM25
 //! scores, to the last bit": recorded manifests hold every score of every ranked list, and a

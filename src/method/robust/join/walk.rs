@@ -1,0 +1,419 @@
+//! The walk: for one document A, the postings of A's keys read once, in the order of A's
+//! sentences, counting per document after A (in (size, index) order) the sentences of A it
+//! witnesses; the documents whose count may still meet the report's rule are A's candidates.
+
+use super::super::classes::{self, Classes};
+use super::super::keys::Slot;
+use super::super::{CorpusView, RobustProfile, RobustSlst};
+use super::plan::{Thresholds, choose_walked};
+use super::postings::{LAST, NONE, Packing};
+use crate::method::lengths_fit;
+
+/// Per-thread state of the walk.
+#[derive(Default)]
+pub(super) struct Counters {
+    /// Per document (by rank): the sentences of the current A witnessed against it, and the
+    /// first sentence of A not yet looked at for it (A's slots come in sentence order, so
+    /// every sentence counted so far lies below it) — or, once the walk takes sentences one at
+    /// a time, the mark of the last one counted ([`Walk::walk_one`]). Side by side: one cache
+    /// line holds both.
+    count_next: Vec<[u32; 2]>,
+    /// Documents (by rank) with a count above 0.
+    touched: Vec<u32>,
+    /// Per sentence of A: the postings its witness keys hold (what walking it costs).
+    cost: Vec<usize>,
+    /// Per sentence of A: one of those whose witnesses are walked.
+    walked: Vec<bool>,
+    /// Scratch: sentences by cost.
+    order: Vec<u32>,
+    /// The touched documents (by rank) whose counts may still pass.
+    passers: Vec<u32>,
+    /// Scratch: the classes witnessing a sentence.
+    found: Vec<u32>,
+    /// The current A's row of the thresholds' table, by the other size's place: 0 not yet
+    /// read, else [`Thresholds::needed`].
+    needed: Vec<std::cell::Cell<u32>>,
+}
+
+impl Counters {
+    /// A walk's state for a corpus of `n` documents.
+    pub(super) fn new(n: usize) -> Self {
+        Counters {
+            count_next: vec![[0, 0]; n],
+            ..Counters::default()
+        }
+    }
+}
+
+/// What every document's walk reads.
+pub(super) struct Walk<'a> {
+    /// Kept sentences per document.
+    pub(super) sizes: Vec<usize>,
+    /// Kept sentences per document by rank (ascending): the walk counts by rank. Empty when
+    /// `ranked_places` stand for them.
+    pub(super) ranked_sizes: Vec<usize>,
+    /// Their places in the thresholds' table, by rank, when it is kept (else empty): two bytes
+    /// a document where the sizes take eight, so that the counts' check, which reads one per
+    /// document a walk touches (1.5 billion at a million synthetic documents), misses the
+    /// cache less.
+    pub(super) ranked_places: Vec<u16>,
+    /// The fewest sentences in blocks per size, against documents at least as long.
+    pub(super) fewest: Vec<usize>,
+    pub(super) detector: &'a RobustSlst,
+    pub(super) sketches: &'a [&'a RobustProfile],
+    pub(super) views: &'a [&'a CorpusView],
+    /// Each document's first global slot number.
+    pub(super) first_slot: &'a [usize],
+    /// Each document's first global sentence.
+    pub(super) first_unit: &'a [usize],
+    /// [`Postings::after`](super::postings::Postings::after)
+    pub(super) after: &'a [u32],
+    /// [`Postings::holders`](super::postings::Postings::holders)
+    pub(super) holders: &'a [u32],
+    /// [`Postings::lengths`](super::postings::Postings::lengths)
+    pub(super) lengths: &'a [[u8; 2]],
+    /// How the holders hold the lengths.
+    pub(super) packing: &'a Packing,
+    /// [`Postings::cost`](super::postings::Postings::cost)
+    pub(super) cost: &'a [u32],
+    /// The sentence classes and their single keys' postings, if the single keys are kept per
+    /// class (else they are among the slots).
+    pub(super) classes: Option<&'a Classes>,
+    /// Each document's place in (size, index) order, and the document at each place.
+    pub(super) rank: &'a [u32],
+    pub(super) by_size: &'a [u32],
+    /// Whether m sentences in blocks could meet the report's rule for sizes (A, B), kept per
+    /// pair of sizes.
+    pub(super) thresholds: Thresholds<'a>,
+    /// A pair check of the report's rule that needs no blocks (the figures), made on the pairs
+    /// (documents by index) that pass the count.
+    pub(super) admits: &'a (dyn Fn(usize, usize) -> bool + Sync),
+    /// What a candidate costs, in visits ([`BOUND_COST`](super::BOUND_COST)).
+    pub(super) bound_cost: usize,
+}
+
+/// How many slots ahead the walk asks for a slot's postings (8 and 16 measure the same).
+const AHEAD: usize = 8;
+
+/// Asks the processor to bring `x`'s cache line in, without waiting for it.
+#[inline]
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it reads nothing and cannot fault, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast());
+    }
+    // Elsewhere, no hint: the walk is the same, only its cache misses wait.
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
+impl Walk<'_> {
+    /// The candidate pairs (a, b), a < b, found from document `a`'s side: with documents after
+    /// it in (size, index) order.
+    pub(super) fn candidates_of(&self, a: usize, c: &mut Counters) -> Vec<(usize, usize)> {
+        let len_a = self.sizes[a];
+        let least = self.fewest.get(len_a).copied().unwrap_or(usize::MAX);
+        if len_a == 0 || least == usize::MAX {
+            return Vec::new();
+        }
+        c.needed.clear();
+        c.needed
+            .resize(self.thresholds.sizes.len(), std::cell::Cell::new(0));
+        // The walk reads which sentences each pair slot witnesses, never its key.
+        let singles = self.classes.is_none();
+        let slots = self.views[a].join_slots(self.detector, self.sketches[a], singles);
+        // Each sentence costs the postings of its witness keys to walk (boilerplate keys have
+        // none), counted when the postings were made: its pair keys' and its class's.
+        c.cost.clear();
+        c.cost
+            .extend((self.first_unit[a]..self.first_unit[a + 1]).map(|u| {
+                let single = self
+                    .classes
+                    .and_then(|k| Some(k.cost[k.of(u)? as usize]))
+                    .unwrap_or(0);
+                self.cost[u] as usize + single as usize
+            }));
+        // A document B can meet the rule only with at least `least` sentences of A witnessed,
+        // so among any len_a − least + 1 of them one is witnessed against B (prefix filtering
+        // over sentences). When the cheapest such set costs well under all of them, only its
+        // witnesses are walked (and counted) and the sentences left out count as witnessed
+        // (`slack`); else all are walked.
+        let prefix = choose_walked(&c.cost, least, &mut c.order);
+        c.walked.clear();
+        c.walked.resize(len_a, false);
+        for &u in &c.order[..prefix] {
+            c.walked[u as usize] = true;
+        }
+        let mut slack = len_a - prefix;
+        self.walk(a, &slots, c);
+        self.keep_passing(a, c, slack, true);
+        if slack > 0 && self.bound_cost > 0 {
+            // The cheap walk leaves `slack` sentences uncounted, so more pairs pass; each costs
+            // a bound and maybe a comparison, about `bound_cost` visits.
+            let rest: usize = c.order[prefix..].iter().map(|&u| c.cost[u as usize]).sum();
+            if c.passers.len() > rest / self.bound_cost {
+                // Walking all the rest costs less than ruling them out: count exactly (each
+                // pair slot visited once).
+                Self::reset(c);
+                c.walked.fill(true);
+                self.walk(a, &slots, c);
+                slack = 0;
+                self.keep_passing(a, c, slack, true);
+            }
+            // Else, while the pairs that only pass by the sentences assumed witnessed would
+            // cost more than walking the cheapest sentence left, walk it too: one sentence more
+            // walked is one less assumed (any len_a − least + 1 + e sentences hold at least
+            // 1 + e witnessed ones), so fewer pairs pass. Pairs only drop out.
+            let rest = &mut c.order[prefix..];
+            rest.sort_unstable_by_key(|&u| (c.cost[u as usize], u));
+            for step in prefix..len_a {
+                let u = c.order[step] as usize;
+                if slack == 0 || self.marginal(a, c, slack) <= c.cost[u] / self.bound_cost {
+                    break;
+                }
+                c.walked[u] = true;
+                self.walk_one(a, &slots, u, (len_a + 1 + step) as u32, c);
+                slack -= 1;
+                self.keep_passing(a, c, slack, false);
+            }
+        }
+        let mut out: Vec<(usize, usize)> = c
+            .passers
+            .iter()
+            .map(|&r| {
+                let b = self.by_size[r as usize] as usize;
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        out.sort_unstable();
+        Self::reset(c);
+        out
+    }
+
+    /// Whether the count of the document of rank `r`, plus `extra` sentences assumed
+    /// witnessed, could meet the report's rule against `a` (the count alone: no pair check).
+    fn may_pass(&self, a: usize, r: u32, c: &Counters, extra: usize) -> bool {
+        if let Some(&place) = self.ranked_places.get(r as usize) {
+            // A's row of the table, cached for its walk.
+            let cell = &c.needed[place as usize];
+            let mut needed = cell.get();
+            if needed == 0 {
+                needed = self.thresholds.needed(self.sizes[a], place);
+                cell.set(needed);
+            }
+            let count = c.count_next[r as usize][0] as usize + extra;
+            return count.saturating_add(1) >= needed as usize;
+        }
+        let (len_a, len_b) = (self.sizes[a], self.ranked_sizes[r as usize]);
+        let m = (c.count_next[r as usize][0] as usize + extra)
+            .min(len_a)
+            .min(len_b);
+        self.thresholds.may_keep(m, len_a, len_b)
+    }
+
+    /// Keeps in `c.passers` the documents that may pass ([`Walk::may_pass`]): chosen among
+    /// all touched ones (`fresh`, and then only those the pair check admits), or among the
+    /// passers so far — a document that did not pass never will, as walking more never raises
+    /// count + slack.
+    fn keep_passing(&self, a: usize, c: &mut Counters, extra: usize, fresh: bool) {
+        let mut passers = std::mem::take(&mut c.passers);
+        if fresh {
+            passers.clear();
+            passers.extend(c.touched.iter().filter(|&&r| {
+                self.may_pass(a, r, c, extra) && (self.admits)(a, self.by_size[r as usize] as usize)
+            }));
+        } else {
+            passers.retain(|&r| self.may_pass(a, r, c, extra));
+        }
+        c.passers = passers;
+    }
+
+    /// How many passers would fail with one sentence less assumed witnessed: those walking
+    /// one more sentence rules out, unless it is witnessed for them.
+    fn marginal(&self, a: usize, c: &Counters, extra: usize) -> usize {
+        c.passers
+            .iter()
+            .filter(|&&r| !self.may_pass(a, r, c, extra - 1))
+            .count()
+    }
+
+    /// Walks the postings of `a`'s slots that witness sentence `u`, one not walked so far,
+    /// counting it once per document after `a` (by rank) that holds one: `mark` (above every
+    /// sentence number, distinct per call) takes the place of the next sentence to look at.
+    fn walk_one(&self, a: usize, slots: &[Slot], u: usize, mark: u32, c: &mut Counters) {
+        let mut once = |r: u32| {
+            let [count, next] = &mut c.count_next[r as usize];
+            if *next == 0 {
+                c.touched.push(r);
+            }
+            if *next != mark {
+                *count += 1;
+                *next = mark;
+            }
+        };
+        let mut found = std::mem::take(&mut c.found);
+        self.single_witnesses(a, u, &mut found, &mut once);
+        // Pair slots in code order: u's are (u − 1, u) and (u, u + 1).
+        let first = slots.partition_point(|s| s.units().end <= u);
+        for (k, slot) in slots.iter().enumerate().skip(first) {
+            if slot.units().start > u {
+                break;
+            }
+            for r in self.witnesses(a, k, *slot) {
+                once(r);
+            }
+        }
+        c.found = found;
+    }
+
+    /// Calls `visit` with the rank of each document after `a` (in size order) that witnesses
+    /// `a`'s sentence `i` by a single key: it holds a sentence of a class that shares a single
+    /// key with `i`'s, at a length that fits. `found` is scratch for the classes.
+    fn single_witnesses(
+        &self,
+        a: usize,
+        i: usize,
+        found: &mut Vec<u32>,
+        visit: &mut impl FnMut(u32),
+    ) {
+        let Some(classes) = self.classes else {
+            return;
+        };
+        let Some(own) = classes.of(self.first_unit[a] + i) else {
+            return;
+        };
+        let length = classes.length[own as usize];
+        let tolerance = self.detector.config.length_tolerance;
+        found.clear();
+        for &start in classes.starts_of(own) {
+            for at in start as usize.. {
+                let listed = classes.lists[at];
+                if lengths_fit([length; 2], [classes.list_lengths[at]; 2], tolerance) {
+                    found.push(listed & !classes::LAST);
+                }
+                if listed & classes::LAST != 0 {
+                    break;
+                }
+            }
+        }
+        // A class sharing several keys with `i`'s is visited once.
+        found.sort_unstable();
+        found.dedup();
+        let rank = self.rank[a];
+        for &k in found.iter() {
+            // The documents after `a`'s, by a scan from the list's end rather than a binary
+            // search: the lists are short (at most `max_df`), and each of the search's reads
+            // waits on the one before (in a profile of the class walk, a quarter of its samples
+            // fell on the search). From the end, the scan reads only them and one more.
+            for &r in classes.docs_of(k).iter().rev() {
+                if r <= rank {
+                    break;
+                }
+                visit(r);
+            }
+        }
+    }
+
+    /// The documents (by rank, after `a`'s) that witness `a`'s `k`-th slot: they hold its
+    /// key with sentences of lengths that fit. A posting whose sentences differ from A's by
+    /// more than δ shares the key by chance and witnesses nothing. None for a key left out.
+    fn witnesses(&self, a: usize, k: usize, slot: Slot) -> impl Iterator<Item = u32> + '_ {
+        let lengths = slot.lengths(self.sketches[a]);
+        let tolerance = self.detector.config.length_tolerance;
+        let start = self.after[self.first_slot[a] + k];
+        let own = self.rank[a];
+        let mut next = (start != NONE).then_some(start as usize);
+        std::iter::from_fn(move || {
+            let at = next?;
+            let holder = self.holders[at];
+            next = (holder & LAST == 0).then_some(at + 1);
+            Some(self.packing.unpack(holder, self.lengths, at))
+        })
+        .filter(move |&(r, l)| r != own && lengths_fit(lengths, l, tolerance))
+        .map(|(r, _)| r)
+    }
+
+    /// Clears the counters of the documents the last walk touched.
+    fn reset(c: &mut Counters) {
+        for &r in &c.touched {
+            c.count_next[r as usize] = [0, 0];
+        }
+        c.touched.clear();
+        c.passers.clear();
+    }
+
+    /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, counting
+    /// per document after `a` (by rank, in size order) the marked sentences witnessed.
+    fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
+        // Two loops, so that the walk without classes makes no check for them per slot.
+        if self.classes.is_some() {
+            self.walk_with::<true>(a, slots, c);
+        } else {
+            self.walk_with::<false>(a, slots, c);
+        }
+    }
+
+    /// [`Walk::walk`], with the single keys per class of sentences (`CLASSES`) or among the
+    /// slots.
+    fn walk_with<const CLASSES: bool>(&self, a: usize, slots: &[Slot], c: &mut Counters) {
+        // Where the postings of each of a's pair slots start: their first reads are cache
+        // misses (the lists lie in key order), so each is asked for a few slots ahead.
+        let after = &self.after[self.first_slot[a]..self.first_slot[a + 1]];
+        let mut found = std::mem::take(&mut c.found);
+        // In code order: sentence i's single keys, then the pair slots of (i, i + 1).
+        let mut single = 0;
+        let mut singles_to = |end: usize, c: &mut Counters| {
+            if !CLASSES {
+                return;
+            }
+            while single < end {
+                if c.walked[single] {
+                    let units = single..single + 1;
+                    self.single_witnesses(a, single, &mut found, &mut |b| {
+                        count_walked(c, b, units.clone())
+                    });
+                }
+                single += 1;
+            }
+        };
+        for (k, slot) in slots.iter().enumerate() {
+            let units = slot.units();
+            singles_to(units.start + 1, c);
+            if let Some(&ahead) = after.get(k + AHEAD)
+                && ahead != NONE
+            {
+                prefetch(&self.holders[ahead as usize]);
+                if let Some(lengths) = self.lengths.get(ahead as usize) {
+                    prefetch(lengths);
+                }
+            }
+            if !c.walked[units.clone()].contains(&true) {
+                continue;
+            }
+            for b in self.witnesses(a, k, *slot) {
+                count_walked(c, b, units.clone());
+            }
+        }
+        singles_to(self.sizes[a], c);
+        c.found = found;
+    }
+}
+
+/// Counts for the document of rank `r` the walked sentences among `units` (a slot's, in code
+/// order) not counted for it yet.
+#[inline]
+fn count_walked(c: &mut Counters, r: u32, units: std::ops::Range<usize>) {
+    let [count, next] = &mut c.count_next[r as usize];
+    if *next == 0 {
+        // First visit (every visit moves `next` past a sentence).
+        c.touched.push(r);
+    }
+    for u in units {
+        if u as u32 >= *next {
+            *count += u32::from(c.walked[u]);
+            *next = u as u32 + 1;
+        }
+    }
+}
