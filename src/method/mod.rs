@@ -38,7 +38,6 @@
 //! follows. [`Md5`] is the smallest worked example; ARCHITECTURE.md walks through it.
 
 mod blocks;
-mod canonical;
 mod md5;
 mod megashingle;
 mod polyhash;
@@ -54,7 +53,6 @@ pub use self::blocks::{
     BlockFingerprint, BlockKeyView, Blocks, BlocksConfig, BlocksEvidence, BlocksParams,
     BlocksSketch, BlocksSketchView, equivalence, special_chars, weighted_jaccard,
 };
-pub use self::canonical::Terms;
 pub use self::md5::{Md5, Md5Config, Md5Evidence, Md5Params, Md5Sketch};
 pub use self::megashingle::{
     MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleParams, MegaShingleSketch,
@@ -88,6 +86,7 @@ pub use self::spotsigs::{
     DEFAULT_ANTECEDENTS, SignatureCount, SpotSigs, SpotSigsConfig, SpotSigsEvidence,
     SpotSigsParams, SpotSigsSketch, SpotSigsSketchView, apply_idf_band,
 };
+pub use crate::text::Terms;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
