@@ -1,9 +1,12 @@
-//! A document: an id and its text, as every method sees it.
+//! A document: an id and its text, as every method sees it; how a file's bytes become text
+//! ([`read_bytes`], [`decode_text`]); a web page's blocks ([`Segmentation`]).
 
+mod read;
 mod segmentation;
 
 use serde::Serialize;
 
+pub use read::{DEFAULT_MAX_BYTES, NotText, decode_text, read_bytes};
 pub use segmentation::{Preset, Segmentation, TextBlock};
 
 /// How a document's bytes were turned into text.
