@@ -19,7 +19,6 @@
 //! apart from pairs whose only common ground is held by more than `max_df` documents
 //! (boilerplate, listed in the summary). Results do not depend on the thread count.
 
-mod candidates;
 mod cluster;
 mod groups;
 pub mod output;
@@ -31,9 +30,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use self::candidates::{BoilerplateBlock, CandidateSet, CandidateSource, Groups, candidates};
 pub use self::cluster::clusters;
 pub use self::groups::{DuplicateGroup, DuplicateGroups};
+pub use crate::method::{
+    BoilerplateBlock, CandidateSet, CandidateSource, Groups, suffix_array_candidates as candidates,
+};
 
 use crate::corpus::{Item, Skipped};
 use crate::document::Document;

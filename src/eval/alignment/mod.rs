@@ -378,7 +378,7 @@ fn detect<D: Detector>(
             blocks
                 .iter()
                 .map(|f| {
-                    let (x, y) = crate::batch::output::locate(detector, (a.1, b.1), f);
+                    let (x, y) = crate::method::locate(detector, (a.1, b.1), f);
                     (
                         x,
                         y,

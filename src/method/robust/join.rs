@@ -81,7 +81,7 @@ use super::classes::{self, Classes};
 use super::keys::{KeyTerms, Slot};
 use super::matching::SetSignature;
 use super::{CorpusView, RobustProfile, RobustSlst};
-use crate::batch::{CandidateSet, CandidateSource};
+use crate::method::{CandidateSet, CandidateSource};
 use crate::method::{PairRule, lengths_fit};
 use crate::similarity::Similarity;
 

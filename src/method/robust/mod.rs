@@ -65,10 +65,10 @@ use std::cmp::Ordering;
 
 use serde::Serialize;
 
-use crate::batch::CandidateSet;
 use crate::block::Block;
 use crate::document::Document;
 use crate::error::Result;
+use crate::method::CandidateSet;
 use crate::similarity::Similarity;
 
 pub use self::config::{RobustConfig, RobustParams, SlstMode};
