@@ -211,10 +211,10 @@ fn root() -> (Vec<String>, BTreeMap<String, String>) {
     let mut reexports = BTreeMap::new();
     for statement in lib.split(';') {
         let words: Vec<&str> = statement.split_whitespace().collect();
-        if let Some(k) = words.iter().position(|&w| w == "mod") {
-            if let Some(name) = words.get(k + 1) {
-                modules.push(name.to_string());
-            }
+        if let Some(k) = words.iter().position(|&w| w == "mod")
+            && let Some(name) = words.get(k + 1)
+        {
+            modules.push(name.to_string());
         }
         if let Some(k) = words.iter().position(|&w| w == "use") {
             let path: String = words[k + 1..].concat();
