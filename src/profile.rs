@@ -13,7 +13,8 @@ use crate::text::{self, StopWords};
 pub const MAX_SYMBOL_LENGTH: usize = 35;
 
 /// Settings of the profile stage (SPEC §2).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ProfileConfig {
     /// Sentences with more terms than this are dropped (default 35, at most 35).
     pub max_length: usize,

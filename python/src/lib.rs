@@ -841,8 +841,8 @@ impl Detector {
 
     /// The settings this method takes by name.
     #[getter]
-    fn settings(&self) -> Vec<&'static str> {
-        self.settings.names(self.method).to_vec()
+    fn settings(&self) -> Vec<String> {
+        self.settings.names(self.method)
     }
 
     fn __repr__(&self) -> String {

@@ -51,7 +51,8 @@ pub enum BlockFingerprint {
 }
 
 /// Settings of the block methods.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct BlocksConfig {
     /// Words removed in the canonical text (MD5 and shingles).
     pub stopwords: StopWords,

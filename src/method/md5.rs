@@ -17,7 +17,8 @@ use super::{Comparison, Detector, Evidence, Method, Params};
 use crate::text::Terms;
 
 /// Settings of the MD5 control.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Md5Config {
     /// Words removed in the canonical form (default the built-in English list).
     pub stopwords: StopWords,

@@ -50,7 +50,8 @@ pub fn match_probability(p: f64, groups: usize, per_group: usize) -> f64 {
 }
 
 /// Settings of the megashingle method; defaults are Fetterly et al.'s.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct MegaShingleConfig {
     /// Terms per shingle (default 5).
     pub shingle_size: usize,

@@ -62,7 +62,7 @@ pub use self::megashingle::{
 };
 pub use self::polyhash::{
     PolyHash, PolyHashConfig, PolyHashEvidence, PolyHashParams, PolyHashSketch, PolyHashSketchView,
-    StemmerLanguage, stemmer_name,
+    STEMMER_LANGUAGES, StemmerLanguage, stemmer_from_name, stemmer_name,
 };
 pub use self::registry::{
     Method, MethodDetector, MethodSettings, Params, UnknownMethod, WithDetector,
@@ -75,6 +75,7 @@ pub use self::robust::{
 pub use self::sentlen::{
     SentLen, SentLenConfig, SentLenEvidence, SentLenParams, SentLenSketch, SentLenSketchView,
 };
+pub use self::settings::MethodConfig;
 pub use self::shingle::{
     MERSENNE_61, ShingleConfig, ShingleEvidence, ShingleHash, ShingleMeasure, ShingleParams,
     ShingleSketch, ShingleSketchKind, ShingleSketchView, Shingles, karp_rabin_windows,

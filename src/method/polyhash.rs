@@ -37,7 +37,8 @@ use super::{Comparison, Detector, Evidence, Method, Params};
 pub use rust_stemmers::Algorithm as StemmerLanguage;
 
 /// Settings of the polynomial-hash method; defaults are seed 003's.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct PolyHashConfig {
     /// Characters per n-gram (default 6).
     pub ngram: usize,
@@ -45,7 +46,9 @@ pub struct PolyHashConfig {
     pub base: u64,
     /// The two prime moduli (default 10⁹ + 7 and 10⁹ + 9), each below 2³².
     pub moduli: [u64; 2],
-    /// The stemmer's language (default English); `None` keeps words as they are.
+    /// The stemmer's language (default English); `None` keeps words as they are. Written by
+    /// its name ([`stemmer_name`]).
+    #[serde(with = "stemmer_by_name")]
     pub stemmer: Option<StemmerLanguage>,
     /// Words removed before stemming (default the built-in English list).
     pub stopwords: StopWords,
@@ -81,6 +84,57 @@ pub fn stemmer_name(language: Option<StemmerLanguage>) -> String {
     match language {
         None => "none".into(),
         Some(l) => format!("{l:?}").to_lowercase(),
+    }
+}
+
+/// Every Snowball language the polynomial-hash method can stem in.
+pub const STEMMER_LANGUAGES: [StemmerLanguage; 18] = {
+    use StemmerLanguage::*;
+    [
+        Arabic, Danish, Dutch, English, Finnish, French, German, Greek, Hungarian, Italian,
+        Norwegian, Portuguese, Romanian, Russian, Spanish, Swedish, Tamil, Turkish,
+    ]
+};
+
+/// The stemmer language of a name ([`stemmer_name`]'s spelling, any case): `Some(None)` for
+/// `none`, `None` for a name that is no language.
+pub fn stemmer_from_name(name: &str) -> Option<Option<StemmerLanguage>> {
+    let name = name.trim().to_lowercase();
+    if name == "none" {
+        return Some(None);
+    }
+    STEMMER_LANGUAGES
+        .into_iter()
+        .find(|&l| stemmer_name(Some(l)) == name)
+        .map(Some)
+}
+
+/// A stemmer language written by its name (`english`, `none`).
+mod stemmer_by_name {
+    use super::{STEMMER_LANGUAGES, StemmerLanguage, stemmer_from_name, stemmer_name};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        language: &Option<StemmerLanguage>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&stemmer_name(*language))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<StemmerLanguage>, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        stemmer_from_name(&name).ok_or_else(|| {
+            let names: Vec<String> = STEMMER_LANGUAGES
+                .iter()
+                .map(|&l| stemmer_name(Some(l)))
+                .collect();
+            serde::de::Error::custom(format!(
+                "no stemmer {name:?} (none or one of {})",
+                names.join(", ")
+            ))
+        })
     }
 }
 

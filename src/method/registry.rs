@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::document::Document;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 use super::{
     BlockFingerprint, Blocks, BlocksConfig, BlocksParams, Comparison, Detector, Md5, Md5Config,
@@ -199,7 +199,7 @@ impl Params {
     pub fn max_length(&self) -> Option<usize> {
         match self {
             Params::Slst(p) => Some(p.max_length),
-            Params::Robust(p) => Some(p.max_length),
+            Params::Robust(p) => Some(p.config.max_length),
             Params::SentLen(p) => Some(p.max_length),
             _ => None,
         }
@@ -209,7 +209,7 @@ impl Params {
     pub fn threshold(&self) -> Option<f64> {
         match self {
             Params::Slst(p) => Some(p.threshold),
-            Params::Robust(p) => Some(p.threshold),
+            Params::Robust(p) => Some(p.config.threshold),
             Params::Shingle(p) => Some(p.threshold),
             Params::MegaShingle(_) | Params::Md5(_) => None,
             Params::PolyHash(p) => Some(p.threshold),
@@ -304,37 +304,6 @@ impl MethodSettings {
             per_block,
             self.blocks.clone(),
         )?))
-    }
-
-    /// Set the decision threshold of `method` (for SL+ST, of the mode in force).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] for a method without a threshold (megashingles decide by a
-    /// shared megashingle, MD5 by equal digests).
-    pub fn set_threshold(&mut self, method: Method, threshold: f64) -> Result<()> {
-        match method {
-            Method::Slst if self.slst_mode == SlstMode::Robust => {
-                self.robust.threshold = threshold;
-            }
-            Method::Slst | Method::SlstFlat => self.slst.threshold = threshold,
-            Method::Shingle => self.shingle.threshold = threshold,
-            Method::PolyHash => self.polyhash.threshold = threshold,
-            Method::SpotSigs => self.spotsigs.threshold = threshold,
-            Method::SentLen => self.sentlen.threshold = threshold,
-            Method::BlocksMd5 | Method::BlocksShingle => self.blocks.threshold = threshold,
-            Method::SpecialChars | Method::BlocksSpecialChars => {
-                self.blocks.specialchars_threshold = threshold;
-            }
-            Method::MegaShingle | Method::Md5 => {
-                return Err(Error::InvalidParameter {
-                    name: "threshold",
-                    value: threshold.to_string(),
-                    expected: "no threshold for this method (megashingles decide by a shared \
-                               megashingle, md5 by equal digests)",
-                });
-            }
-        }
-        Ok(())
     }
 }
 
@@ -496,17 +465,5 @@ mod tests {
             }
             assert_eq!(s.detector(Method::Slst).unwrap().mode(), Some(mode));
         }
-    }
-
-    #[test]
-    fn methods_without_a_threshold_refuse_one() {
-        let mut s = MethodSettings::default();
-        assert!(s.set_threshold(Method::MegaShingle, 0.5).is_err());
-        assert!(s.set_threshold(Method::Md5, 0.5).is_err());
-        s.set_threshold(Method::Shingle, 0.3).unwrap();
-        assert_eq!(s.shingle.threshold, 0.3);
-        s.slst_mode = SlstMode::Robust;
-        s.set_threshold(Method::Slst, 0.2).unwrap();
-        assert_eq!((s.robust.threshold, s.slst.threshold), (0.2, 0.5));
     }
 }

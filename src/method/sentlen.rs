@@ -41,9 +41,11 @@ use super::{Comparison, Detector, Evidence, Method, Params};
 pub const MAX_RUN: usize = 10;
 
 /// Settings of the sentence-length method.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SentLenConfig {
     /// The profile stage shared with SL+ST: stop words and the maximum sentence length.
+    #[serde(flatten)]
     pub profile: ProfileConfig,
     /// k: consecutive sentence lengths per feature (default 3, at most 10).
     pub k: usize,

@@ -1,163 +1,279 @@
-//! Settings by name: `MethodSettings::set(method, "min_block", "3")`, for callers that hold
-//! settings as names and values (the Python package's `**params`, a configuration file). The
-//! names are the command line's flags with `_` for `-` (`--term-similarity` is
-//! `term_similarity`), and a value is checked when the detector is built, as the CLI's are.
+//! Settings by name, derived from each method's configuration struct.
+//!
+//! A method's settings are the fields of its configuration struct ([`super::RobustConfig`],
+//! [`super::SlstConfig`], [`super::ShingleConfig`], …), each written there once with its default
+//! and its meaning. Everything that names settings is derived from that struct's serde form
+//! ([`MethodConfig`]): the names [`MethodSettings::set`] takes (the Python package's
+//! `detector(name, **settings)`, a configuration file), the robust mode's report `params`, what an
+//! index stores, and the command line's flags and defaults. A setting's name is its field's serde
+//! name; the command line spells it with `-` for `_` (`term_similarity` is `--term-similarity`),
+//! except for the few flags the binary lists in one table (`FLAG_NAMES`, src/bin/slst/methods.rs).
+//!
+//! A method's names are its configuration's fields less those that do not apply to it
+//! ([`Schema::skip`]: setting them would change nothing the method does or reports), and a name
+//! may stand for a field of another name ([`Schema::alias`]). A test checks, for every method and
+//! every name, that setting it changes the built detector's reported `params`.
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use super::{Method, MethodSettings, SlstMode};
-use crate::MatchKey;
 use crate::error::{Error, Result};
-use crate::profile::ProfileConfig;
 use crate::text::StopWords;
 
-/// A value read from text: numbers as Rust parses them, `true`/`false` (or `1`/`0`), and the
-/// lower-case names of an enum (`crc32`, `min`, `containment`).
-trait FromSetting: Sized {
-    fn from_setting(value: &str) -> Option<Self>;
+/// A method's configuration: a struct whose fields are its settings, with serde names equal to
+/// the setting names and `#[serde(default)]`, so that a setting left out takes its default.
+pub trait MethodConfig: Serialize + DeserializeOwned + Clone {
+    /// The stop-word list (every method has one).
+    fn stopwords(&self) -> &StopWords;
+    /// The stop-word list, to replace it.
+    fn stopwords_mut(&mut self) -> &mut StopWords;
+
+    /// The settings as a JSON object, fields in their order, the stop words by their list's id.
+    fn to_map(&self) -> Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        }
+    }
+
+    /// These settings with the fields of `map` instead (a field left out takes its default; a
+    /// `stopwords` entry is ignored: the list stays this one, as only its id is written).
+    ///
+    /// # Errors
+    /// A value of the wrong type or an unknown enum name, in serde's words.
+    fn with_map(&self, mut map: Map<String, Value>) -> std::result::Result<Self, String> {
+        map.remove("stopwords");
+        let mut config: Self =
+            serde_json::from_value(Value::Object(map)).map_err(|e| e.to_string())?;
+        *config.stopwords_mut() = self.stopwords().clone();
+        Ok(config)
+    }
 }
 
-macro_rules! from_str_setting {
-    ($($t:ty),*) => {$(
-        impl FromSetting for $t {
-            fn from_setting(value: &str) -> Option<Self> {
-                value.trim().parse().ok()
+macro_rules! method_config {
+    ($($t:ty => $($field:ident).+;)*) => {$(
+        impl MethodConfig for $t {
+            fn stopwords(&self) -> &StopWords {
+                &self.$($field).+
+            }
+            fn stopwords_mut(&mut self) -> &mut StopWords {
+                &mut self.$($field).+
             }
         }
     )*};
 }
-from_str_setting!(usize, u64, f64);
+method_config! {
+    super::SlstConfig => profile.stopwords;
+    super::RobustConfig => stopwords;
+    super::ShingleConfig => stopwords;
+    super::MegaShingleConfig => stopwords;
+    super::PolyHashConfig => stopwords;
+    super::SpotSigsConfig => stopwords;
+    super::SentLenConfig => profile.stopwords;
+    super::Md5Config => stopwords;
+    super::BlocksConfig => stopwords;
+}
 
-impl FromSetting for bool {
-    fn from_setting(value: &str) -> Option<Self> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "true" | "1" | "yes" => Some(true),
-            "false" | "0" | "no" => Some(false),
-            _ => None,
-        }
+/// [`MethodConfig`] without its type, so that [`MethodSettings`] can hand out the configuration
+/// of a method chosen at run time.
+trait Fields {
+    fn map(&self) -> Map<String, Value>;
+    fn replace(&mut self, field: &str, value: Value) -> std::result::Result<(), String>;
+    fn set_stopwords(&mut self, stopwords: StopWords);
+}
+
+impl<C: MethodConfig> Fields for C {
+    fn map(&self) -> Map<String, Value> {
+        self.to_map()
+    }
+
+    fn replace(&mut self, field: &str, value: Value) -> std::result::Result<(), String> {
+        let mut map = self.to_map();
+        map.insert(field.to_string(), value);
+        *self = self.with_map(map)?;
+        Ok(())
+    }
+
+    fn set_stopwords(&mut self, stopwords: StopWords) {
+        *self.stopwords_mut() = stopwords;
     }
 }
 
-/// An enum that serde reads from its lower-case name.
-fn by_name<T: DeserializeOwned>(value: &str) -> Option<T> {
-    serde_json::from_value(serde_json::Value::String(value.trim().to_ascii_lowercase())).ok()
+/// Which fields of its configuration are a method's settings.
+struct Schema {
+    /// Fields that do not apply to the method: setting them would change nothing it does.
+    skip: &'static [&'static str],
+    /// (setting name, field) where a name stands for a field of another name.
+    alias: &'static [(&'static str, &'static str)],
+}
+
+impl Schema {
+    /// The schema of `method`: the one table of the differences between a method's settings and
+    /// its configuration's fields.
+    fn of(method: Method) -> Schema {
+        let (skip, alias): (&[&str], &[(&str, &str)]) = match method {
+            // Corpus mode only, and not reported.
+            Method::SpotSigs => (&["idf_band"], &[]),
+            // Sentence lengths alone make its features.
+            Method::SentLen => (&["leading_terms"], &[]),
+            // One configuration serves the four block methods.
+            Method::BlocksMd5 => (
+                &[
+                    "shingle_size",
+                    "shingles_per_page",
+                    "specialchars_threshold",
+                ],
+                &[],
+            ),
+            Method::BlocksShingle => (&["specialchars_threshold"], &[]),
+            Method::SpecialChars | Method::BlocksSpecialChars => (
+                &[
+                    "stopwords",
+                    "shingle_size",
+                    "shingles_per_page",
+                    "threshold",
+                ],
+                &[("threshold", "specialchars_threshold")],
+            ),
+            // The name megashingles and the block methods give their shingles' size too.
+            Method::Shingle => (&[], &[("shingle_size", "size")]),
+            _ => (&[], &[]),
+        };
+        Schema { skip, alias }
+    }
+
+    /// The setting name of a field, if the field is a setting.
+    fn name_of(&self, field: &str) -> Option<String> {
+        if self.skip.contains(&field) {
+            return None;
+        }
+        let name = self
+            .alias
+            .iter()
+            .find(|(_, f)| *f == field)
+            .map(|(n, _)| *n);
+        Some(name.unwrap_or(field).to_string())
+    }
+
+    /// The field a setting name sets.
+    fn field_of<'a>(&self, name: &'a str) -> &'a str {
+        self.alias
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(name, |(_, f)| f)
+    }
+}
+
+/// A value read from text as the kind of value `like` is: `true`/`false` (or `1`/`0`,
+/// `yes`/`no`), a whole number, a number, a name (lower case: an enum's variant, a language), or
+/// a comma-separated list of these.
+fn read_like(like: &Value, text: &str) -> Option<Value> {
+    let text = text.trim();
+    match like {
+        Value::Bool(_) => match text.to_ascii_lowercase().as_str() {
+            "true" | "1" | "yes" => Some(Value::Bool(true)),
+            "false" | "0" | "no" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        Value::Number(n) if n.is_u64() => text.parse::<u64>().ok().map(Value::from),
+        Value::Number(n) if n.is_i64() => text.parse::<i64>().ok().map(Value::from),
+        Value::Number(_) => text
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number),
+        Value::String(_) => Some(Value::String(text.to_ascii_lowercase())),
+        Value::Array(items) => {
+            let first = items
+                .first()
+                .cloned()
+                .unwrap_or(Value::String(String::new()));
+            let items: Option<Vec<Value>> = text
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| match &first {
+                    Value::String(_) => Some(Value::String(s.to_string())),
+                    other => read_like(other, s),
+                })
+                .collect();
+            items.map(Value::Array)
+        }
+        Value::Null | Value::Object(_) => None,
+    }
 }
 
 /// The built-in stop-word lists by name (`english`, `none`); a path is a file of one word per
 /// line, as the CLI's `--stopwords` takes.
 fn stopwords(value: &str) -> Result<StopWords> {
-    Ok(match value.trim() {
-        "english" | "en" => StopWords::english(),
-        "none" => StopWords::none(),
-        path => StopWords::from_file(std::path::Path::new(path))?,
-    })
+    match StopWords::builtin(value) {
+        Some(list) => Ok(list),
+        None => StopWords::from_file(std::path::Path::new(value.trim())),
+    }
 }
-
-fn parse<T: FromSetting>(name: &str, value: &str) -> Result<T> {
-    T::from_setting(value).ok_or_else(|| Error::UnknownParameter {
-        method: String::new(),
-        name: name.to_string(),
-        detail: format!("cannot read {value:?} as its value"),
-    })
-}
-
-/// The names each method takes (besides `mode` for SL+ST, which picks the mode).
-const SLST: &[&str] = &[
-    "min_block",
-    "threshold",
-    "match_key",
-    "max_length",
-    "leading_terms",
-    "stopwords",
-];
-const ROBUST: &[&str] = &[
-    "min_block",
-    "threshold",
-    "max_length",
-    "stopwords",
-    "length_tolerance",
-    "term_similarity",
-    "single_min_terms",
-    "single_similarity",
-    "clauses",
-    "stem",
-    "anchor_terms",
-    "split_glued",
-    "window",
-    "min_weighted",
-    "min_figures",
-    "contained",
-    "min_figure_containment",
-    "min_agreement",
-    "min_term_containment",
-    "matched_containment_from",
-    "flash_leads",
-    "flash_edits",
-    "headline_subjects",
-    "figure_swaps",
-    "vocabulary",
-    "pair_keys",
-];
-const SHINGLE: &[&str] = &[
-    "shingle_size",
-    "hash",
-    "sketch",
-    "modulus",
-    "sketch_size",
-    "measure",
-    "threshold",
-    "stopwords",
-];
-const MEGASHINGLE: &[&str] = &[
-    "shingle_size",
-    "minima",
-    "supershingle_size",
-    "seed",
-    "stopwords",
-];
-const POLYHASH: &[&str] = &["ngram", "base", "threshold", "stopwords"];
-const SPOTSIGS: &[&str] = &[
-    "spot_distance",
-    "chain_length",
-    "min_signatures",
-    "with_antecedent",
-    "threshold",
-    "stopwords",
-];
-const SENTLEN: &[&str] = &["k", "threshold", "max_length", "leading_terms", "stopwords"];
-const MD5: &[&str] = &["stopwords"];
-const BLOCKS: &[&str] = &[
-    "shingle_size",
-    "shingles_per_page",
-    "threshold",
-    "specialchars_threshold",
-    "stopwords",
-];
 
 impl MethodSettings {
-    /// The setting names [`MethodSettings::set`] takes for `method` (for SL+ST, in the mode
-    /// these settings hold).
-    pub fn names(&self, method: Method) -> &'static [&'static str] {
+    /// The configuration `method` is built from (for SL+ST, that of the mode in force;
+    /// `slst-flat` is always the paper's method).
+    fn fields(&self, method: Method) -> &dyn Fields {
         match method {
-            Method::Slst | Method::SlstFlat if self.slst_mode == SlstMode::Robust => ROBUST,
-            Method::Slst | Method::SlstFlat => SLST,
-            Method::Shingle => SHINGLE,
-            Method::MegaShingle => MEGASHINGLE,
-            Method::PolyHash => POLYHASH,
-            Method::SpotSigs => SPOTSIGS,
-            Method::SentLen => SENTLEN,
-            Method::Md5 => MD5,
+            Method::Slst if self.slst_mode == SlstMode::Robust => &self.robust,
+            Method::Slst | Method::SlstFlat => &self.slst,
+            Method::Shingle => &self.shingle,
+            Method::MegaShingle => &self.megashingle,
+            Method::PolyHash => &self.polyhash,
+            Method::SpotSigs => &self.spotsigs,
+            Method::SentLen => &self.sentlen,
+            Method::Md5 => &self.md5,
             Method::BlocksMd5
             | Method::BlocksShingle
             | Method::SpecialChars
-            | Method::BlocksSpecialChars => BLOCKS,
+            | Method::BlocksSpecialChars => &self.blocks,
         }
+    }
+
+    fn fields_mut(&mut self, method: Method) -> &mut dyn Fields {
+        match method {
+            Method::Slst if self.slst_mode == SlstMode::Robust => &mut self.robust,
+            Method::Slst | Method::SlstFlat => &mut self.slst,
+            Method::Shingle => &mut self.shingle,
+            Method::MegaShingle => &mut self.megashingle,
+            Method::PolyHash => &mut self.polyhash,
+            Method::SpotSigs => &mut self.spotsigs,
+            Method::SentLen => &mut self.sentlen,
+            Method::Md5 => &mut self.md5,
+            Method::BlocksMd5
+            | Method::BlocksShingle
+            | Method::SpecialChars
+            | Method::BlocksSpecialChars => &mut self.blocks,
+        }
+    }
+
+    /// The setting names [`MethodSettings::set`] takes for `method` (for SL+ST, in the mode
+    /// these settings hold), in the order of its configuration's fields.
+    ///
+    /// # Example
+    /// ```
+    /// use slst::method::{Method, MethodSettings};
+    /// let names = MethodSettings::default().names(Method::Shingle);
+    /// assert_eq!(names[..3], ["shingle_size", "hash", "sketch"]);
+    /// ```
+    pub fn names(&self, method: Method) -> Vec<String> {
+        let schema = Schema::of(method);
+        self.fields(method)
+            .map()
+            .keys()
+            .filter_map(|field| schema.name_of(field))
+            .collect()
     }
 
     /// Set one setting of `method` by name, from its value written as text. For SL+ST the
     /// mode these settings hold ([`MethodSettings::slst_mode`]) picks which configuration is
     /// set. Values are checked for range when the detector is built
-    /// ([`MethodSettings::detector`]).
+    /// ([`MethodSettings::detector`]). `stopwords` takes a built-in list's name (`english`,
+    /// `none`) or a file of one word per line; a list takes its items comma-separated.
     ///
     /// # Errors
     /// [`Error::UnknownParameter`]: the method has no setting of that name (the error lists
@@ -176,227 +292,53 @@ impl MethodSettings {
     /// # Ok::<(), slst::Error>(())
     /// ```
     pub fn set(&mut self, method: Method, name: &str, value: &str) -> Result<()> {
-        self.set_inner(method, name, value).map_err(|e| match e {
-            Error::UnknownParameter {
-                name: n, detail, ..
-            } => Error::UnknownParameter {
-                method: method.name().to_string(),
-                name: n,
-                detail,
-            },
-            other => other,
-        })
+        let unknown = |detail: String| Error::UnknownParameter {
+            method: method.name().to_string(),
+            name: name.to_string(),
+            detail,
+        };
+        let names = self.names(method);
+        if !names.iter().any(|n| n == name) {
+            return Err(unknown(format!(
+                "no such setting; its settings are {}",
+                names.join(", ")
+            )));
+        }
+        let field = Schema::of(method).field_of(name);
+        if field == "stopwords" {
+            let list = stopwords(value)?;
+            self.fields_mut(method).set_stopwords(list);
+            return Ok(());
+        }
+        let current = self
+            .fields(method)
+            .map()
+            .remove(field)
+            .unwrap_or(Value::Null);
+        let cannot_read = || unknown(format!("cannot read {value:?} as its value"));
+        let new = read_like(&current, value).ok_or_else(cannot_read)?;
+        self.fields_mut(method)
+            .replace(field, new)
+            .map_err(|e| unknown(format!("cannot read {value:?} as its value: {e}")))
     }
 
-    fn set_inner(&mut self, method: Method, name: &str, value: &str) -> Result<()> {
-        let names = self.names(method);
-        if !names.contains(&name) {
-            return Err(Error::UnknownParameter {
-                method: String::new(),
-                name: name.to_string(),
-                detail: format!("no such setting; its settings are {}", names.join(", ")),
+    /// Set the decision threshold of `method` (for SL+ST, of the mode in force).
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] for a method without a threshold (megashingles decide by a
+    /// shared megashingle, MD5 by equal digests).
+    pub fn set_threshold(&mut self, method: Method, threshold: f64) -> Result<()> {
+        if !self.names(method).iter().any(|n| n == "threshold") {
+            return Err(Error::InvalidParameter {
+                name: "threshold",
+                value: threshold.to_string(),
+                expected: "no threshold for this method (megashingles decide by a shared \
+                           megashingle, md5 by equal digests)",
             });
         }
-        let v = value;
-        let profile = |p: &mut ProfileConfig| -> Result<()> {
-            match name {
-                "max_length" => p.max_length = parse(name, v)?,
-                "leading_terms" => p.leading_terms = parse(name, v)?,
-                "stopwords" => p.stopwords = stopwords(v)?,
-                _ => unreachable!("PROFILE names"),
-            }
-            Ok(())
-        };
-        let enum_value = |what: &str| -> Error {
-            Error::UnknownParameter {
-                method: String::new(),
-                name: name.to_string(),
-                detail: format!("{v:?} is not one of {what}"),
-            }
-        };
-        match method {
-            Method::Slst | Method::SlstFlat if self.slst_mode == SlstMode::Robust => {
-                let r = &mut self.robust;
-                match name {
-                    "min_block" => r.min_block = parse(name, v)?,
-                    "threshold" => r.threshold = parse(name, v)?,
-                    "max_length" => r.max_length = parse(name, v)?,
-                    "stopwords" => r.stopwords = stopwords(v)?,
-                    "length_tolerance" => r.length_tolerance = parse(name, v)?,
-                    "term_similarity" => r.term_similarity = parse(name, v)?,
-                    "single_min_terms" => r.single_min_terms = parse(name, v)?,
-                    "single_similarity" => r.single_similarity = parse(name, v)?,
-                    "clauses" => r.clauses = parse(name, v)?,
-                    "stem" => r.stem = parse(name, v)?,
-                    "anchor_terms" => r.anchor_terms = parse(name, v)?,
-                    "split_glued" => r.split_glued = parse(name, v)?,
-                    "window" => r.window = parse(name, v)?,
-                    "min_weighted" => r.min_weighted = parse(name, v)?,
-                    "min_figures" => r.min_figures = parse(name, v)?,
-                    "contained" => r.contained = parse(name, v)?,
-                    "min_figure_containment" => r.min_figure_containment = parse(name, v)?,
-                    "min_agreement" => r.min_agreement = parse(name, v)?,
-                    "min_term_containment" => r.min_term_containment = parse(name, v)?,
-                    "matched_containment_from" => r.matched_containment_from = parse(name, v)?,
-                    "flash_leads" => r.flash_leads = parse(name, v)?,
-                    "flash_edits" => r.flash_edits = parse(name, v)?,
-                    "headline_subjects" => r.headline_subjects = parse(name, v)?,
-                    "figure_swaps" => r.figure_swaps = parse(name, v)?,
-                    "pair_keys" => r.pair_keys = parse(name, v)?,
-                    "vocabulary" => r.vocabulary = parse(name, v)?,
-                    _ => unreachable!("ROBUST names"),
-                }
-            }
-            Method::Slst | Method::SlstFlat => {
-                let s = &mut self.slst;
-                match name {
-                    "min_block" => s.min_block = parse(name, v)?,
-                    "threshold" => s.threshold = parse(name, v)?,
-                    "match_key" => {
-                        s.match_key = match v.trim() {
-                            "terms" => MatchKey::LengthAndLeading,
-                            "length" => MatchKey::Length,
-                            _ => return Err(enum_value("terms, length")),
-                        }
-                    }
-                    _ => profile(&mut s.profile)?,
-                }
-            }
-            Method::Shingle => {
-                let s = &mut self.shingle;
-                match name {
-                    "shingle_size" => s.size = parse(name, v)?,
-                    "hash" => s.hash = by_name(v).ok_or_else(|| enum_value("rabin, crc32"))?,
-                    "sketch" => {
-                        s.sketch = by_name(v).ok_or_else(|| enum_value("full, mod, min"))?;
-                    }
-                    "modulus" => s.modulus = parse(name, v)?,
-                    "sketch_size" => s.sketch_size = parse(name, v)?,
-                    "measure" => {
-                        s.measure = by_name(v)
-                            .ok_or_else(|| enum_value("resemblance, containment, dice"))?;
-                    }
-                    "threshold" => s.threshold = parse(name, v)?,
-                    "stopwords" => s.stopwords = stopwords(v)?,
-                    _ => unreachable!("SHINGLE names"),
-                }
-            }
-            Method::MegaShingle => {
-                let s = &mut self.megashingle;
-                match name {
-                    "shingle_size" => s.shingle_size = parse(name, v)?,
-                    "minima" => s.minima = parse(name, v)?,
-                    "supershingle_size" => s.supershingle_size = parse(name, v)?,
-                    "seed" => s.seed = parse(name, v)?,
-                    "stopwords" => s.stopwords = stopwords(v)?,
-                    _ => unreachable!("MEGASHINGLE names"),
-                }
-            }
-            Method::PolyHash => {
-                let s = &mut self.polyhash;
-                match name {
-                    "ngram" => s.ngram = parse(name, v)?,
-                    "base" => s.base = parse(name, v)?,
-                    "threshold" => s.threshold = parse(name, v)?,
-                    "stopwords" => s.stopwords = stopwords(v)?,
-                    _ => unreachable!("POLYHASH names"),
-                }
-            }
-            Method::SpotSigs => {
-                let s = &mut self.spotsigs;
-                match name {
-                    "spot_distance" => s.spot_distance = parse(name, v)?,
-                    "chain_length" => s.chain_length = parse(name, v)?,
-                    "min_signatures" => s.min_signatures = parse(name, v)?,
-                    "with_antecedent" => s.with_antecedent = parse(name, v)?,
-                    "threshold" => s.threshold = parse(name, v)?,
-                    "stopwords" => s.stopwords = stopwords(v)?,
-                    _ => unreachable!("SPOTSIGS names"),
-                }
-            }
-            Method::SentLen => {
-                let s = &mut self.sentlen;
-                match name {
-                    "k" => s.k = parse(name, v)?,
-                    "threshold" => s.threshold = parse(name, v)?,
-                    _ => profile(&mut s.profile)?,
-                }
-            }
-            Method::Md5 => self.md5.stopwords = stopwords(v)?,
-            Method::BlocksMd5
-            | Method::BlocksShingle
-            | Method::SpecialChars
-            | Method::BlocksSpecialChars => {
-                let s = &mut self.blocks;
-                match name {
-                    "shingle_size" => s.shingle_size = parse(name, v)?,
-                    "shingles_per_page" => s.shingles_per_page = parse(name, v)?,
-                    "threshold" => s.threshold = parse(name, v)?,
-                    "specialchars_threshold" => s.specialchars_threshold = parse(name, v)?,
-                    "stopwords" => s.stopwords = stopwords(v)?,
-                    _ => unreachable!("BLOCKS names"),
-                }
-            }
-        }
-        Ok(())
+        self.set(method, "threshold", &threshold.to_string())
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_listed_name_is_set_and_others_are_refused() {
-        for mode in [SlstMode::Paper, SlstMode::Robust] {
-            for method in Method::ALL {
-                let mut s = MethodSettings {
-                    slst_mode: mode,
-                    ..MethodSettings::default()
-                };
-                for &name in s.names(method) {
-                    let value = match name {
-                        "stopwords" => "none",
-                        "match_key" => "length",
-                        "hash" => "crc32",
-                        "sketch" => "min",
-                        "measure" => "containment",
-                        "clauses" | "stem" | "split_glued" | "with_antecedent" | "flash_leads"
-                        | "headline_subjects" => "true",
-                        "k" => "5",
-                        "threshold"
-                        | "term_similarity"
-                        | "single_similarity"
-                        | "contained"
-                        | "min_weighted"
-                        | "min_figures"
-                        | "min_figure_containment"
-                        | "min_agreement"
-                        | "min_term_containment"
-                        | "vocabulary"
-                        | "specialchars_threshold" => "0.25",
-                        _ => "3",
-                    };
-                    let before = s.clone();
-                    s.set(method, name, value).unwrap();
-                    if s == before && value == "true" {
-                        s.set(method, name, "false").unwrap();
-                    }
-                    assert!(s != before, "{} {name} changed nothing", method.name());
-                }
-                let e = s.set(method, "no_such_setting", "1").unwrap_err();
-                assert!(e.to_string().contains(method.name()), "{e}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_value_of_the_wrong_type_is_named() {
-        let mut s = MethodSettings::default();
-        let e = s.set(Method::Slst, "min_block", "two").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "slst: setting min_block: cannot read \"two\" as its value"
-        );
-    }
-}
+mod tests;

@@ -40,7 +40,8 @@ pub const DEFAULT_ANTECEDENTS: &[&str] = &[
 ];
 
 /// Settings of SpotSigs; defaults are the reference configuration's.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SpotSigsConfig {
     /// The words that start a signature (default [`DEFAULT_ANTECEDENTS`]).
     pub antecedents: Vec<String>,

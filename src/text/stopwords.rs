@@ -4,6 +4,7 @@
 //! give different results. Each list therefore carries an id that reports record.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// An in-memory hash (never persisted): foldhash is the fastest measured for short words.
 type FastSet = HashSet<String, foldhash::fast::RandomState>;
@@ -15,14 +16,15 @@ use crate::error::{Error, Result};
 /// `src/text/data/en-nltk-179.txt`.
 const ENGLISH_NLTK: &str = include_str!("data/en-nltk-179.txt");
 
-/// A set of stop words with an id naming where it came from.
+/// A set of stop words with an id naming where it came from. Cheap to clone: the sets are
+/// shared.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StopWords {
     id: String,
-    words: FastSet,
+    words: Arc<FastSet>,
     /// The words of up to [`PACKED_MAX`] bytes, packed ([`pack`]): looking up a packed word
     /// hashes one integer instead of a string, and every term is looked up.
-    packed: HashSet<u128, foldhash::fast::RandomState>,
+    packed: Arc<HashSet<u128, foldhash::fast::RandomState>>,
     /// The longest word's byte length: a longer term cannot be a stop word.
     longest: usize,
 }
@@ -77,8 +79,8 @@ impl StopWords {
         let longest = words.iter().map(String::len).max().unwrap_or(0);
         StopWords {
             id: id.to_string(),
-            words,
-            packed,
+            words: Arc::new(words),
+            packed: Arc::new(packed),
             longest,
         }
     }
@@ -100,6 +102,15 @@ impl StopWords {
     /// No stop words at all (id `none`): every word is a term.
     pub fn none() -> Self {
         Self::from_words("none", FastSet::default())
+    }
+
+    /// A built-in list by its name or id: `english` (or `en`, `en-nltk-179`) or `none`.
+    pub fn builtin(name: &str) -> Option<Self> {
+        match name.trim() {
+            "english" | "en" | "en-nltk-179" => Some(Self::english()),
+            "none" => Some(Self::none()),
+            _ => None,
+        }
     }
 
     /// A list given one word per line; blank lines and lines starting with `#` are ignored, words
@@ -162,6 +173,31 @@ impl StopWords {
 impl Default for StopWords {
     fn default() -> Self {
         Self::english()
+    }
+}
+
+/// A list is written as its id (as reports record it). Only the built-in lists can be read back
+/// from their ids; a list read from a file is stored with its words by whoever must keep it
+/// (an index stores them beside its settings).
+impl serde::Serialize for StopWords {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for StopWords {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        StopWords::builtin(&id).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "no built-in stop-word list {id:?} (english, en-nltk-179 or none)"
+            ))
+        })
     }
 }
 

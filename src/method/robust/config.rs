@@ -27,16 +27,20 @@ impl SlstMode {
     }
 }
 
-/// Settings of robust SL+ST; every field is also a CLI flag.
-#[derive(Debug, Clone, PartialEq)]
+/// Settings of robust SL+ST: the one place each is written, with its default and its meaning.
+///
+/// Everything else is derived from this struct's serde form (field names and order): the
+/// setting names [`crate::method::MethodSettings::set`] takes, the `params` of reports
+/// ([`RobustParams`]), what an index stores, and the command line's flags and their defaults.
+/// Adding a setting is adding a field here (and its default below).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct RobustConfig {
-    /// The words removed before counting and comparing terms (default: NLTK's English list).
-    pub stopwords: StopWords,
-    /// Sentences with more terms than this are dropped (default 35, as in SL+ST).
-    pub max_length: usize,
     /// Runs shorter than this many sentences are not blocks (default 2), unless they are a
     /// single close pair of long sentences.
     pub min_block: usize,
+    /// Sentences with more terms than this are dropped (default 35, as in SL+ST).
+    pub max_length: usize,
     /// δ: two matching sentences differ in length by at most this many terms.
     pub length_tolerance: usize,
     /// τ: two matching sentences have a term-set Jaccard coefficient of at least this.
@@ -59,6 +63,8 @@ pub struct RobustConfig {
     /// sentence needs keys over its anchors only — at most k² per pair of sentences instead of
     /// a prefix's square — without any corpus statistic, so `compare` and `batch` agree.
     pub anchor_terms: usize,
+    /// The words removed before counting and comparing terms (default: NLTK's English list).
+    pub stopwords: StopWords,
     /// Cut sentences glued without a space (`organization.Coalition`) into two units.
     pub split_glued: bool,
     /// Units with more terms than the maximum length are dropped, as in SL+ST, and also cut
@@ -275,32 +281,7 @@ impl RobustConfig {
     pub fn params(&self) -> RobustParams {
         RobustParams {
             mode: SlstMode::Robust,
-            min_block: self.min_block,
-            max_length: self.max_length,
-            length_tolerance: self.length_tolerance,
-            term_similarity: self.term_similarity,
-            single_min_terms: self.single_min_terms,
-            single_similarity: self.single_similarity,
-            clauses: self.clauses,
-            stem: self.stem,
-            anchor_terms: self.anchor_terms,
-            stopwords: self.stopwords.id().to_string(),
-            split_glued: self.split_glued,
-            window: self.window,
-            threshold: self.threshold,
-            min_weighted: self.min_weighted,
-            min_figures: self.min_figures,
-            contained: self.contained,
-            min_figure_containment: self.min_figure_containment,
-            min_agreement: self.min_agreement,
-            min_term_containment: self.min_term_containment,
-            matched_containment_from: self.matched_containment_from,
-            flash_leads: self.flash_leads,
-            flash_edits: self.flash_edits,
-            headline_subjects: self.headline_subjects,
-            figure_swaps: self.figure_swaps,
-            vocabulary: self.vocabulary,
-            pair_keys: self.pair_keys,
+            config: self.clone(),
         }
     }
 
@@ -334,64 +315,13 @@ impl RobustConfig {
     }
 }
 
-/// The settings of robust SL+ST as reports record them (`"params"` of its records).
+/// The settings of robust SL+ST as reports record them (`"params"` of its records): the mode,
+/// then every field of [`RobustConfig`] in its order (the stop words by their list's id).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RobustParams {
     /// Always [`SlstMode::Robust`].
     pub mode: SlstMode,
-    /// Minimum block length in units.
-    pub min_block: usize,
-    /// Maximum unit length in terms.
-    pub max_length: usize,
-    /// δ: the most two matching units differ in length, in terms.
-    pub length_tolerance: usize,
-    /// τ: the least term-set Jaccard of two matching units.
-    pub term_similarity: f64,
-    /// Single-pair blocks: the fewest terms of each unit (0: no single-pair blocks).
-    pub single_min_terms: usize,
-    /// Single-pair blocks: the least term-set Jaccard.
-    pub single_similarity: f64,
-    /// Units are clauses (sentences cut at `;` and `:`).
-    pub clauses: bool,
-    /// Terms are stemmed.
-    pub stem: bool,
-    /// The anchor rule's k (0: off).
-    pub anchor_terms: usize,
-    /// The stop-word list's id.
-    pub stopwords: String,
-    /// Glued sentences are cut.
-    pub split_glued: bool,
-    /// Over-long units seed passages as windows of this many terms (0: no windows).
-    pub window: usize,
-    /// The resemblance threshold.
-    pub threshold: f64,
-    /// The least weighted resemblance of a duplicate (0: none).
-    pub min_weighted: f64,
-    /// The least share of agreeing figures in a duplicate's blocks (0: none).
-    pub min_figures: f64,
-    /// A duplicate also when either document lies in the other at least this much (0: no).
-    pub contained: f64,
-    /// The least share of the smaller figure set found in the other document (0: none).
-    pub min_figure_containment: f64,
-    /// The least word agreement of the blocks, per kept sentence of the smaller document.
-    pub min_agreement: f64,
-    /// The least share of the smaller vocabulary found in the other document (0: none).
-    pub min_term_containment: f64,
-    /// From this many kept sentences in each document, a pair at J ≥ θ may meet the two
-    /// conditions above over the sentences in its blocks (0: never).
-    pub matched_containment_from: usize,
-    /// Two one-sentence documents must share a first term.
-    pub flash_leads: bool,
-    /// Terms each of two one-sentence documents lacks in the other that make two events
-    /// (0: never).
-    pub flash_edits: usize,
-    /// Two documents whose headlines each name a subject the other lacks are not a duplicate.
-    pub headline_subjects: bool,
-    /// Places filled with other figures that make a template (0: never).
-    pub figure_swaps: usize,
-    /// Also a duplicate with a block and at least this Jaccard coefficient of the texts'
-    /// distinct terms (0: no such rule).
-    pub vocabulary: f64,
-    /// Keys per pair of neighbouring sentences in a corpus join (0: every pair of anchors).
-    pub pair_keys: usize,
+    /// The settings.
+    #[serde(flatten)]
+    pub config: RobustConfig,
 }

@@ -117,9 +117,10 @@ impl ShingleMeasure {
 
 /// Settings of the shingle method; defaults from seed 000's experiments (w = 4, m = 25,
 /// n = 160) with the Karp–Rabin fingerprints it names.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ShingleConfig {
-    /// Terms per shingle, w (default 4; seed 001 uses 10).
+    /// Terms per shingle, w (default 4; seed 001 uses 10); the setting `shingle_size`.
     pub size: usize,
     /// The fingerprint function (default Karp–Rabin).
     pub hash: ShingleHash,

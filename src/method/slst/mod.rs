@@ -27,21 +27,34 @@ use super::{
 /// Both give the same blocks (a test proves it): a block is a run of sentences that agree on
 /// length *and* leading terms, whether the leading terms are checked after matching or folded
 /// into the symbol before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum MatchKey {
     /// One symbol per (length, leading terms): the suffix structure only ever reports runs that
     /// will pass verification. Far fewer chance matches on long documents and in corpora, where
     /// lengths alone agree by chance everywhere.
     #[default]
+    #[serde(rename = "terms")]
     LengthAndLeading,
     /// The paper's literal procedure: match on the length string alone, then verify.
+    #[serde(rename = "length")]
     Length,
 }
 
-/// Settings of SL+ST (SPEC §2–3); every field is also a CLI flag.
-#[derive(Debug, Clone, PartialEq)]
+impl MatchKey {
+    /// Whether this is the default, [`MatchKey::LengthAndLeading`] (which reports leave out).
+    pub fn is_default(&self) -> bool {
+        *self == MatchKey::default()
+    }
+}
+
+/// Settings of SL+ST (SPEC §2–3), paper mode: the one place each is written. Setting names,
+/// what an index stores and the command line's defaults come from its serde form
+/// ([`crate::method::MethodConfig`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SlstConfig {
     /// The profile stage: maximum length, leading terms, stop words.
+    #[serde(flatten)]
     pub profile: ProfileConfig,
     /// Blocks shorter than this many sentences are dropped (default 2).
     pub min_block: usize,
@@ -89,6 +102,7 @@ impl SlstConfig {
             leading_terms: self.profile.leading_terms,
             stopwords: self.profile.stopwords.id().to_string(),
             threshold: self.threshold,
+            match_key: self.match_key,
         }
     }
 }
@@ -108,6 +122,9 @@ pub struct SlstParams {
     pub stopwords: String,
     /// The resemblance threshold.
     pub threshold: f64,
+    /// What the suffix structure matches on, when not the default.
+    #[serde(skip_serializing_if = "MatchKey::is_default")]
+    pub match_key: MatchKey,
 }
 
 /// What paper-mode SL+ST keeps of a document: its sentence profile and one 64-bit *block key*
