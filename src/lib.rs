@@ -9,28 +9,42 @@
 //! person can see *why* two documents were matched.
 //!
 //! ## The pipeline
-//! Each stage is a module, in the order data flows:
+//! Each stage is a module. They are listed — here and in the source — in layers: a module uses
+//! only the modules before it (and [`error`], below them all), so dependencies point one way and
+//! no two modules import each other. A piece that several layers share lives in the lowest one
+//! that needs it: a web page's blocks beside [`Document`], the canonical [terms](text::Terms) in
+//! [`text`], the file reader that corpora and word lists share in [`document`], the candidate set
+//! and the located spans of blocks in [`method`]. `tests/architecture.rs` checks both rules from
+//! the source: no import cycle between these modules, and nothing of the method layer names a
+//! driver built on it (batch, index, eval, report).
 //!
-//! 1. [`corpus`] — files to [`Document`]s (lenient decoding, gzip, TREC SGML);
-//! 2. [`text`] — sentences (UAX #29 plus repairs), words, [stop words](text::StopWords);
-//! 3. [`profile`] — a [`SentenceProfile`]: the length string, leading terms and spans;
-//! 4. [`matcher`] — maximal common substrings ([`Match`]) with a generalized suffix array, and a
+//! 1. [`document`] — a [`Document`] (id, text, [encoding](Encoding), a web page's
+//!    [blocks](document::Segmentation)), and a file's bytes to text (size limits, gzip, lenient
+//!    decoding);
+//! 2. [`text`] — sentences (UAX #29 plus repairs), words, [stop words](text::StopWords),
+//!    [terms](text::Terms);
+//! 3. [`web`] — HTML to visible text cut into structural-semantic blocks; WARC records;
+//!    recurring boilerplate blocks;
+//! 4. [`corpus`] — files to [`Document`]s (TREC SGML, JSON lines, HTML, WARC);
+//! 5. [`profile`] — a [`SentenceProfile`]: the length string, leading terms and spans;
+//! 6. [`matcher`] — maximal common substrings ([`Match`]) with a generalized suffix array, and a
 //!    naive diagonal scan as the oracle;
-//! 5. [`block`] — verification, splitting and tiling into [`Block`]s;
-//! 6. [`similarity`] — resemblance and containments ([`Similarity`]);
-//! 7. [`method`] — the [`Detector`] interface, SL+ST behind it ([`SlSt`]) and the papers' other
+//! 7. [`block`] — verification, splitting and tiling into [`Block`]s;
+//! 8. [`similarity`] — resemblance and containments ([`Similarity`]);
+//! 9. [`method`] — the [`Detector`] interface, SL+ST behind it ([`SlSt`]) and the papers' other
 //!    methods beside it (shingles, megashingles, polynomial-hash n-grams, SpotSigs, sentence-length
 //!    runs, an MD5 control), each named in one registry ([`Method`]) and built with its settings
-//!    ([`MethodSettings`]) as a [`MethodDetector`];
-//! 8. [`batch`] — corpus mode, one driver for every method: read → sketch → candidates →
-//!    verify → pairs, clusters and a summary;
-//! 9. [`index`] — search mode: a persistent SQLite index of profiles and block keys, queried
-//!    one document at a time with the same answer as `slst compare` against every document;
-//! 10. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; text alignment scored
-//!     by PAN's character measures ([`eval::alignment`]); [`synth`] and
-//!     [`sample`] build evaluation sets;
+//!    ([`MethodSettings`]) as a [`MethodDetector`]; the candidate pairs a corpus join gives;
+//! 10. [`align`] — blocks grown into passages, word by word, with exact spans;
 //! 11. [`report`] — the typed JSON records (one schema for every method, versioned) and their
-//!     human text.
+//!     human text;
+//! 12. [`batch`] — corpus mode, one driver for every method: read → sketch → candidates →
+//!     verify → pairs, clusters and a summary;
+//! 13. [`index`] — search mode: a persistent SQLite index of profiles and block keys, queried
+//!     one document at a time with the same answer as `slst compare` against every document;
+//! 14. [`eval`] — labelled sets: precision, recall, F1 sweeps, χ², plots; text alignment scored
+//!     by PAN's character measures ([`eval::alignment`]); [`synth`] and
+//!     [`sample`] build evaluation sets.
 //!
 //! ## Glossary
 //! - **term**: a word (UAX #29, containing a letter or digit, lowercased) that is not a stop word.
@@ -80,18 +94,19 @@
 
 #![deny(missing_docs)]
 
-// The pipeline, in the order data flows through it.
+// The layers, each using only those above it (tests/architecture.rs checks it).
 pub mod error; // the one error type
-pub mod document; // Document: id + text
-pub mod corpus; // files, folders, TREC/SGML, JSON lines, HTML, WARC → documents
+pub mod document; // Document: id + text + a page's blocks; a file's bytes → text
+pub mod text; // sentences, words, stop words, terms
 pub mod web; // HTML → visible text + structural-semantic blocks; WARC records
-pub mod text; // sentences, words, stop words
+pub mod corpus; // files, folders, TREC/SGML, JSON lines, HTML, WARC → documents
 pub mod profile; // document → SentenceProfile (length string, leading terms, spans)
 pub mod matcher; // symbol strings → maximal common substrings (suffix array)
 pub mod block; // matches → verified, tiled blocks
-pub mod align; // blocks → passages: extended word by word, merged, with exact spans
 pub mod similarity; // blocks → resemblance, containments
-pub mod method; // the Detector interface; SL+ST and the baseline methods
+pub mod method; // the Detector interface; SL+ST and the baseline methods; candidate sets
+pub mod align; // blocks → passages: extended word by word, merged, with exact spans
+pub mod report; // JSON records and human text of compare/profile
 pub mod batch; // corpus mode: candidates, verification, clusters, outputs
 #[cfg(feature = "index")]
 pub mod index; // search mode: a persistent, incremental near-duplicate index (SQLite)
@@ -99,7 +114,6 @@ pub mod eval; // labelled sets: precision, recall, F1 sweeps, χ², plots
 pub mod synth; // planted near-duplicates of real documents: corpus, truth, edit log
 #[cfg(feature = "sample")]
 pub mod sample; // AP90-S-like subsets: BM25 top k of query documents, with a manifest
-pub mod report; // JSON records and human text of compare/profile
 
 /// The README's examples, compiled as doctests (it has no Rust code today; kept so that any it
 /// gains is tested).

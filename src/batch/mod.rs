@@ -15,13 +15,18 @@
 //!    compared with the very same [`Detector::compare`] as `slst compare`, in parallel, kept by
 //!    the run's [`PairRule`], and expanded to every member of the exact-duplicate groups.
 //!
+//! The other drivers share these steps rather than loop on their own: the index and evaluations
+//! sketch with [`sketch_documents`], and every pair anyone compares goes through [`verify_pair`]
+//! (one pair: the index's candidate rows) or [`verify_pairs`] (a list of pairs: an alignment
+//! truth's, a Spark job's).
+//!
 //! The contract: the reported pairs equal those of comparing every pair ([`Candidates::All`]),
 //! apart from pairs whose only common ground is held by more than `max_df` documents
 //! (boilerplate, listed in the summary). Results do not depend on the thread count.
 
-mod candidates;
 mod cluster;
 mod groups;
+mod verify;
 pub mod output;
 mod summary;
 
@@ -31,13 +36,16 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use self::candidates::{BoilerplateBlock, CandidateSet, CandidateSource, Groups, candidates};
 pub use self::cluster::clusters;
 pub use self::groups::{DuplicateGroup, DuplicateGroups};
+pub use self::verify::{PairResult, Verdict, verify, verify_pair, verify_pairs};
+pub use crate::method::{
+    BoilerplateBlock, CandidateSet, CandidateSource, Groups, suffix_array_candidates as candidates,
+};
 
 use crate::corpus::{Item, Skipped};
 use crate::document::Document;
-use crate::method::{Comparison, Detector, Evidence, PairRule};
+use crate::method::{Detector, PairRule};
 
 /// How candidate pairs are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -265,9 +273,15 @@ fn sketch_chunk<D: Detector>(
     detector: &D,
     progress: &dyn Progress,
 ) -> Vec<D::Sketch> {
-    let sketched: Vec<D::Sketch> = chunk.par_iter().map(|d| detector.sketch(d)).collect();
+    let sketched = sketch_documents(detector, chunk);
     progress.advance(sketched.len() as u64);
     sketched
+}
+
+/// The sketches of `docs`, in order, made in parallel on the current pool: what every driver
+/// (a corpus run, the index, an evaluation) sketches documents with.
+pub fn sketch_documents<D: Detector>(detector: &D, docs: &[Document]) -> Vec<D::Sketch> {
+    docs.par_iter().map(|d| detector.sketch(d)).collect()
 }
 
 /// Hands the heap's free pages back to the system. Sketching leaves freed working memory among
@@ -380,131 +394,6 @@ pub fn join_candidates(keys: &[&[u64]], max_df: usize) -> (Vec<(usize, usize)>, 
     pairs.par_sort_unstable();
     pairs.dedup();
     (pairs, capped)
-}
-
-/// A kept pair: document numbers (a < b, input order) and the comparison of a against b.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PairResult<E> {
-    /// The earlier document.
-    pub a: usize,
-    /// The later document.
-    pub b: usize,
-    /// The comparison of a against b.
-    pub comparison: Comparison<E>,
-}
-
-impl<E: Evidence> PairResult<E> {
-    /// Why the pair is a template, when it was reported as one ([`PairRule::WithTemplates`],
-    /// or a containment rule, which keeps pairs whatever the method's decision).
-    pub fn template(&self) -> Option<&str> {
-        self.comparison.template()
-    }
-}
-
-/// Step 3: compare every candidate pair that can be kept (in parallel; with a join, the
-/// method's bound rules the others out first, [`Detector::may_be_reported`]) and keep those
-/// `config.rule` keeps, expanded to every member of the exact-duplicate groups, sorted by
-/// (a, b). Also returns how many pairs were compared.
-pub fn verify<D: Detector>(
-    detector: &D,
-    sketches: &[D::Sketch],
-    set: &CandidateSet,
-    config: &BatchConfig,
-    progress: &dyn Progress,
-) -> (Vec<PairResult<D::Evidence>>, usize) {
-    progress.stage("scoring candidate pairs", Some(set.pairs.len() as u64));
-    let bounded = !matches!(
-        set.source,
-        CandidateSource::AllPairs | CandidateSource::Listed
-    );
-    let rule = config.rule;
-    // Progress (and the count of pairs compared) is kept per chunk of pairs: a shared counter
-    // bumped per pair costs more than ruling a pair out.
-    let compared = std::sync::atomic::AtomicUsize::new(0);
-    let kept: Vec<(usize, usize, Comparison<D::Evidence>)> = set
-        .pairs
-        .par_chunks(64)
-        .flat_map_iter(|chunk| {
-            let mut compared_here = 0;
-            let kept: Vec<_> = chunk
-                .iter()
-                .filter_map(|&(x, y)| {
-                    let (sx, sy) = (&sketches[x], &sketches[y]);
-                    if bounded && !detector.may_be_reported(sx, sy, rule) {
-                        return None;
-                    }
-                    compared_here += 1;
-                    let c = detector.compare(sx, sy);
-                    c.kept_by(rule).then_some((x, y, c))
-                })
-                .collect();
-            progress.advance(chunk.len() as u64);
-            compared.fetch_add(compared_here, std::sync::atomic::Ordering::Relaxed);
-            kept
-        })
-        .collect();
-    let mut out = expand_groups(detector, sketches, &set.groups, kept, rule);
-    out.sort_unstable_by_key(|p| (p.a, p.b));
-    progress.finish_stage();
-    (out, compared.into_inner())
-}
-
-/// Kept pairs of representatives expanded to every pair of their groups' members (each seen
-/// from its earlier document), and the pairs inside each exact-duplicate group.
-fn expand_groups<D: Detector>(
-    detector: &D,
-    sketches: &[D::Sketch],
-    groups: &Groups,
-    kept: Vec<(usize, usize, Comparison<D::Evidence>)>,
-    rule: PairRule,
-) -> Vec<PairResult<D::Evidence>> {
-    let mut out = Vec::with_capacity(kept.len());
-    for (x, y, c) in kept {
-        let (gx, gy) = (groups.members(x), groups.members(y));
-        if gx.len() == 1 && gy.len() == 1 {
-            out.push(PairResult {
-                a: x,
-                b: y,
-                comparison: c,
-            });
-            continue;
-        }
-        let swapped = c.swapped();
-        for &a in gx {
-            for &b in gy {
-                out.push(if a < b {
-                    PairResult {
-                        a,
-                        b,
-                        comparison: c.clone(),
-                    }
-                } else {
-                    PairResult {
-                        a: b,
-                        b: a,
-                        comparison: swapped.clone(),
-                    }
-                });
-            }
-        }
-    }
-    // Pairs inside a group: the representative against itself.
-    for group in groups.groups() {
-        let rep = &sketches[group[0]];
-        let c = detector.compare(rep, rep);
-        if c.kept_by(rule) {
-            for (i, &a) in group.iter().enumerate() {
-                for &b in &group[i + 1..] {
-                    out.push(PairResult {
-                        a,
-                        b,
-                        comparison: c.clone(),
-                    });
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Seconds spent in each stage: wall-clock time, or (in [`BatchResult::cpu_times`]) CPU time.
@@ -640,6 +529,7 @@ impl StageTimes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::method::Comparison;
 
     /// The MD5 control, noting the size of the rayon pool each sketch runs on.
     struct PoolNoting {

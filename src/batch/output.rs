@@ -9,7 +9,8 @@ use serde::Serialize;
 pub use super::summary::{BatchSummary, BoilerplateRecord};
 use super::{BatchResult, DuplicateGroup, DuplicateGroups, PairResult};
 use crate::error::{Error, Result};
-use crate::method::{Comparison, Detector, Evidence, FoundBlock, Method};
+pub use crate::method::locate;
+use crate::method::{Comparison, Detector, Evidence, Method};
 
 /// The format of the pairs file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -147,23 +148,6 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
             template: c.template(),
         }
     }
-}
-
-/// The byte spans of a found block in the two documents: from the first sentence's start to
-/// the last sentence's end.
-pub fn locate<D: Detector + ?Sized>(
-    detector: &D,
-    (a, b): (&D::Sketch, &D::Sketch),
-    found: &FoundBlock,
-) -> ([usize; 2], [usize; 2]) {
-    let span = |s: &D::Sketch, start: usize| {
-        let first = detector.unit_span(s, start).unwrap_or_default();
-        let last = detector
-            .unit_span(s, start + found.block.len - 1)
-            .unwrap_or_default();
-        [first[0], last[1]]
-    };
-    (span(a, found.block.a), span(b, found.block.b))
 }
 
 /// Write `path` atomically: everything goes to a temporary file in the same folder, which is

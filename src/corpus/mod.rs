@@ -4,7 +4,8 @@
 //! errors; everything after it works on [`Document`] values in memory.
 //!
 //! - [`decode_text`]: bytes to text (UTF-8, UTF-8 with BOM, UTF-16 with BOM, else Windows-1252),
-//!   refusing binary data;
+//!   refusing binary data, and [`read_bytes`]: a file's bytes under a size limit (both from
+//!   [`crate::document`], where word lists read files too);
 //! - gzip'd input is recognised by its magic bytes, not by the file name;
 //! - [`sgml`]: TREC SGML and other SGML collections (Reuters-21578);
 //! - [`detect_format`]: the one rule by which every command tells a file's format;
@@ -14,18 +15,14 @@
 //!   (collection files through the same stream reader);
 //! - [`write_trec`]: documents back to TREC SGML (`slst synth`, `slst sample`).
 
-mod decode;
 pub mod jsonl;
 pub mod sgml;
 mod source;
 pub mod web;
 mod write;
 
-use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 
-pub use decode::{NotText, decode_text};
 use sgml::SgmlOptions;
 pub use source::{
     FolderOptions, Item, Skipped, SourceOptions, check_sources, detect_format, read_sources,
@@ -33,6 +30,8 @@ pub use source::{
 };
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
+
+pub use crate::document::{DEFAULT_MAX_BYTES, NotText, decode_text, read_bytes};
 
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -76,9 +75,6 @@ pub struct ReadOptions {
     pub web: WebOptions,
 }
 
-/// Default size limit for one file: 256 MiB.
-pub const DEFAULT_MAX_BYTES: u64 = 256 << 20;
-
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
@@ -90,72 +86,6 @@ impl Default for ReadOptions {
             web: WebOptions::default(),
         }
     }
-}
-
-/// Read the raw bytes of a file, inflating gzip'd content (recognised by its magic bytes).
-///
-/// # Errors
-/// [`Error::IsDirectory`], [`Error::Io`], [`Error::TooLarge`], [`Error::Gzip`].
-pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
-    let io = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let too_large = |size, inflated| Error::TooLarge {
-        path: path.to_path_buf(),
-        size,
-        limit: max_bytes,
-        inflated,
-    };
-    let mut raw = Vec::new();
-    // `-`: standard input, read to its end (its size is known only then).
-    let size = if path.as_os_str() == "-" {
-        std::io::stdin()
-            .lock()
-            .take(max_bytes.saturating_add(1))
-            .read_to_end(&mut raw)
-            .map_err(io)?;
-        raw.len() as u64
-    } else {
-        let meta = std::fs::metadata(path).map_err(io)?;
-        if meta.is_dir() {
-            return Err(Error::IsDirectory {
-                path: path.to_path_buf(),
-            });
-        }
-        let mut file = File::open(path).map_err(io)?;
-        if meta.len() > max_bytes {
-            // Refused unread unless it is gzip'd (whose size says nothing of what it inflates to).
-            let mut magic = [0u8; 2];
-            let n = file.read(&mut magic).map_err(io)?;
-            if magic[..n] != [0x1F, 0x8B] {
-                return Err(too_large(meta.len(), false));
-            }
-            raw.extend_from_slice(&magic[..n]);
-        }
-        file.take(max_bytes.saturating_add(1).saturating_sub(raw.len() as u64))
-            .read_to_end(&mut raw)
-            .map_err(io)?;
-        meta.len()
-    };
-    if raw.len() as u64 > max_bytes {
-        return Err(too_large(size, false));
-    }
-    if !raw.starts_with(&[0x1F, 0x8B]) {
-        return Ok(raw);
-    }
-    let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(raw.as_slice())
-        .take(max_bytes.saturating_add(1))
-        .read_to_end(&mut out)
-        .map_err(|e| Error::Gzip {
-            path: path.to_path_buf(),
-            detail: e.to_string(),
-        })?;
-    if out.len() as u64 > max_bytes {
-        return Err(too_large(out.len() as u64, true));
-    }
-    Ok(out)
 }
 
 /// Read one document from a file: plain text or an HTML page (id = the path as given), or one

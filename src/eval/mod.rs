@@ -21,7 +21,6 @@ pub mod truth;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::batch::{self, BatchConfig, CandidateSet, CandidateSource, Candidates, Silent};
@@ -275,7 +274,7 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
             )
         }
         Universe::Listed => {
-            let sketches: Vec<D::Sketch> = docs.par_iter().map(|d| detector.sketch(d)).collect();
+            let sketches = batch::sketch_documents(detector, docs);
             let set = CandidateSet::from_pairs(
                 docs.len(),
                 prepared.listed.clone(),

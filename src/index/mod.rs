@@ -45,7 +45,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::Serialize;
 
 pub use self::query::{Hit, QueryResult};
-use crate::batch::Progress;
+use crate::batch::{Progress, sketch_documents};
 use crate::corpus::{Item, Skipped};
 use crate::document::{Document, Encoding};
 use crate::error::{Error, Result};
@@ -268,10 +268,9 @@ impl WithDetector for Rows<'_> {
     type Output = Vec<(String, Vec<u64>, usize)>;
 
     fn with<D: Detector>(self, detector: &D) -> Self::Output {
-        self.0
-            .par_iter()
-            .map(|doc| {
-                let sketch = detector.sketch(doc);
+        sketch_documents(detector, self.0)
+            .into_par_iter()
+            .map(|sketch| {
                 let keys = detector.index_keys(&sketch).unwrap_or_default();
                 let sentences = sentences_column(detector, &sketch, &keys);
                 (

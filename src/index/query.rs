@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use rusqlite::OptionalExtension;
 
 use super::{Index, QueryOptions, distinct, fingerprint, keys_blob};
+use crate::batch::verify_pair;
 use crate::document::Document;
 use crate::error::Result;
 use crate::method::{Comparison, Detector, MethodDetector, Witness};
@@ -112,12 +113,9 @@ impl Index {
         result.candidates = order.len();
         for d in order {
             let (document, stored): (Document, D::Sketch) = self.load(d)?;
-            if !detector.may_be_reported(&result.sketch, &stored, rule) {
-                continue;
-            }
-            result.compared += 1;
-            let comparison = detector.compare(&result.sketch, &stored);
-            if comparison.kept_by(rule) {
+            let verdict = verify_pair(detector, &result.sketch, &stored, Some(rule), true);
+            result.compared += usize::from(verdict.compared());
+            if let Some(comparison) = verdict.kept() {
                 result.hits.push(Hit {
                     document,
                     sketch: stored,

@@ -34,9 +34,9 @@ use crate::error::{Error, Result};
 use crate::similarity::Similarity;
 use crate::text::StopWords;
 
-use super::canonical::Terms;
 use super::shingle::{ShingleHash, shingle_fingerprints};
 use super::{Comparison, Detector, Evidence, Method, Params};
+use crate::text::Terms;
 
 /// What a block's fingerprint is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -13,8 +13,8 @@ use crate::error::Result;
 use crate::similarity::Similarity;
 use crate::text::StopWords;
 
-use super::canonical::Terms;
 use super::{Comparison, Detector, Evidence, Method, Params};
+use crate::text::Terms;
 
 /// Settings of the MD5 control.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

@@ -30,9 +30,9 @@ use crate::error::{Error, Result};
 use crate::similarity::Similarity;
 use crate::text::StopWords;
 
-use super::canonical::Terms;
 use super::shingle::{ShingleHash, shingle_fingerprints};
 use super::{Comparison, Detector, Evidence, Method, Params};
+use crate::text::Terms;
 
 /// Seed 000's formula (3): the probability that two documents of resemblance `p` agree on at
 /// least 2 of `groups` supershingles of `per_group` minima each (at least one megashingle).

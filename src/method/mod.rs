@@ -38,7 +38,7 @@
 //! follows. [`Md5`] is the smallest worked example; ARCHITECTURE.md walks through it.
 
 mod blocks;
-mod canonical;
+mod candidates;
 mod md5;
 mod megashingle;
 mod polyhash;
@@ -54,7 +54,7 @@ pub use self::blocks::{
     BlockFingerprint, BlockKeyView, Blocks, BlocksConfig, BlocksEvidence, BlocksParams,
     BlocksSketch, BlocksSketchView, equivalence, special_chars, weighted_jaccard,
 };
-pub use self::canonical::Terms;
+pub use self::candidates::{BoilerplateBlock, CandidateSet, CandidateSource, Groups};
 pub use self::md5::{Md5, Md5Config, Md5Evidence, Md5Params, Md5Sketch};
 pub use self::megashingle::{
     MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleParams, MegaShingleSketch,
@@ -83,17 +83,17 @@ pub use self::shingle::{
 };
 pub use self::slst::{
     MatchKey, SlSt, SlstComparison, SlstConfig, SlstParams, SlstSketch, SlstSketchView, SlstText,
-    canonical_order, sentence_key, shared_keys,
+    canonical_order, sentence_key, shared_keys, suffix_array_candidates,
 };
 pub use self::spotsigs::{
     DEFAULT_ANTECEDENTS, SignatureCount, SpotSigs, SpotSigsConfig, SpotSigsEvidence,
     SpotSigsParams, SpotSigsSketch, SpotSigsSketchView, apply_idf_band,
 };
+pub use crate::text::Terms;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::batch::CandidateSet;
 use crate::block::Block;
 use crate::document::Document;
 use crate::similarity::Similarity;
@@ -174,6 +174,23 @@ pub struct FoundBlock {
     pub min_term_similarity: Option<f64>,
 }
 
+/// The byte spans of a found block in the two documents: from the first sentence's start to
+/// the last sentence's end.
+pub fn locate<D: Detector + ?Sized>(
+    detector: &D,
+    (a, b): (&D::Sketch, &D::Sketch),
+    found: &FoundBlock,
+) -> ([usize; 2], [usize; 2]) {
+    let span = |s: &D::Sketch, start: usize| {
+        let first = detector.unit_span(s, start).unwrap_or_default();
+        let last = detector
+            .unit_span(s, start + found.block.len - 1)
+            .unwrap_or_default();
+        [first[0], last[1]]
+    };
+    (span(a, found.block.a), span(b, found.block.b))
+}
+
 /// What a comparison found besides the scores: each method's own type, serialised as the
 /// `evidence` of its records (a method that finds sentence blocks reports them as `blocks`
 /// instead, in one place for every such method).
@@ -235,8 +252,8 @@ pub(crate) fn lengths_fit(a: [u8; 2], b: [u8; 2], tolerance: usize) -> bool {
 ///
 /// A method keeps a *sketch* of each document ([`Detector::sketch`], once per document) and
 /// compares two sketches ([`Detector::compare`]). The other items have defaults and serve the
-/// corpus driver ([`crate::batch`]), the index ([`crate::index`]) and the reports; a method
-/// overrides the ones that make it fast or say more.
+/// corpus driver, the index and the reports; a method overrides the ones that make it fast or say
+/// more.
 pub trait Detector: Send + Sync {
     /// What the method keeps of a document. Serialisable, so that sketches can be stored (the
     /// index) or shipped between workers.
@@ -291,12 +308,7 @@ pub trait Detector: Send + Sync {
         comparison: &Comparison<Self::Evidence>,
     ) -> Option<Vec<([usize; 2], [usize; 2])>> {
         let blocks = comparison.evidence.blocks()?;
-        Some(
-            blocks
-                .iter()
-                .map(|f| crate::batch::output::locate(self, (a, b), f))
-                .collect(),
-        )
+        Some(blocks.iter().map(|f| locate(self, (a, b), f)).collect())
     }
 
     /// True when the sketch can have no score above 0 with anything (SL+ST: no sentence):

@@ -30,8 +30,8 @@ use crate::error::{Error, Result};
 use crate::similarity::Similarity;
 use crate::text::StopWords;
 
-use super::canonical::Terms;
 use super::{Comparison, Detector, Evidence, Method, Params};
+use crate::text::Terms;
 
 /// The reference configuration's antecedents.
 pub const DEFAULT_ANTECEDENTS: &[&str] = &[

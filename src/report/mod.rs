@@ -99,7 +99,7 @@ impl BlockRecord {
         a: (&Document, &D::Sketch),
         b: (&Document, &D::Sketch),
     ) -> Self {
-        let (a_span, b_span) = crate::batch::output::locate(detector, (a.1, b.1), found);
+        let (a_span, b_span) = crate::method::locate(detector, (a.1, b.1), found);
         let quote = |doc: &Document, span: [usize; 2]| {
             opening(doc.text.get(span[0]..span[1]).unwrap_or_default())
         };

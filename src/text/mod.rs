@@ -3,7 +3,9 @@
 //! - [`split_sentences`]: UAX #29 sentence boundaries on unwrapped paragraphs, plus repairs for
 //!   the known failures on news text;
 //! - [`for_each_word`]: UAX #29 words containing a letter or digit, normalised ([`normalize_term`]);
-//! - [`StopWords`]: the list that turns words into terms.
+//! - [`StopWords`]: the list that turns words into terms;
+//! - [`Terms`]: a text's terms in order, its canonical form (what the word-based methods
+//!   shingle and web pages' blocks are fingerprinted by).
 //!
 //! Boundaries come from one of two implementations of UAX #29 that give the same output:
 //! - text that is ASCII, typographic quotes and dashes (`‘ ’ “ ” – —`) and the pilcrow `¶` aside
@@ -22,9 +24,11 @@
 mod ascii;
 mod sentence;
 mod stopwords;
+mod terms;
 
 pub use sentence::{split_sentences, split_sentences_icu};
 pub use stopwords::StopWords;
+pub use terms::Terms;
 
 use icu_segmenter::WordSegmenter;
 use icu_segmenter::options::WordBreakInvariantOptions;

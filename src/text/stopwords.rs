@@ -131,8 +131,8 @@ impl StopWords {
     /// # Errors
     /// The file cannot be read, or is not text.
     pub fn from_file(path: &Path) -> Result<Self> {
-        let bytes = crate::corpus::read_bytes(path, crate::corpus::DEFAULT_MAX_BYTES)?;
-        let (text, _) = crate::corpus::decode_text(&bytes).map_err(|e| Error::Binary {
+        let bytes = crate::document::read_bytes(path, crate::document::DEFAULT_MAX_BYTES)?;
+        let (text, _) = crate::document::decode_text(&bytes).map_err(|e| Error::Binary {
             path: path.to_path_buf(),
             reason: e.0,
         })?;

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::document::Document;
-use crate::method::Terms;
 use crate::text::StopWords;
+use crate::text::Terms;
 
 use super::Segmentation;
 

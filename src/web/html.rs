@@ -20,6 +20,7 @@ use scraper::{Html, Node};
 
 use super::segment::{self, SegmentConfig, TreeNode};
 use super::{Segmentation, TextBlock};
+use crate::document::{Document, Encoding};
 
 /// A parsed page: its visible text and blocks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +33,18 @@ pub struct Page {
     pub parse_errors: usize,
     /// The deepest element nesting seen.
     pub max_depth: usize,
+}
+
+impl Document {
+    /// A web page as a document: its visible text and blocks.
+    pub fn from_page(id: impl Into<String>, page: Page, encoding: Encoding) -> Self {
+        Document {
+            id: id.into(),
+            text: page.text,
+            encoding,
+            segmentation: Some(Box::new(page.segmentation)),
+        }
+    }
 }
 
 /// Elements whose content a reader never sees.

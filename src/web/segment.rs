@@ -30,62 +30,7 @@
 //! The nodes are given in preorder with their subtree ends, so cutting a subtree is a range of
 //! indices and no step recurses.
 
-use serde::Serialize;
-
-/// A coefficient preset of the weight function, by the number of blocks wanted (seed 004,
-/// table 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub enum Preset {
-    /// 2–4 blocks: (k1, k2, k3, k4) = (0.21, 1.08, 7.80, 1).
-    #[serde(rename = "2-4")]
-    Few,
-    /// 3–7 blocks: (0.15, 1.93, 4.07, 1) — the default.
-    #[default]
-    #[serde(rename = "3-7")]
-    Default,
-    /// 8–12 blocks: (0.50, 1.94, 0.26, 1).
-    #[serde(rename = "8-12")]
-    Many,
-}
-
-impl Preset {
-    /// (k1, k2, k3, k4).
-    pub fn coefficients(self) -> [f64; 4] {
-        match self {
-            Preset::Few => [0.21, 1.08, 7.80, 1.0],
-            Preset::Default => [0.15, 1.93, 4.07, 1.0],
-            Preset::Many => [0.50, 1.94, 0.26, 1.0],
-        }
-    }
-
-    /// The largest block count the preset is meant for.
-    pub fn max_blocks(self) -> usize {
-        match self {
-            Preset::Few => 4,
-            Preset::Default => 7,
-            Preset::Many => 12,
-        }
-    }
-
-    /// The preset's name as the CLI spells it (`2-4`, `3-7`, `8-12`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Few => "2-4",
-            Preset::Default => "3-7",
-            Preset::Many => "8-12",
-        }
-    }
-
-    /// The preset called `name`.
-    pub fn from_name(name: &str) -> Option<Preset> {
-        match name {
-            "2-4" => Some(Preset::Few),
-            "3-7" => Some(Preset::Default),
-            "8-12" => Some(Preset::Many),
-            _ => None,
-        }
-    }
-}
+pub use crate::document::Preset;
 
 /// Settings of the segmentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

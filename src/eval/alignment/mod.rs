@@ -318,7 +318,8 @@ fn char_span(text: &str, ascii: bool, span: [usize; 2]) -> [usize; 2] {
     }
 }
 
-/// Evaluate one method: detect in every pair of the truth (in parallel; the result does not
+/// Evaluate one method: compare every pair of the truth ([`crate::batch::verify_pairs`], no
+/// rule: each is scored whatever it scores), detect in each (in parallel; the result does not
 /// depend on the thread count), then score all detections and each threshold of the sweep.
 /// A method without blocks detects nothing.
 pub fn evaluate<D: Detector>(
@@ -338,17 +339,25 @@ pub fn evaluate<D: Detector>(
         .zip(needed)
         .map(|(d, need)| need.then(|| detector.sketch(d)))
         .collect();
+    let sketch = |i: usize| sketches[i].as_ref().expect("sketched above");
+    let listed: Vec<(&D::Sketch, &D::Sketch)> = set
+        .pairs
+        .iter()
+        .map(|p| (sketch(p.susp), sketch(p.src)))
+        .collect();
+    let comparisons = crate::batch::verify_pairs(detector, &listed, None);
     let pairs: Vec<PairDetections> = set
         .pairs
         .par_iter()
-        .map(|p| {
-            let sketch = |i: usize| sketches[i].as_ref().expect("sketched above");
+        .zip(comparisons)
+        .map(|(p, verdict)| {
+            let comparison = verdict.kept().expect("kept: no rule");
             let a = (&set.docs[p.susp], sketch(p.susp));
             let b = (&set.docs[p.src], sketch(p.src));
             PairDetections {
                 susp: p.ids.0.clone(),
                 src: p.ids.1.clone(),
-                detections: detect(detector, a, b, &config.detections),
+                detections: detect(detector, a, b, &comparison, &config.detections),
             }
         })
         .collect();
@@ -361,24 +370,22 @@ fn detect<D: Detector>(
     detector: &D,
     a: (&Document, &D::Sketch),
     b: (&Document, &D::Sketch),
+    comparison: &Comparison<D::Evidence>,
     kind: &DetectionKind,
 ) -> Vec<Detection> {
-    let comparison: Comparison<D::Evidence> = detector.compare(a.1, b.1);
     let spans: Vec<([usize; 2], [usize; 2], f64)> = match kind {
-        DetectionKind::Passages(align) => {
-            crate::align::passages(detector, a, b, &comparison, align)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|p| (p.a_span, p.b_span, p.similarity))
-                .collect()
-        }
+        DetectionKind::Passages(align) => crate::align::passages(detector, a, b, comparison, align)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| (p.a_span, p.b_span, p.similarity))
+            .collect(),
         DetectionKind::Blocks => {
             use crate::method::Evidence;
             let blocks = comparison.evidence.blocks().unwrap_or_default();
             blocks
                 .iter()
                 .map(|f| {
-                    let (x, y) = crate::batch::output::locate(detector, (a.1, b.1), f);
+                    let (x, y) = crate::method::locate(detector, (a.1, b.1), f);
                     (
                         x,
                         y,

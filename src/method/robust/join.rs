@@ -82,8 +82,7 @@ use self::walk::{Counters, Walk};
 use super::classes::{self, Classes};
 use super::matching::SetSignature;
 use super::{CorpusView, RobustProfile, RobustSlst};
-use crate::batch::{CandidateSet, CandidateSource};
-use crate::method::PairRule;
+use crate::method::{CandidateSet, CandidateSource, PairRule};
 use crate::similarity::Similarity;
 
 /// What ruling a candidate pair in or out costs after the join (a bound, maybe a comparison),

@@ -65,9 +65,9 @@ mod words;
 
 use serde::Serialize;
 
-use crate::batch::CandidateSet;
 use crate::document::Document;
 use crate::error::Result;
+use crate::method::CandidateSet;
 
 pub use self::comparison::{Refusal, RobustBlock, RobustComparison};
 pub use self::config::{RobustConfig, RobustParams, SlstMode};

@@ -2,7 +2,7 @@
 //! CRC-32 of the shingle text (seed 001).
 
 use super::ShingleHash;
-use crate::method::canonical::Terms;
+use crate::text::Terms;
 
 /// The Mersenne prime 2⁶¹ − 1, the modulus of the Karp–Rabin fingerprints.
 pub const MERSENNE_61: u64 = (1 << 61) - 1;

@@ -38,8 +38,8 @@ mod fingerprint;
 mod tests;
 
 pub use self::fingerprint::{MERSENNE_61, karp_rabin_windows, shingle_fingerprints, term_hash};
-use super::canonical::Terms;
 use super::{Comparison, Detector, Evidence, Method, Params};
+use crate::text::Terms;
 
 /// How a shingle becomes a number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

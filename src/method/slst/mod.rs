@@ -1,11 +1,13 @@
-//! SL+ST: sentence lengths + suffix structure (Feng Jinbo, 2015), SPEC §2–3.
+//! SL+ST: sentence lengths + suffix structure (Feng Jinbo, 2015), SPEC §2–3. Its corpus join
+//! (exact-duplicate groups and one suffix array over block keys) is in `join.rs`.
+
+mod join;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::batch::CandidateSet;
 use crate::block::{self, Block};
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -13,8 +15,11 @@ use crate::matcher::{self, Match};
 use crate::profile::{LeadingTerms, ProfileConfig, SentenceProfile};
 use crate::similarity::Similarity;
 
+pub use join::suffix_array_candidates;
+
 use super::{
-    Comparison, Detector, Evidence, FoundBlock, Method, PairRule, Params, SentenceCounts, SlstMode,
+    CandidateSet, Comparison, Detector, Evidence, FoundBlock, Method, PairRule, Params,
+    SentenceCounts, SlstMode,
 };
 
 /// Which sentence symbol the suffix structure matches on.
@@ -495,14 +500,14 @@ impl Detector for SlSt {
     }
 
     /// Exact-duplicate groups, then one generalized suffix array over the groups' block-key
-    /// strings ([`crate::batch::candidates`]): exactly the pairs that can have a verified block.
+    /// strings ([`suffix_array_candidates`]): exactly the pairs that can have a verified block.
     fn corpus_candidates(
         &self,
         sketches: &[&SlstSketch],
         _rule: PairRule,
         max_df: usize,
     ) -> Option<CandidateSet> {
-        Some(crate::batch::candidates(
+        Some(suffix_array_candidates(
             sketches,
             self.config.min_block,
             max_df,

@@ -1,6 +1,83 @@
-//! Bytes to text: lenient decoding and the binary-file check.
+//! Files to text, the step every reader shares: a file's bytes under a size limit, gzip'd
+//! content inflated ([`read_bytes`]), and bytes decoded leniently into text, binary data refused
+//! ([`decode_text`]). Collections ([`crate::corpus`]) and word lists
+//! ([`StopWords::from_file`](crate::text::StopWords::from_file)) both read through here.
 
-use crate::document::Encoding;
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use super::Encoding;
+use crate::error::{Error, Result};
+
+/// Default size limit for one file: 256 MiB.
+pub const DEFAULT_MAX_BYTES: u64 = 256 << 20;
+
+/// Read the raw bytes of a file, inflating gzip'd content (recognised by its magic bytes).
+///
+/// # Errors
+/// [`Error::IsDirectory`], [`Error::Io`], [`Error::TooLarge`], [`Error::Gzip`].
+pub fn read_bytes(path: &Path, max_bytes: u64) -> Result<Vec<u8>> {
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let too_large = |size, inflated| Error::TooLarge {
+        path: path.to_path_buf(),
+        size,
+        limit: max_bytes,
+        inflated,
+    };
+    let mut raw = Vec::new();
+    // `-`: standard input, read to its end (its size is known only then).
+    let size = if path.as_os_str() == "-" {
+        std::io::stdin()
+            .lock()
+            .take(max_bytes.saturating_add(1))
+            .read_to_end(&mut raw)
+            .map_err(io)?;
+        raw.len() as u64
+    } else {
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if meta.is_dir() {
+            return Err(Error::IsDirectory {
+                path: path.to_path_buf(),
+            });
+        }
+        let mut file = File::open(path).map_err(io)?;
+        if meta.len() > max_bytes {
+            // Refused unread unless it is gzip'd (whose size says nothing of what it inflates to).
+            let mut magic = [0u8; 2];
+            let n = file.read(&mut magic).map_err(io)?;
+            if magic[..n] != [0x1F, 0x8B] {
+                return Err(too_large(meta.len(), false));
+            }
+            raw.extend_from_slice(&magic[..n]);
+        }
+        file.take(max_bytes.saturating_add(1).saturating_sub(raw.len() as u64))
+            .read_to_end(&mut raw)
+            .map_err(io)?;
+        meta.len()
+    };
+    if raw.len() as u64 > max_bytes {
+        return Err(too_large(size, false));
+    }
+    if !raw.starts_with(&[0x1F, 0x8B]) {
+        return Ok(raw);
+    }
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(raw.as_slice())
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| Error::Gzip {
+            path: path.to_path_buf(),
+            detail: e.to_string(),
+        })?;
+    if out.len() as u64 > max_bytes {
+        return Err(too_large(out.len() as u64, true));
+    }
+    Ok(out)
+}
 
 /// How many leading bytes the binary check looks at for control characters.
 const SNIFF_LEN: usize = 8192;
@@ -17,7 +94,7 @@ pub struct NotText(pub String);
 ///
 /// # Example
 /// ```
-/// use slst::corpus::decode_text;
+/// use slst::document::decode_text;
 /// use slst::Encoding;
 /// let (text, enc) = decode_text(b"caf\xe9 au lait").unwrap();
 /// assert_eq!(text, "café au lait");

@@ -1,8 +1,13 @@
-//! A document: an id and its text, as every method sees it.
+//! A document: an id and its text, as every method sees it; how a file's bytes become text
+//! ([`read_bytes`], [`decode_text`]); a web page's blocks ([`Segmentation`]).
+
+mod read;
+mod segmentation;
 
 use serde::Serialize;
 
-use crate::web::{Page, Segmentation};
+pub use read::{DEFAULT_MAX_BYTES, NotText, decode_text, read_bytes};
+pub use segmentation::{Preset, Segmentation, TextBlock};
 
 /// How a document's bytes were turned into text.
 ///
@@ -85,16 +90,6 @@ impl Document {
             text: text.into(),
             encoding,
             segmentation: None,
-        }
-    }
-
-    /// A web page as a document: its visible text and blocks.
-    pub fn from_page(id: impl Into<String>, page: Page, encoding: Encoding) -> Self {
-        Document {
-            id: id.into(),
-            text: page.text,
-            encoding,
-            segmentation: Some(Box::new(page.segmentation)),
         }
     }
 

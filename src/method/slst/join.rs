@@ -1,127 +1,14 @@
-//! Step 2: candidate pairs. The set every method's join gives ([`CandidateSet`]), and SL+ST's
-//! own join: exact-duplicate groups and one generalized suffix array ([`candidates`]).
+//! SL+ST's own corpus join: documents with identical profiles grouped, then one generalized
+//! suffix array over the groups' block-key strings, which yields exactly the pairs that can have
+//! a verified block. Runs shared by more than `max_df` profiles are boilerplate: reported, and no
+//! pair comes from them alone.
 
 use std::collections::HashMap;
 
-use serde::Serialize;
-
 use crate::matcher::{GeneralizedSuffixArray, Libsais};
-use crate::method::SlstSketch;
 
-/// Documents with identical profiles, grouped. Each group is represented by its earliest
-/// document; a document outside every group stands for itself.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Groups {
-    /// For each document, the index of its group in `groups`, if it has one.
-    group_of: Vec<Option<u32>>,
-    /// The groups (two or more documents each, ascending).
-    groups: Vec<Vec<usize>>,
-    /// `identity[x] == x`: the one-element member list of an ungrouped document.
-    identity: Vec<usize>,
-}
-
-impl Groups {
-    /// No groups over `n` documents: every document stands for itself.
-    pub fn new(n: usize) -> Self {
-        Groups {
-            group_of: vec![None; n],
-            groups: Vec::new(),
-            identity: (0..n).collect(),
-        }
-    }
-
-    /// The documents a representative stands for (itself included).
-    pub fn members(&self, x: usize) -> &[usize] {
-        match self.group_of[x] {
-            Some(g) => &self.groups[g as usize],
-            None => std::slice::from_ref(&self.identity[x]),
-        }
-    }
-
-    /// The exact-duplicate groups (two or more documents each).
-    pub fn groups(&self) -> &[Vec<usize>] {
-        &self.groups
-    }
-}
-
-/// A run of block keys shared by more documents than the limit: excluded from candidate
-/// generation and reported.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct BoilerplateBlock {
-    /// The earliest document holding the run.
-    pub document: usize,
-    /// Where the run starts in that document (kept sentences, from 0).
-    pub sentence: usize,
-    /// Its length in sentences (the minimum block).
-    pub len: usize,
-    /// How many distinct profiles hold it (exact-duplicate groups count once).
-    pub documents: usize,
-}
-
-/// How candidate pairs were found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-pub enum CandidateSource {
-    /// SL+ST's suffix array over block keys, with exact-duplicate groups.
-    #[default]
-    #[serde(rename = "index")]
-    SuffixArray,
-    /// A method's own corpus join ([`crate::Detector::corpus_candidates`]).
-    #[serde(rename = "method join")]
-    MethodJoin,
-    /// An inverted index over the method's keys.
-    #[serde(rename = "join keys")]
-    JoinKeys,
-    /// Every pair.
-    #[serde(rename = "all")]
-    AllPairs,
-    /// Pairs given by the caller (an evaluation's listed pairs).
-    #[serde(rename = "listed")]
-    Listed,
-}
-
-/// The outcome of candidate generation.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CandidateSet {
-    /// Pairs of representatives (x < y) to compare, sorted, without repeats.
-    pub pairs: Vec<(usize, usize)>,
-    /// Exact-duplicate groups (SL+ST: documents with identical profiles).
-    pub groups: Groups,
-    /// Boilerplate runs excluded (SL+ST: each run of `min_block` keys once).
-    pub boilerplate: Vec<BoilerplateBlock>,
-    /// Join keys held by more than `max_df` documents, left out (the other methods).
-    pub capped_keys: usize,
-    /// How the pairs were found.
-    pub source: CandidateSource,
-}
-
-impl CandidateSet {
-    /// Candidate pairs among `n` documents, without groups or boilerplate.
-    pub fn from_pairs(
-        n: usize,
-        pairs: Vec<(usize, usize)>,
-        capped_keys: usize,
-        source: CandidateSource,
-    ) -> Self {
-        CandidateSet {
-            pairs,
-            groups: Groups::new(n),
-            boilerplate: Vec::new(),
-            capped_keys,
-            source,
-        }
-    }
-
-    /// Every pair of the `n` documents but those `empty` says have nothing to compare: the
-    /// slow, obviously correct path.
-    pub fn all_pairs(n: usize, empty: impl Fn(usize) -> bool) -> Self {
-        let live: Vec<usize> = (0..n).filter(|&i| !empty(i)).collect();
-        let mut pairs = Vec::with_capacity(live.len() * live.len().saturating_sub(1) / 2);
-        for (i, &x) in live.iter().enumerate() {
-            pairs.extend(live[i + 1..].iter().map(|&y| (x, y)));
-        }
-        CandidateSet::from_pairs(n, pairs, 0, CandidateSource::AllPairs)
-    }
-}
+use super::SlstSketch;
+use crate::method::{BoilerplateBlock, CandidateSet, CandidateSource, Groups};
 
 /// Group documents with identical profiles (same length and leading terms, sentence by
 /// sentence). Returns the groups and the representatives (earliest member of each group, and
@@ -176,7 +63,11 @@ fn exact_groups(corpus: &[&SlstSketch]) -> (Groups, Vec<usize>) {
 /// ranges a pair is emitted only where its two suffixes are preceded by different symbols (or
 /// the run one to the left is boilerplate), which keeps emission near the number of distinct
 /// shared runs instead of their total length.
-pub fn candidates(corpus: &[&SlstSketch], min_block: usize, max_df: usize) -> CandidateSet {
+pub fn suffix_array_candidates(
+    corpus: &[&SlstSketch],
+    min_block: usize,
+    max_df: usize,
+) -> CandidateSet {
     let (groups, reps) = exact_groups(corpus);
     let strings: Vec<&[u64]> = reps.iter().map(|&r| corpus[r].keys.as_slice()).collect();
     let gsa = GeneralizedSuffixArray::build(&strings, &Libsais);

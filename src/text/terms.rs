@@ -16,7 +16,7 @@ use crate::text::{self, StopWords};
 ///
 /// # Example
 /// ```
-/// use slst::method::Terms;
+/// use slst::text::Terms;
 /// use slst::text::StopWords;
 /// let t = Terms::new("A rose is a ROSE, is a rose.", &StopWords::parse("t", "is"));
 /// assert_eq!(t.joined(), "a rose a rose a rose");

@@ -1,0 +1,198 @@
+//! Step 3: verification. Every pair a driver compares goes through [`verify_pair`]: the
+//! method's bound first ([`Detector::may_be_reported`]), then the comparison, then the report's
+//! rule. [`verify`] runs it over a candidate set (expanded to the exact-duplicate groups),
+//! [`verify_pairs`] over a list of pairs given by the caller (an alignment truth, a Spark job's
+//! candidates); the index runs it on each candidate row it loads.
+
+use rayon::prelude::*;
+
+use super::{BatchConfig, Progress};
+use crate::method::{
+    CandidateSet, CandidateSource, Comparison, Detector, Evidence, Groups, PairRule,
+};
+
+/// What verifying one pair came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict<E> {
+    /// The method's bound ruled the pair out: not compared.
+    RuledOut,
+    /// Compared, and not kept by the rule.
+    Dropped,
+    /// Compared and kept.
+    Kept(Comparison<E>),
+}
+
+impl<E> Verdict<E> {
+    /// Whether the pair was compared.
+    pub fn compared(&self) -> bool {
+        !matches!(self, Verdict::RuledOut)
+    }
+
+    /// The comparison, when the pair was kept.
+    pub fn kept(self) -> Option<Comparison<E>> {
+        match self {
+            Verdict::Kept(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// Verify one pair: with `rule`, rule it out by the method's bound when `bounded`
+/// ([`Detector::may_be_reported`]), compare a against b, and keep the comparison when `rule`
+/// does; without a rule, compare and keep whatever the scores.
+pub fn verify_pair<D: Detector + ?Sized>(
+    detector: &D,
+    a: &D::Sketch,
+    b: &D::Sketch,
+    rule: Option<PairRule>,
+    bounded: bool,
+) -> Verdict<D::Evidence> {
+    if let Some(rule) = rule
+        && bounded
+        && !detector.may_be_reported(a, b, rule)
+    {
+        return Verdict::RuledOut;
+    }
+    let c = detector.compare(a, b);
+    match rule {
+        Some(rule) if !c.kept_by(rule) => Verdict::Dropped,
+        _ => Verdict::Kept(c),
+    }
+}
+
+/// Verify each of a list of pairs of sketches, a against b, in parallel: the verdicts in the
+/// order of `pairs`. With `rule`, each pair is bounded and kept as [`verify_pair`] does (the
+/// pairs of a Spark job's join); without, every pair is compared and kept (an alignment truth's
+/// pairs, each scored whatever it scores).
+pub fn verify_pairs<D: Detector + ?Sized>(
+    detector: &D,
+    pairs: &[(&D::Sketch, &D::Sketch)],
+    rule: Option<PairRule>,
+) -> Vec<Verdict<D::Evidence>> {
+    pairs
+        .par_iter()
+        .map(|&(a, b)| verify_pair(detector, a, b, rule, true))
+        .collect()
+}
+
+/// A kept pair: document numbers (a < b, input order) and the comparison of a against b.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairResult<E> {
+    /// The earlier document.
+    pub a: usize,
+    /// The later document.
+    pub b: usize,
+    /// The comparison of a against b.
+    pub comparison: Comparison<E>,
+}
+
+impl<E: Evidence> PairResult<E> {
+    /// Why the pair is a template, when it was reported as one ([`PairRule::WithTemplates`],
+    /// or a containment rule, which keeps pairs whatever the method's decision).
+    pub fn template(&self) -> Option<&str> {
+        self.comparison.template()
+    }
+}
+
+/// Step 3: compare every candidate pair that can be kept (in parallel; with a join, the
+/// method's bound rules the others out first, [`Detector::may_be_reported`]) and keep those
+/// `config.rule` keeps, expanded to every member of the exact-duplicate groups, sorted by
+/// (a, b). Also returns how many pairs were compared.
+pub fn verify<D: Detector>(
+    detector: &D,
+    sketches: &[D::Sketch],
+    set: &CandidateSet,
+    config: &BatchConfig,
+    progress: &dyn Progress,
+) -> (Vec<PairResult<D::Evidence>>, usize) {
+    progress.stage("scoring candidate pairs", Some(set.pairs.len() as u64));
+    let bounded = !matches!(
+        set.source,
+        CandidateSource::AllPairs | CandidateSource::Listed
+    );
+    let rule = config.rule;
+    // Progress (and the count of pairs compared) is kept per chunk of pairs: a shared counter
+    // bumped per pair costs more than ruling a pair out.
+    let compared = std::sync::atomic::AtomicUsize::new(0);
+    let kept: Vec<(usize, usize, Comparison<D::Evidence>)> = set
+        .pairs
+        .par_chunks(64)
+        .flat_map_iter(|chunk| {
+            let mut compared_here = 0;
+            let kept: Vec<_> = chunk
+                .iter()
+                .filter_map(|&(x, y)| {
+                    let verdict =
+                        verify_pair(detector, &sketches[x], &sketches[y], Some(rule), bounded);
+                    compared_here += usize::from(verdict.compared());
+                    verdict.kept().map(|c| (x, y, c))
+                })
+                .collect();
+            progress.advance(chunk.len() as u64);
+            compared.fetch_add(compared_here, std::sync::atomic::Ordering::Relaxed);
+            kept
+        })
+        .collect();
+    let mut out = expand_groups(detector, sketches, &set.groups, kept, rule);
+    out.sort_unstable_by_key(|p| (p.a, p.b));
+    progress.finish_stage();
+    (out, compared.into_inner())
+}
+
+/// Kept pairs of representatives expanded to every pair of their groups' members (each seen
+/// from its earlier document), and the pairs inside each exact-duplicate group.
+fn expand_groups<D: Detector>(
+    detector: &D,
+    sketches: &[D::Sketch],
+    groups: &Groups,
+    kept: Vec<(usize, usize, Comparison<D::Evidence>)>,
+    rule: PairRule,
+) -> Vec<PairResult<D::Evidence>> {
+    let mut out = Vec::with_capacity(kept.len());
+    for (x, y, c) in kept {
+        let (gx, gy) = (groups.members(x), groups.members(y));
+        if gx.len() == 1 && gy.len() == 1 {
+            out.push(PairResult {
+                a: x,
+                b: y,
+                comparison: c,
+            });
+            continue;
+        }
+        let swapped = c.swapped();
+        for &a in gx {
+            for &b in gy {
+                out.push(if a < b {
+                    PairResult {
+                        a,
+                        b,
+                        comparison: c.clone(),
+                    }
+                } else {
+                    PairResult {
+                        a: b,
+                        b: a,
+                        comparison: swapped.clone(),
+                    }
+                });
+            }
+        }
+    }
+    // Pairs inside a group: the representative against itself.
+    for group in groups.groups() {
+        let rep = &sketches[group[0]];
+        let c = detector.compare(rep, rep);
+        if c.kept_by(rule) {
+            for (i, &a) in group.iter().enumerate() {
+                for &b in &group[i + 1..] {
+                    out.push(PairResult {
+                        a,
+                        b,
+                        comparison: c.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
