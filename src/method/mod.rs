@@ -41,12 +41,14 @@ mod blocks;
 mod canonical;
 mod md5;
 mod megashingle;
+mod names;
 mod polyhash;
 mod registry;
 mod robust;
 mod sentlen;
 mod settings;
 mod shingle;
+mod sketches;
 mod slst;
 mod spotsigs;
 
@@ -72,6 +74,7 @@ pub use self::robust::{
     RobustSentence, RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk,
     prefix_len,
 };
+pub use self::names::{UnknownMode, UnknownRule};
 pub use self::sentlen::{
     SentLen, SentLenConfig, SentLenEvidence, SentLenParams, SentLenSketch, SentLenSketchView,
 };
@@ -80,6 +83,7 @@ pub use self::shingle::{
     ShingleSketch, ShingleSketchKind, ShingleSketchView, Shingles, karp_rabin_windows,
     shingle_fingerprints, term_hash,
 };
+pub use self::sketches::{MethodSketch, SketchMismatch, WithSketch, WithSketches};
 pub use self::slst::{
     MatchKey, SlSt, SlstComparison, SlstConfig, SlstParams, SlstSketch, SlstSketchView, SlstText,
     canonical_order, sentence_key, shared_keys,
