@@ -36,9 +36,16 @@ and on a cluster with the wheel shipped to the executors (``docs/python.md``)::
 
 from __future__ import annotations
 
+import sys
+
 from slst.spark.clusters import connected_components
 from slst.spark.documents import read_documents
 from slst.spark.job import main, run
 from slst.spark.workers import VERIFY_BATCH
 
 __all__ = ["VERIFY_BATCH", "connected_components", "main", "read_documents", "run"]
+
+# `spark-submit` runs this file as a script (`slst.spark.__file__`, docs/python.md), as it ran
+# the job's single module before.
+if __name__ == "__main__":
+    sys.exit(main())
