@@ -62,6 +62,7 @@ pub use self::megashingle::{
     MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleParams, MegaShingleSketch,
     match_probability,
 };
+pub use self::names::{UnknownMode, UnknownRule};
 pub use self::polyhash::{
     PolyHash, PolyHashConfig, PolyHashEvidence, PolyHashParams, PolyHashSketch, PolyHashSketchView,
     StemmerLanguage, stemmer_name,
@@ -74,7 +75,6 @@ pub use self::robust::{
     RobustSentence, RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk,
     prefix_len,
 };
-pub use self::names::{UnknownMode, UnknownRule};
 pub use self::sentlen::{
     SentLen, SentLenConfig, SentLenEvidence, SentLenParams, SentLenSketch, SentLenSketchView,
 };

@@ -131,7 +131,10 @@ mod tests {
         ] {
             assert_eq!(PairRule::from_name(rule.name(), 0.7), Ok(rule));
         }
-        assert_eq!(PairRule::NAMES.map(|n| PairRule::from_name(n, 0.5).unwrap().name()), PairRule::NAMES);
+        assert_eq!(
+            PairRule::NAMES.map(|n| PairRule::from_name(n, 0.5).unwrap().name()),
+            PairRule::NAMES
+        );
         let e = PairRule::from_name("all", 0.5).unwrap_err();
         assert_eq!(
             e.to_string(),

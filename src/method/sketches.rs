@@ -20,7 +20,8 @@ use std::fmt;
 
 use super::{
     BlocksSketch, Comparison, Detector, Md5Sketch, MegaShingleSketch, MethodDetector,
-    PolyHashSketch, RobustProfile, SentLenSketch, SentenceCounts, ShingleSketch, SlstSketch, SpotSigsSketch, Witness,
+    PolyHashSketch, RobustProfile, SentLenSketch, SentenceCounts, ShingleSketch, SlstSketch,
+    SpotSigsSketch, Witness,
 };
 use crate::document::Document;
 
@@ -199,7 +200,11 @@ macro_rules! with_typed_pair {
             }
             (d, a, b) => Err(SketchMismatch {
                 detector: kind_of_detector(d),
-                sketch: if a.kind() == kind_of_detector(d) { b.kind() } else { a.kind() },
+                sketch: if a.kind() == kind_of_detector(d) {
+                    b.kind()
+                } else {
+                    a.kind()
+                },
             }),
         }
     };
@@ -348,7 +353,11 @@ mod tests {
                     duplicate: c.duplicate,
                     evidence: (),
                 };
-                (scores, d.duplicate_keys(&a), serde_json::to_vec(&a).unwrap())
+                (
+                    scores,
+                    d.duplicate_keys(&a),
+                    serde_json::to_vec(&a).unwrap(),
+                )
             }
         }
         let (a, b) = pair();
