@@ -328,7 +328,7 @@ impl MethodDetector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::method::{Method, MethodSettings};
+    use crate::method::{Method, MethodSettings, SlstMode};
 
     fn pair() -> (Document, Document) {
         (
