@@ -41,12 +41,14 @@ mod blocks;
 mod candidates;
 mod md5;
 mod megashingle;
+mod names;
 mod polyhash;
 mod registry;
 mod robust;
 mod sentlen;
 mod settings;
 mod shingle;
+mod sketches;
 mod slst;
 mod spotsigs;
 
@@ -60,6 +62,7 @@ pub use self::megashingle::{
     MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleParams, MegaShingleSketch,
     match_probability,
 };
+pub use self::names::{UnknownMode, UnknownRule};
 pub use self::polyhash::{
     PolyHash, PolyHashConfig, PolyHashEvidence, PolyHashParams, PolyHashSketch, PolyHashSketchView,
     STEMMER_LANGUAGES, StemmerLanguage, stemmer_from_name, stemmer_name,
@@ -81,6 +84,7 @@ pub use self::shingle::{
     ShingleSketch, ShingleSketchKind, ShingleSketchView, Shingles, karp_rabin_windows,
     shingle_fingerprints, term_hash,
 };
+pub use self::sketches::{MethodSketch, SketchMismatch, WithSketch, WithSketches};
 pub use self::slst::{
     MatchKey, SlSt, SlstComparison, SlstConfig, SlstParams, SlstSketch, SlstSketchView, SlstText,
     canonical_order, sentence_key, shared_keys, suffix_array_candidates,

@@ -1,0 +1,342 @@
+"""The job: ``run`` drives the stages (read, sketch, candidates, verify, clusters), timing each
+and gathering the run record; ``main`` is ``python -m slst.spark``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any, Dict, List, Optional
+
+import slst
+from slst.spark.candidates import _key_candidates, _witness_candidates, _word_candidates
+from slst.spark.clusters import connected_components
+from slst.spark.documents import read_documents
+from slst.spark.metrics import _jvm_peak_mb, _shuffle_bytes
+from slst.spark.workers import _sketch_partition, _verify_partition
+
+
+def run(
+    spark,
+    inputs: List[str],
+    out: str,
+    fmt: str = "jsonl",
+    method: str = "slst",
+    mode: str = "robust",
+    rule: str = "duplicates",
+    containment: float = 0.8,
+    max_df: int = 1000,
+    max_bytes: int = 256 << 20,
+    id_field: str = "id",
+    text_field: str = "text",
+    partitions: Optional[int] = None,
+    params: Optional[Dict[str, Any]] = None,
+) -> Dict[str, Any]:
+    """Run the job; returns the run record (also written to ``OUT/run.json``)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    params = dict(params or {})
+    probe = slst.detector(method, mode, **params)  # settings checked before any work
+    # Robust SL+ST: join on witness keys and prune by witnessed units, as slst batch does.
+    witness = probe.witness_keys(probe.sketch("A probe. Of two sentences.")) is not None
+    # And pairs alike in their words (its `vocabulary` rule), which the witnessed units do not
+    # bound, by a join of their own over each text's rarest terms, when the rule reports them.
+    words = probe.word_join if witness and rule in ("duplicates", "templates") else None
+    duplicates = rule == "duplicates"
+    times: Dict[str, float] = {}
+    record: Dict[str, Any] = {
+        "inputs": inputs,
+        "format": fmt,
+        "method": method,
+        "mode": mode,
+        "rule": rule,
+        "max_df": max_df,
+        "params": params,
+        "spark": spark.version,
+        "master": spark.sparkContext.master,
+        "default_parallelism": spark.sparkContext.defaultParallelism,
+    }
+
+    t = time.perf_counter()
+    docs = read_documents(spark, inputs, fmt, id_field, text_field, max_bytes)
+    if partitions:
+        docs = docs.repartition(partitions)
+    sketched = _sketched(
+        spark, docs, method, mode, params, duplicates, max_bytes, witness, words is not None
+    )
+    counts = sketched.agg(
+        F.count("*").alias("n"),
+        F.sum(F.when(F.col("problem").isNotNull(), 1).otherwise(0)).alias("bad"),
+        F.sum(F.length("sketch")).alias("sketch_bytes"),
+        F.sum(F.coalesce(F.size("keys"), F.size("wkeys"))).alias("keys"),
+        F.max("rss_mb").alias("rss"),
+    ).first()
+    times["read_and_sketch"] = time.perf_counter() - t
+    record.update(
+        documents=counts.n - counts.bad,
+        bad_records=counts.bad,
+        sketch_bytes=counts.sketch_bytes or 0,
+        keys=counts["keys"] or 0,
+    )
+    peak_python = counts.rss or 0.0
+    sketched.where(F.col("problem").isNotNull()).select(
+        F.to_json(F.struct("id", F.col("problem").alias("reason"))).alias("value")
+    ).orderBy("value").write.mode("overwrite").text(f"{out}/bad.jsonl")
+
+    t = time.perf_counter()
+    good = sketched.where(F.col("problem").isNull())
+    if witness:
+        candidates, dropped = _witness_candidates(
+            spark, good, max_df, method, mode, params, rule, containment
+        )
+        if words is not None:
+            level, cap = words
+            alike, capped = _word_candidates(spark, good, level, min(cap, max_df))
+            candidates = candidates.union(alike).distinct()
+            dropped += capped
+    else:
+        candidates, dropped = _key_candidates(good, max_df)
+    candidates = candidates.persist(StorageLevel.MEMORY_AND_DISK)
+    record["candidate_pairs"] = candidates.count()
+    record["boilerplate_keys"] = dropped
+    times["candidates"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    pairs = _verified(spark, candidates, good, method, mode, params, rule, containment)
+    verified = pairs.agg(F.count("*").alias("n"), F.max("rss_mb").alias("rss")).first()
+    record["pairs"] = verified.n
+    peak_python = max(peak_python, verified.rss or 0.0)
+    times["verify"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    _write_pairs(pairs, out)
+    times["write_pairs"] = time.perf_counter() - t
+
+    t = time.perf_counter()
+    _write_clusters(spark, pairs, good, out, record)
+    times["clusters"] = time.perf_counter() - t
+
+    return _write_record(spark, record, times, peak_python, out)
+
+
+def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness, words):
+    """Stage 2: each document's sketch and keys (or its problem), persisted: what every later
+    stage reads."""
+    from pyspark import StorageLevel
+    from pyspark.sql.types import (
+        ArrayType,
+        BinaryType,
+        DoubleType,
+        IntegerType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+    )
+
+    schema = StructType(
+        [
+            StructField("pos", LongType(), False),
+            StructField("id", StringType(), False),
+            StructField("sketch", BinaryType(), True),
+            StructField("keys", ArrayType(LongType()), True),
+            StructField(
+                "wkeys",
+                ArrayType(
+                    StructType(
+                        [
+                            StructField("key", LongType(), False),
+                            StructField("unit", IntegerType(), False),
+                            StructField("l1", IntegerType(), False),
+                            StructField("l2", IntegerType(), False),
+                        ]
+                    )
+                ),
+                True,
+            ),
+            StructField("units", IntegerType(), True),
+            StructField("vocab", ArrayType(LongType()), True),
+            StructField("problem", StringType(), True),
+            StructField("rss_mb", DoubleType(), False),
+        ]
+    )
+    return spark.createDataFrame(
+        docs.mapPartitions(
+            lambda rows: _sketch_partition(
+                rows, method, mode, params, duplicates, max_bytes, witness, words
+            )
+        ),
+        schema,
+    ).persist(StorageLevel.MEMORY_AND_DISK)
+
+
+def _verified(spark, candidates, good, method, mode, params, rule, containment):
+    """Stage 4: the candidate pairs the method keeps under the rule, each with the line
+    ``slst batch`` writes for it, persisted."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
+
+    side = good.select("pos", "id", "sketch")
+    joined = (
+        candidates.join(
+            side.select(F.col("pos").alias("a"), F.col("id").alias("a_id"), F.col("sketch").alias("a_sketch")),
+            "a",
+        )
+        .join(
+            side.select(F.col("pos").alias("b"), F.col("id").alias("b_id"), F.col("sketch").alias("b_sketch")),
+            "b",
+        )
+        .select("a", "b", "a_id", "a_sketch", "b_id", "b_sketch")
+    )
+    pair_schema = StructType(
+        [
+            StructField("a", LongType(), False),
+            StructField("b", LongType(), False),
+            StructField("line", StringType(), False),
+            StructField("rss_mb", DoubleType(), False),
+        ]
+    )
+    return spark.createDataFrame(
+        joined.rdd.mapPartitions(
+            lambda rows: _verify_partition(rows, method, mode, params, rule, containment)
+        ),
+        pair_schema,
+    ).persist(StorageLevel.MEMORY_AND_DISK)
+
+
+def _write_pairs(pairs, out: str) -> None:
+    """The pairs in input order, as JSON lines and as Parquet."""
+    from pyspark.sql import functions as F
+
+    ordered = pairs.orderBy("a", "b")
+    ordered.select(F.col("line").alias("value")).write.mode("overwrite").text(f"{out}/pairs.jsonl")
+    fields = F.from_json(
+        "line",
+        "a STRING, b STRING, resemblance DOUBLE, containment_a DOUBLE, containment_b DOUBLE",
+    )
+    ordered.select(fields.alias("p")).select("p.*").write.mode("overwrite").parquet(
+        f"{out}/pairs.parquet"
+    )
+
+
+def _write_clusters(spark, pairs, good, out: str, record: Dict[str, Any]) -> None:
+    """Stage 5: the clusters of the pairs, written, with their counts in the record."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    labels, rounds = connected_components(spark, pairs.select("a", "b"))
+    ids = good.select("pos", "id")
+    clusters = (
+        labels.join(ids, labels.v == ids.pos)
+        .join(ids.select(F.col("pos").alias("label"), F.col("id").alias("cluster")), "label")
+        .select("cluster", "id", "pos")
+        .orderBy("cluster", "pos")
+        .drop("pos")
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    )
+    record["clustered_documents"] = clusters.count()
+    record["clusters"] = clusters.select("cluster").distinct().count()
+    record["cluster_rounds"] = rounds
+    clusters.write.mode("overwrite").parquet(f"{out}/clusters.parquet")
+    clusters.select(F.to_json(F.struct("cluster", "id")).alias("value")).write.mode(
+        "overwrite"
+    ).text(f"{out}/clusters.jsonl")
+
+
+def _write_record(spark, record: Dict[str, Any], times: Dict[str, float], peak_python: float, out: str):
+    """The run record completed (seconds, shuffle bytes, peak memory) and written to
+    ``OUT/run.json``; returned."""
+    record["seconds"] = {k: round(v, 3) for k, v in times.items()}
+    record["seconds"]["total"] = round(sum(times.values()), 3)
+    shuffle = _shuffle_bytes(spark)
+    if shuffle:
+        record.update(shuffle)
+        n = max(record["documents"], 1)
+        record["shuffle_write_bytes_per_document"] = round(shuffle["shuffle_write_bytes"] / n, 1)
+    record["peak_python_worker_rss_mb"] = round(peak_python, 1)
+    record["peak_jvm_memory_mb"] = _jvm_peak_mb(spark)
+    text = json.dumps(record, indent=2) + "\n"
+    if "://" not in out or out.startswith("file:"):
+        path = out.split(":", 1)[1] if out.startswith("file:") else out
+        tmp = os.path.join(path, ".run.json.partial")
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, os.path.join(path, "run.json"))
+    else:  # a cluster's file system: a folder with one part file
+        spark.sparkContext.parallelize([text], 1).saveAsTextFile(f"{out}/run.json")
+    return record
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m slst.spark",
+        description="Every near-duplicate pair and cluster of a corpus, on Apache Spark: "
+        "the pairs slst batch finds.",
+    )
+    p.add_argument("inputs", nargs="+", help="JSON-lines files, Parquet files or text folders")
+    p.add_argument("--out", required=True, help="output folder (pairs, clusters, bad records, run.json)")
+    p.add_argument("--format", default="jsonl", choices=["jsonl", "parquet", "text"])
+    p.add_argument("--method", default="slst")
+    p.add_argument("--mode", default="robust", choices=["robust", "paper"])
+    p.add_argument("--rule", default="duplicates", choices=["duplicates", "contained", "scored"])
+    p.add_argument("--containment", type=float, default=0.8)
+    p.add_argument("--max-df", type=int, default=1000, help="keys held by more documents are boilerplate")
+    p.add_argument("--max-bytes", type=int, default=256 << 20, help="larger documents are bad records")
+    p.add_argument("--id-field", default="id")
+    p.add_argument("--text-field", default="text")
+    p.add_argument("--partitions", type=int, help="repartition the documents into this many")
+    p.add_argument(
+        "--param", action="append", default=[], metavar="NAME=VALUE",
+        help="a setting of the method by its flag name (min_block=3); repeatable",
+    )
+    p.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
+    p.add_argument(
+        "--driver-memory", default="4g",
+        help="local mode: the JVM's heap (default 4g; set SPARK_DRIVER_MEMORY or use "
+        "spark-submit's --driver-memory otherwise)",
+    )
+    args = p.parse_args(argv)
+    params: Dict[str, Any] = {}
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep:
+            p.error(f"--param {item!r}: expected NAME=VALUE")
+        params[name.strip()] = value.strip()
+
+    from pyspark.sql import SparkSession
+
+    # Local workers run this interpreter, which has the package (on a cluster, spark-submit's
+    # settings say which Python the executors run).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = SparkSession.builder.appName("slst")
+    if args.master:
+        builder = builder.master(args.master)
+    if (args.master or "local").startswith("local") and not os.environ.get("SPARK_DRIVER_MEMORY"):
+        # In local mode the driver's JVM is the executor: Spark's 1 GB default runs out on
+        # the robust mode's witness keys at 100,000 documents.
+        builder = builder.config("spark.driver.memory", args.driver_memory)
+    spark = builder.getOrCreate()
+    try:
+        record = run(
+            spark, args.inputs, args.out, fmt=args.format, method=args.method, mode=args.mode,
+            rule=args.rule, containment=args.containment, max_df=args.max_df,
+            max_bytes=args.max_bytes, id_field=args.id_field, text_field=args.text_field,
+            partitions=args.partitions, params=params,
+        )
+    finally:
+        spark.stop()
+    print(
+        f"{record['documents']:,} documents, {record['pairs']:,} pairs, "
+        f"{record['clusters']:,} clusters; {record['bad_records']:,} bad records; "
+        f"{record['seconds']['total']} s; run record in {args.out}/run.json",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+"""What runs in the Python workers, partition by partition: sketching (stage 2), the witness
+join's walk plan and bound (stage 3) and verification (stage 4), each a thin loop over the
+package's ``Detector``. Keys cross to Spark as signed 64-bit longs (``_signed``)."""
+
+from __future__ import annotations
+
+import resource
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+
+import slst
+
+#: Candidate pairs verified per call into Rust (the GIL released for the whole batch).
+VERIFY_BATCH = 4096
+
+_SIGN = 1 << 63
+
+
+def _signed(key: int) -> int:
+    """A 64-bit key as Spark's signed LongType."""
+    return key - (1 << 64) if key >= _SIGN else key
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+# --- stage 2: sketches -------------------------------------------------------------------
+
+
+def _sketch_partition(
+    rows: Iterable[Tuple[int, Optional[str], Any, Optional[str]]],
+    method: str,
+    mode: str,
+    params: Dict[str, Any],
+    duplicates: bool,
+    max_bytes: int,
+    witness: bool,
+    words: bool,
+) -> Iterator[tuple]:
+    """(position, id, sketch, keys, witness keys, units, vocabulary, problem, worker peak RSS
+    in MB) per document. With witness keys (robust SL+ST), those are the join's keys, each with
+    its unit; with ``words``, the vocabulary the word rule compares."""
+    detector = slst.detector(method, mode, **params)
+    for position, doc_id, text, problem in rows:
+        doc_id = doc_id if doc_id is not None else f"#{position}"
+        if problem is None:
+            size = len(text) if isinstance(text, (bytes, bytearray)) else len(text.encode("utf-8", "surrogatepass"))
+            if size > max_bytes:
+                problem = f"{doc_id}: {size} bytes is more than the limit of {max_bytes} bytes"
+        if problem is None and isinstance(text, (bytes, bytearray)):
+            try:
+                text = slst.decode(bytes(text))
+            except slst.SlstError as e:
+                problem = f"{doc_id}: {e}"
+        if problem is not None:
+            yield position, doc_id, None, None, None, None, None, problem, _rss_mb()
+            continue
+        sketch = detector.sketch(text, id=doc_id)
+        if witness:
+            found = detector.witness_keys(sketch)
+            assert found is not None
+            wkeys, units = found
+            vocab = [_signed(t) for t in detector.vocabulary(sketch) or []] if words else None
+            yield (
+                position, doc_id, sketch.to_bytes(), None,
+                [(_signed(k), u, l1, l2) for k, u, l1, l2 in wkeys], units, vocab, None,
+                _rss_mb(),
+            )
+            continue
+        keys = detector.keys(sketch, duplicates=duplicates)
+        if keys is None:
+            raise ValueError(
+                f"method {method} has no join keys; every pair must be compared: use slst batch"
+            )
+        yield (
+            position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys], None, None, None,
+            None, _rss_mb(),
+        )
+
+
+def _bound_partition(
+    rows: Iterable[Any], method: str, mode: str, params: Dict[str, Any], rule: str, containment: float
+) -> Iterator[Tuple[int, int]]:
+    """The pairs whose witnessed units could satisfy the rule (the corpus join's bound)."""
+    detector = slst.detector(method, mode, **params)
+    batch: List[Any] = []
+
+    def flush():
+        keep = detector.may_keep_matched(
+            [(r.m, r.na, r.nb) for r in batch], rule=rule, containment=containment
+        )
+        for r, k in zip(batch, keep):
+            if k:
+                yield min(r.a, r.b), max(r.a, r.b)
+        batch.clear()
+
+    for r in rows:
+        batch.append(r)
+        if len(batch) >= 65536:
+            yield from flush()
+    yield from flush()
+
+
+# --- stage 4: verification ---------------------------------------------------------------
+
+
+def _verify_partition(
+    rows: Iterable[Any], method: str, mode: str, params: Dict[str, Any], rule: str, containment: float
+) -> Iterator[Tuple[int, int, str, float]]:
+    detector = slst.detector(method, mode, **params)
+    batch: List[Tuple[int, int]] = []
+    items: List[Tuple[str, bytes, str, bytes]] = []
+
+    def flush():
+        for i, line in detector.verify_many(items, rule=rule, containment=containment):
+            yield batch[i][0], batch[i][1], line, _rss_mb()
+        batch.clear()
+        items.clear()
+
+    for r in rows:
+        batch.append((r.a, r.b))
+        items.append((r.a_id, bytes(r.a_sketch), r.b_id, bytes(r.b_sketch)))
+        if len(items) >= VERIFY_BATCH:
+            yield from flush()
+    yield from flush()
+
+
+def _plan_partition(
+    rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
+) -> Iterator[Tuple[int, List[int], int]]:
+    """Per document, the units the witness join walks (``slst batch``'s own plan): the
+    document's slots with each key's document frequency in, ``(pos, walked units, units
+    assumed witnessed)`` out; nothing for a document no pair can keep. Keys held by more than
+    ``max_df`` documents are boilerplate: they witness nothing and cost nothing."""
+    for r in rows:
+        n = r.units
+        least = fewest[n] if 0 < n < len(fewest) else None
+        if least is None:
+            continue
+        cost = [0] * n
+        for unit, df in r.slots:
+            if df <= max_df:
+                cost[unit] += df
+        walked, assumed = slst.plan_walk(cost, least)
+        yield r.pos, [u for u in range(n) if walked[u]], assumed
+
+
+def _word_prefix_partition(rows: Iterable[Any], level: float) -> Iterator[tuple]:
+    """Per document, its vocabulary's size and prefixes under the corpus order (document
+    frequency, rarest first; ties by the terms' unsigned ids), as ``slst batch`` ranks them:
+    the probing prefix (J ≥ v) and the shorter indexed one (against a document at least as
+    large, J ≥ v needs an overlap of 2v/(1 + v) of it)."""
+    middle = 2.0 * level / (1.0 + level)
+    for r in rows:
+        ordered = sorted(r.terms, key=lambda t: (t.df, t.term & 0xFFFF_FFFF_FFFF_FFFF))
+        size = len(ordered)
+        probe = slst.prefix_len(size, level)
+        indexed = min(slst.prefix_len(size, middle), probe)
+        terms = [t.term for t in ordered[:probe]]
+        yield r.pos, size, terms, terms[:indexed]
+

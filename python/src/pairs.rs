@@ -1,0 +1,291 @@
+//! Records and pairs of corpus runs: the pairs of `Detector.pairs` (a run over a whole corpus)
+//! and of `Detector.verify_many` (candidate pairs of a distributed join), each with the line
+//! `slst batch` writes for it.
+
+use std::sync::{Arc, Mutex};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use slst::batch::output::{GroupRecord, PairRecord};
+use slst::batch::{self, BatchConfig, Candidates, Silent};
+use slst::method::{MethodDetector, PairRule, WithDetector};
+
+use crate::SlstError;
+use crate::corpus::PyDocs;
+
+/// One near-duplicate pair of a corpus run.
+#[pyclass(frozen, get_all, module = "slst._slst")]
+pub struct Pair {
+    /// The earlier document's id (in input order).
+    a: String,
+    /// The later document's id.
+    b: String,
+    /// Resemblance J.
+    resemblance: f64,
+    /// How much of a lies in b, where the method defines it.
+    containment_a: Option<f64>,
+    /// How much of b lies in a.
+    containment_b: Option<f64>,
+    /// The method's decision.
+    duplicate: bool,
+    /// Why the pair is a template and not a duplicate, for a pair reported as one
+    /// (`rule="templates"`).
+    template: Option<String>,
+    /// The line `slst batch` writes for this pair (JSON lines).
+    json: String,
+}
+
+#[pymethods]
+impl Pair {
+    fn __repr__(&self) -> String {
+        format!(
+            "Pair(a={:?}, b={:?}, resemblance={})",
+            self.a, self.b, self.resemblance
+        )
+    }
+
+    /// The pair as `slst batch` writes it (one line of its JSON-lines output, no newline).
+    fn to_json(&self) -> &str {
+        &self.json
+    }
+}
+
+struct PairData {
+    a: String,
+    b: String,
+    resemblance: f64,
+    containment_a: Option<f64>,
+    containment_b: Option<f64>,
+    duplicate: bool,
+    template: Option<String>,
+    json: String,
+}
+
+/// What a corpus run gives: the pairs, the clusters and duplicate groups (as ids, and the
+/// groups' records) and how many documents were read.
+struct RunOutput {
+    pairs: Vec<PairData>,
+    clusters: Vec<Vec<String>>,
+    groups: Vec<Vec<String>>,
+    group_records: Vec<String>,
+    documents: usize,
+    compared: usize,
+}
+
+struct RunCorpus {
+    docs: PyDocs,
+    config: BatchConfig,
+    group_at: f64,
+}
+
+impl WithDetector for RunCorpus {
+    type Output = RunOutput;
+    fn with<D: slst::Detector>(self, d: &D) -> RunOutput {
+        let result = batch::run(self.docs, d, &self.config, &Silent);
+        let ids = &result.corpus.ids;
+        let pairs = result
+            .pairs
+            .iter()
+            .map(|p| {
+                let record = PairRecord::new(d, &result, p, false);
+                let c = &p.comparison;
+                PairData {
+                    a: ids[p.a].clone(),
+                    b: ids[p.b].clone(),
+                    resemblance: c.similarity.resemblance,
+                    containment_a: c.similarity.containment_a,
+                    containment_b: c.similarity.containment_b,
+                    duplicate: c.duplicate,
+                    template: record.template.map(str::to_string),
+                    json: serde_json::to_string(&record).expect("a record serialises"),
+                }
+            })
+            .collect();
+        let clusters = result
+            .clusters()
+            .into_iter()
+            .map(|c| c.into_iter().map(|i| ids[i].clone()).collect())
+            .collect();
+        let groups = batch::DuplicateGroups::of(ids.len(), &result.pairs, self.group_at);
+        let group_records = groups
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(k, g)| {
+                let record = GroupRecord::new(k + 1, d.method(), g, |i: usize| ids[i].as_str());
+                serde_json::to_string(&record).expect("a record serialises")
+            })
+            .collect();
+        let groups = groups
+            .groups
+            .iter()
+            .map(|g| g.members.iter().map(|&i| ids[i].clone()).collect())
+            .collect();
+        RunOutput {
+            pairs,
+            clusters,
+            groups,
+            group_records,
+            documents: ids.len(),
+            compared: result.pairs_compared,
+        }
+    }
+}
+
+/// The pairs of a corpus run, yielded one at a time; `clusters` and `documents` once run.
+#[pyclass(module = "slst._slst")]
+pub struct Pairs {
+    pairs: std::vec::IntoIter<PairData>,
+    /// The clusters (connected components of the pairs), as lists of ids, largest first.
+    #[pyo3(get)]
+    clusters: Vec<Vec<String>>,
+    /// The duplicate groups (documents every two of which are a pair at J ≥ `group_at`), as
+    /// lists of ids in input order, as `slst batch` writes them.
+    #[pyo3(get)]
+    groups: Vec<Vec<String>>,
+    /// The groups' records: the JSON lines `slst batch` writes for them.
+    #[pyo3(get)]
+    group_records: Vec<String>,
+    /// Documents read.
+    #[pyo3(get)]
+    documents: usize,
+    /// Candidate pairs compared.
+    #[pyo3(get)]
+    compared: usize,
+}
+
+#[pymethods]
+impl Pairs {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<Pair>>> {
+        match self.pairs.next() {
+            None => Ok(None),
+            Some(p) => Ok(Some(Py::new(
+                py,
+                Pair {
+                    a: p.a,
+                    b: p.b,
+                    resemblance: p.resemblance,
+                    containment_a: p.containment_a,
+                    containment_b: p.containment_b,
+                    duplicate: p.duplicate,
+                    template: p.template,
+                    json: p.json,
+                },
+            )?)),
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.pairs.len()
+    }
+}
+
+/// Verify candidate pairs given as (id, sketch bytes) twice: the lines a corpus run writes
+/// for the pairs `rule` keeps, with each pair's index in the input.
+pub(crate) struct VerifyMany<'a> {
+    pub(crate) items: &'a [(String, Vec<u8>, String, Vec<u8>)],
+    pub(crate) rule: PairRule,
+}
+
+impl WithDetector for VerifyMany<'_> {
+    type Output = Result<Vec<(usize, String)>, String>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        // A document is in many candidate pairs: each sketch is read once (for a while).
+        let mut cache: std::collections::HashMap<&str, std::rc::Rc<D::Sketch>> = Default::default();
+        let mut out = Vec::new();
+        for (i, (a_id, a_bytes, b_id, b_bytes)) in self.items.iter().enumerate() {
+            let mut sketch =
+                |id: &'_ str, bytes: &[u8]| -> Result<std::rc::Rc<D::Sketch>, String> {
+                    if let Some(s) = cache.get(id) {
+                        return Ok(s.clone());
+                    }
+                    let s: D::Sketch = serde_json::from_slice(bytes)
+                        .map_err(|e| format!("sketch of {id:?}: {e}"))?;
+                    if cache.len() > 4096 {
+                        cache.clear();
+                    }
+                    Ok(std::rc::Rc::new(s))
+                };
+            let sa = sketch(a_id, a_bytes)?;
+            let sb = sketch(b_id, b_bytes)?;
+            cache.insert(a_id, sa.clone());
+            cache.insert(b_id, sb.clone());
+            if d.may_be_reported(&sa, &sb, self.rule) {
+                let c = d.compare(&sa, &sb);
+                if c.kept_by(self.rule) {
+                    let record = PairRecord::of(d, (a_id, &sa), (b_id, &sb), &c, false);
+                    out.push((
+                        i,
+                        serde_json::to_string(&record).map_err(|e| e.to_string())?,
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The pairs of a corpus run over `docs` (an iterable of `(id, text)`), with `threads` threads
+/// (None: rayon's pool), the GIL released while it runs.
+pub(crate) fn run_pairs(
+    py: Python<'_>,
+    detector: Arc<MethodDetector>,
+    docs: &Bound<'_, PyAny>,
+    rule: PairRule,
+    max_df: usize,
+    threads: Option<usize>,
+    group_at: f64,
+) -> PyResult<Pairs> {
+    if !(0.0..=1.0).contains(&group_at) {
+        return Err(PyValueError::new_err(format!(
+            "group_at must be between 0 and 1, not {group_at}"
+        )));
+    }
+    let error = Arc::new(Mutex::new(None));
+    let stream = PyDocs {
+        iter: docs.try_iter()?.unbind(),
+        error: error.clone(),
+        done: false,
+    };
+    let config = BatchConfig {
+        rule,
+        candidates: Candidates::Index,
+        max_df,
+        drop_boilerplate: None,
+    };
+    let work = RunCorpus {
+        docs: stream,
+        config,
+        group_at,
+    };
+    let inner = detector;
+    let out = py.detach(move || -> Result<RunOutput, String> {
+        match threads {
+            Some(n) => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                Ok(pool.install(|| inner.visit(work)))
+            }
+            None => Ok(inner.visit(work)),
+        }
+    });
+    if let Some(e) = error.lock().expect("not poisoned").take() {
+        return Err(e);
+    }
+    let out = out.map_err(SlstError::new_err)?;
+    Ok(Pairs {
+        pairs: out.pairs.into_iter(),
+        clusters: out.clusters,
+        groups: out.groups,
+        group_records: out.group_records,
+        documents: out.documents,
+        compared: out.compared,
+    })
+}
