@@ -371,3 +371,94 @@ fn the_scanner_reads_paths_groups_and_skips_prose() {
     );
     assert_eq!(find_cycle(&edges).unwrap(), ["x", "y", "x"]);
 }
+
+/// The backquoted words of ARCHITECTURE.md that name a file or folder of the repository
+/// (`src/…`, `python/…`, `tests/…`, `scripts/…`, `docs/…`, `benches/…`, or a path under `src/`
+/// written from its module, such as `batch/output.rs`).
+fn named_paths(text: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    for (k, piece) in text.split('`').enumerate() {
+        let looks_like_path = piece.contains('/')
+            && !piece.contains(' ')
+            && (piece.ends_with(".rs")
+                || piece.ends_with(".py")
+                || piece.ends_with(".md")
+                || piece.ends_with(".sh")
+                || piece.ends_with('/'));
+        if k % 2 == 1 && looks_like_path {
+            paths.push(piece.to_string());
+        }
+    }
+    paths
+}
+
+/// ARCHITECTURE.md names only files that exist, and names every top-level module.
+#[test]
+fn the_architecture_page_names_what_exists() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = fs::read_to_string(repo.join("ARCHITECTURE.md")).unwrap();
+    let tops = ["src/", "python/", "tests/", "scripts/", "docs/", "benches/"];
+    let mut missing = Vec::new();
+    for path in named_paths(&text) {
+        let exists = if let Some((before, after)) = path.split_once('*') {
+            // A glob: some file of the folder matches it.
+            let (dir, prefix) = before.rsplit_once('/').unwrap_or(("", before));
+            fs::read_dir(repo.join(dir)).is_ok_and(|entries| {
+                entries.flatten().any(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    name.starts_with(prefix) && name.ends_with(after)
+                })
+            })
+        } else if tops.iter().any(|t| path.starts_with(t)) {
+            repo.join(&path).exists()
+        } else {
+            // A path written from its module (`batch/output.rs`) or its crate (`python/`).
+            src().join(&path).exists() || repo.join(&path).exists()
+        };
+        if !exists {
+            missing.push(path);
+        }
+    }
+    assert!(missing.is_empty(), "named but missing: {missing:?}");
+    let (modules, _) = root();
+    for module in modules {
+        assert!(
+            text.contains(&format!("`{module}`")),
+            "ARCHITECTURE.md does not name the module `{module}`"
+        );
+    }
+}
+
+/// No source file of the library, the command or the Python package is longer than a reader can
+/// hold: 800 lines.
+#[test]
+fn no_source_file_is_over_800_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    all_sources(&root.join("src"), &mut files);
+    all_sources(&root.join("python/src"), &mut files);
+    all_sources(&root.join("python/slst"), &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let lines = fs::read_to_string(f).ok()?.lines().count();
+            (lines > 800).then(|| format!("{} ({lines} lines)", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
+/// Every `.rs` and `.py` file under `dir`.
+fn all_sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            all_sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs" || e == "py") {
+            out.push(path);
+        }
+    }
+}
