@@ -5,7 +5,7 @@
 
 use serde::de::DeserializeOwned;
 
-use super::{Method, MethodSettings, SlstMode};
+use super::{Method, MethodSettings, RobustConfig, SlstMode};
 use crate::MatchKey;
 use crate::error::{Error, Result};
 use crate::profile::ProfileConfig;
@@ -216,36 +216,7 @@ impl MethodSettings {
         };
         match method {
             Method::Slst | Method::SlstFlat if self.slst_mode == SlstMode::Robust => {
-                let r = &mut self.robust;
-                match name {
-                    "min_block" => r.min_block = parse(name, v)?,
-                    "threshold" => r.threshold = parse(name, v)?,
-                    "max_length" => r.max_length = parse(name, v)?,
-                    "stopwords" => r.stopwords = stopwords(v)?,
-                    "length_tolerance" => r.length_tolerance = parse(name, v)?,
-                    "term_similarity" => r.term_similarity = parse(name, v)?,
-                    "single_min_terms" => r.single_min_terms = parse(name, v)?,
-                    "single_similarity" => r.single_similarity = parse(name, v)?,
-                    "clauses" => r.clauses = parse(name, v)?,
-                    "stem" => r.stem = parse(name, v)?,
-                    "anchor_terms" => r.anchor_terms = parse(name, v)?,
-                    "split_glued" => r.split_glued = parse(name, v)?,
-                    "window" => r.window = parse(name, v)?,
-                    "min_weighted" => r.min_weighted = parse(name, v)?,
-                    "min_figures" => r.min_figures = parse(name, v)?,
-                    "contained" => r.contained = parse(name, v)?,
-                    "min_figure_containment" => r.min_figure_containment = parse(name, v)?,
-                    "min_agreement" => r.min_agreement = parse(name, v)?,
-                    "min_term_containment" => r.min_term_containment = parse(name, v)?,
-                    "matched_containment_from" => r.matched_containment_from = parse(name, v)?,
-                    "flash_leads" => r.flash_leads = parse(name, v)?,
-                    "flash_edits" => r.flash_edits = parse(name, v)?,
-                    "headline_subjects" => r.headline_subjects = parse(name, v)?,
-                    "figure_swaps" => r.figure_swaps = parse(name, v)?,
-                    "pair_keys" => r.pair_keys = parse(name, v)?,
-                    "vocabulary" => r.vocabulary = parse(name, v)?,
-                    _ => unreachable!("ROBUST names"),
-                }
+                set_robust(&mut self.robust, name, v)?;
             }
             Method::Slst | Method::SlstFlat => {
                 let s = &mut self.slst;
@@ -340,6 +311,40 @@ impl MethodSettings {
         }
         Ok(())
     }
+}
+
+/// Sets robust SL+ST's setting `name` (one of its names) to `v`.
+fn set_robust(r: &mut RobustConfig, name: &str, v: &str) -> Result<()> {
+    match name {
+        "min_block" => r.min_block = parse(name, v)?,
+        "threshold" => r.threshold = parse(name, v)?,
+        "max_length" => r.max_length = parse(name, v)?,
+        "stopwords" => r.stopwords = stopwords(v)?,
+        "length_tolerance" => r.length_tolerance = parse(name, v)?,
+        "term_similarity" => r.term_similarity = parse(name, v)?,
+        "single_min_terms" => r.single_min_terms = parse(name, v)?,
+        "single_similarity" => r.single_similarity = parse(name, v)?,
+        "clauses" => r.clauses = parse(name, v)?,
+        "stem" => r.stem = parse(name, v)?,
+        "anchor_terms" => r.anchor_terms = parse(name, v)?,
+        "split_glued" => r.split_glued = parse(name, v)?,
+        "window" => r.window = parse(name, v)?,
+        "min_weighted" => r.min_weighted = parse(name, v)?,
+        "min_figures" => r.min_figures = parse(name, v)?,
+        "contained" => r.contained = parse(name, v)?,
+        "min_figure_containment" => r.min_figure_containment = parse(name, v)?,
+        "min_agreement" => r.min_agreement = parse(name, v)?,
+        "min_term_containment" => r.min_term_containment = parse(name, v)?,
+        "matched_containment_from" => r.matched_containment_from = parse(name, v)?,
+        "flash_leads" => r.flash_leads = parse(name, v)?,
+        "flash_edits" => r.flash_edits = parse(name, v)?,
+        "headline_subjects" => r.headline_subjects = parse(name, v)?,
+        "figure_swaps" => r.figure_swaps = parse(name, v)?,
+        "pair_keys" => r.pair_keys = parse(name, v)?,
+        "vocabulary" => r.vocabulary = parse(name, v)?,
+        _ => unreachable!("ROBUST names"),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
