@@ -64,7 +64,6 @@ const ROBUST_FLAGS: &[RobustFlag] = &[
     flag("figure_swaps", "N", true, "Robust mode: two documents whose blocks hold at least this many sentence pairs with the same words around other figures are not a duplicate: the same table or estimate for another day, week or month (0: off)."),
     flag("vocabulary", "J", true, "Robust mode: also a duplicate when a block joins the two documents and the distinct terms of their whole texts have at least this Jaccard coefficient, whatever the share of their sentences in blocks: a story sent again with its sentences cut otherwise (0: off)."),
     flag("pair_keys", "N", false, "Robust mode, corpus runs and indexes: keys per pair of neighbouring sentences, picked by min-wise hashing among the pairs of their anchors (0: every pair, an exact join). Fewer keys make a run faster and smaller; a block of edited sentences may then be missed."),
-    flag("min_block_terms", "TERMS", false, "Robust mode: a block counts only when its units on the shorter side hold at least this many terms (0: every block counts)."),
 ];
 
 /// The robust settings that have flags of their own, shared by every method.

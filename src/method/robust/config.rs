@@ -160,9 +160,6 @@ pub struct RobustConfig {
     /// which pairs become candidates changes, never a comparison (docs/benchmarks.md, "sampled
     /// pair keys", measures what it costs).
     pub pair_keys: usize,
-    /// A block counts only when its units on the shorter side hold at least this many terms
-    /// in all (0: every block counts).
-    pub min_block_terms: usize,
 }
 
 impl Default for RobustConfig {
@@ -222,7 +219,6 @@ impl Default for RobustConfig {
             // Measured on the corpora of scripts/bench_peers.sh and scripts/bench_scale.sh
             // against every pair of anchors (docs/benchmarks.md, "sampled pair keys").
             pair_keys: 4,
-            min_block_terms: 0,
         }
     }
 }
