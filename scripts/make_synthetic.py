@@ -39,13 +39,17 @@ import sys
 from array import array
 from collections import Counter
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "peers"))
+sys.path.insert(0, HERE)
 from reuters_to_jsonl import read_reuters  # noqa: E402
+
+import synthetic_text  # noqa: E402
 
 SPLIT = re.compile(r"(?<=[.!?])[\"')]*\s+(?=[\"'(]?[A-Z0-9])")
 DOC = re.compile(r"<DOC>\s*<DOCNO>(.*?)</DOCNO>\s*<TEXT>\n?(.*?)</TEXT>\s*</DOC>", re.S)
 
-P_NEAR, P_EXACT, P_BOILER = 0.08, 0.005, 0.05
+P_NEAR, P_EXACT, P_BOILER, P_SHARED = 0.08, 0.005, 0.05, 0.05
 N_BOILER = 20
 
 
@@ -89,18 +93,19 @@ def doc_length(rng):
     return max(5, min(60, int(round(math.exp(rng.gauss(math.log(16), 0.6))))))
 
 
-def layout(sentences, pool, seed):
-    """Text of a document: its sentences in paragraphs of 1-5, from a per-document seed."""
+def layout(texts, seed):
+    """Text of a document: its sentences' texts in paragraphs of 1-5, from a per-document seed."""
     rng = random.Random(seed)
     out, i = [], 0
-    while i < len(sentences):
+    while i < len(texts):
         k = rng.randint(1, 5)
-        out.append(" ".join(pool[s] for s in sentences[i:i + k]))
+        out.append(" ".join(texts[i:i + k]))
         i += k
     return "\n\n".join(out)
 
 
-def near_copy(src, rng, npool):
+def near_copy(src, rng, new):
+    """src with k edits; new() gives an inserted or substituting sentence."""
     s = list(src)
     share = rng.uniform(0.02, 0.5)
     k = max(1, int(round(share * len(s))))
@@ -111,10 +116,10 @@ def near_copy(src, rng, npool):
             del s[rng.randrange(len(s))]
             ops["del"] += 1
         elif r < 0.55 and len(s) < 60:
-            s.insert(rng.randrange(len(s) + 1), rng.randrange(npool))
+            s.insert(rng.randrange(len(s) + 1), new())
             ops["ins"] += 1
         elif r < 0.85:
-            s[rng.randrange(len(s))] = rng.randrange(npool)
+            s[rng.randrange(len(s))] = new()  # new() is drawn first, as Python evaluates it first
             ops["sub"] += 1
         else:
             n = rng.randint(1, 3)
@@ -133,6 +138,109 @@ def resemblance(a, b):
     return inter / (len(a) + len(b) - inter)
 
 
+class PoolSource:
+    """--kind pool: every sentence is a pool index; 20 fixed boilerplate tails."""
+
+    typecode = "i"
+
+    def __init__(self, pool, rng):
+        self.pool = pool
+        self.boiler = [[rng.randrange(len(pool)) for _ in range(rng.randint(2, 4))] for _ in range(N_BOILER)]
+
+    def original(self, rng):
+        return [rng.randrange(len(self.pool)) for _ in range(doc_length(rng))]
+
+    def new(self, rng):
+        return rng.randrange(len(self.pool))
+
+    def tail(self, rng):
+        return self.boiler[rng.randrange(N_BOILER)]
+
+    def texts(self, sentences):
+        return [self.pool[s] for s in sentences]
+
+    def describe(self):
+        return f"sentence pool {len(self.pool)}"
+
+
+class RealisticSource:
+    """--kind realistic: every sentence is the seed of a walk of a trigram model trained on the
+    pool, refused when seen before; a share of the body's sentences and the boilerplate tails
+    are shared items whose document frequencies follow fixed laws (synthetic_text.py)."""
+
+    typecode = "q"
+
+    def __init__(self, pool, shared):
+        self.model = synthetic_text.TrigramModel(pool)
+        self.novelty = synthetic_text.Novelty()
+        for s in pool:
+            self.novelty.add(s)
+        self.shared = shared
+        self.body_items = synthetic_text.SharedItems(synthetic_text.body_classes(shared), self.new)
+        self.tail_items = synthetic_text.SharedItems(
+            synthetic_text.TAIL_CLASSES, lambda rng: [self.new(rng) for _ in range(rng.randint(2, 4))])
+        self.cache = {}
+
+    def original(self, rng):
+        return [self.body_items.draw(rng) if rng.random() < self.shared else self.new(rng)
+                for _ in range(doc_length(rng))]
+
+    def new(self, rng):
+        seed, text = synthetic_text.new_sentence(self.model, self.novelty, rng)
+        if len(self.cache) >= 1 << 18:
+            self.cache.clear()
+        self.cache[seed] = text
+        return seed
+
+    def tail(self, rng):
+        return self.tail_items.draw(rng)
+
+    def texts(self, sentences):
+        return [self.cache.get(s) or self.model.sentence(s) for s in sentences]
+
+    def describe(self):
+        return (f"trigram model of {self.model.sentences} pool sentences, {len(self.model.words) - 1} words; "
+                f"shared body sentences {self.shared}")
+
+
+def generate(args, source, rng, out, truth):
+    """Writes the documents and the truth rows; returns (kind counts, planted pairs)."""
+    width = len(str(args.n - 1))
+    docs = []  # per document: (sentences, layout seed); boilerplate included
+    kinds = Counter()
+    pairs = 0
+    truth.write("a\tb\tkind\tresemblance\tedits\n")
+    for i in range(args.n):
+        r = rng.random() if i >= 10 else 1.0
+        if r < P_EXACT:
+            j = rng.randrange(i)
+            sentences, seed = docs[j]
+            kinds["exact"] += 1
+            truth.write(f"d{j:0{width}d}\td{i:0{width}d}\texact\t1.0000\t-\n")
+            pairs += 1
+        else:
+            if r < P_EXACT + P_NEAR:
+                j = rng.randrange(i)
+                body, edits = near_copy(docs[j][0], rng, lambda: source.new(rng))
+                kinds["near"] += 1
+            else:
+                j = None
+                body = source.original(rng)
+                kinds["original"] += 1
+            if rng.random() < args.boilerplate:
+                body = body + source.tail(rng)
+                kinds["with boilerplate"] += 1
+            sentences, seed = array(source.typecode, body), rng.getrandbits(63)
+            if j is not None:
+                res = resemblance(docs[j][0], sentences)
+                truth.write(f"d{j:0{width}d}\td{i:0{width}d}\tnear\t{res:.4f}\t{edits}\n")
+                pairs += 1
+        docs.append((sentences, seed))
+        text = layout(source.texts(sentences), seed)
+        out.write(json.dumps({"id": f"d{i:0{width}d}", "text": text}, ensure_ascii=False) + "\n")
+    return kinds, pairs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("n", type=int)
@@ -140,50 +248,21 @@ def main():
     ap.add_argument("truth")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--corpora", default=os.path.join("..", "shared", "corpora"))
+    ap.add_argument("--kind", choices=("pool", "realistic"), default="pool",
+                    help="pool: sentences drawn from the pool (the stress corpus); realistic: new sentences")
     ap.add_argument("--boilerplate", type=float, default=P_BOILER, help="share of documents with a boilerplate tail")
+    ap.add_argument("--shared", type=float, default=P_SHARED,
+                    help="realistic: share of an original's sentences that are shared sentences")
     args = ap.parse_args()
 
     pool, nbible, nreuters = sentence_pool(args.corpora)
-    npool = len(pool)
     rng = random.Random(args.seed)
-    boiler = [[rng.randrange(npool) for _ in range(rng.randint(2, 4))] for _ in range(N_BOILER)]
-    width = len(str(args.n - 1))
-    docs = []  # per document: (sentence ids, layout seed); boilerplate included
-    kinds = Counter()
-    pairs = 0
+    source = PoolSource(pool, rng) if args.kind == "pool" else RealisticSource(pool, args.shared)
     with open(args.out, "w", encoding="utf-8") as out, open(args.truth, "w", encoding="utf-8") as truth:
-        truth.write("a\tb\tkind\tresemblance\tedits\n")
-        for i in range(args.n):
-            r = rng.random() if i >= 10 else 1.0
-            if r < P_EXACT:
-                j = rng.randrange(i)
-                sentences, seed = docs[j]
-                kinds["exact"] += 1
-                truth.write(f"d{j:0{width}d}\td{i:0{width}d}\texact\t1.0000\t-\n")
-                pairs += 1
-            else:
-                if r < P_EXACT + P_NEAR:
-                    j = rng.randrange(i)
-                    body, edits = near_copy(docs[j][0], rng, npool)
-                    kinds["near"] += 1
-                else:
-                    j = None
-                    body = [rng.randrange(npool) for _ in range(doc_length(rng))]
-                    kinds["original"] += 1
-                if rng.random() < args.boilerplate:
-                    body = body + boiler[rng.randrange(N_BOILER)]
-                    kinds["with boilerplate"] += 1
-                sentences, seed = array("i", body), rng.getrandbits(63)
-                if j is not None:
-                    res = resemblance(docs[j][0], sentences)
-                    truth.write(f"d{j:0{width}d}\td{i:0{width}d}\tnear\t{res:.4f}\t{edits}\n")
-                    pairs += 1
-            docs.append((sentences, seed))
-            text = layout(sentences, pool, seed)
-            out.write(json.dumps({"id": f"d{i:0{width}d}", "text": text}, ensure_ascii=False) + "\n")
+        kinds, pairs = generate(args, source, rng, out, truth)
     print(
         f"{args.out}: {args.n} documents ({', '.join(f'{v} {k}' for k, v in kinds.items())}); "
-        f"{pairs} planted pairs in {args.truth}; sentence pool {npool} "
+        f"{pairs} planted pairs in {args.truth}; {args.kind}: {source.describe()}, "
         f"from {nbible} Bible and {nreuters} Reuters files; seed {args.seed}",
         file=sys.stderr,
     )
