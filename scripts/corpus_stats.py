@@ -13,7 +13,8 @@ Markdown table row per corpus. Standard library only. Definitions:
     first one stays);
   - with --truth (one TSV per corpus, in the same order; scripts/make_synthetic.py's format,
     columns a, b, kind, ...): every document named in column b, the planted copies, whatever
-    their kind. A copy of a copy is put aside too, since it is the b of its own row.
+    their kind. A copy of a copy is put aside too, since it is the b of its own row. "-" stands
+    for no truth file.
 - sentences of a document: its text cut into paragraphs at blank lines, whitespace collapsed,
   each paragraph cut with the regex of scripts/make_synthetic.py (after . ! or ?, optional
   closing quotes or brackets, whitespace, before an optional opening quote or bracket and a
@@ -75,7 +76,7 @@ def planted_copies(truth):
 
 def count(path, truth=None, limit=None):
     """(documents, exact set aside, planted set aside, df Counter of sentence digests)."""
-    copies = planted_copies(truth) if truth else set()
+    copies = planted_copies(truth) if truth and truth != "-" else set()
     seen, df = set(), Counter()
     docs = exact = planted = 0
     with open(path, encoding="utf-8") as f:
@@ -143,7 +144,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpus", nargs="+")
     ap.add_argument("--truth", action="append", default=[],
-                    help="truth TSV of a corpus (its b column is set aside); one per corpus, in order, or none")
+                    help="truth TSV of a corpus (its b column is set aside); one per corpus, in order (- for none), or none")
     ap.add_argument("--name", action="append", default=[], help="row names, in order (default: file names)")
     ap.add_argument("--max-df", type=int, default=1000)
     ap.add_argument("--limit", type=int, help="read only the first N lines of each corpus")
