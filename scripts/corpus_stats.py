@@ -113,7 +113,11 @@ def quantile_by_occurrence(df_hist, q):
 
 
 def stats(docs, df, max_df):
-    hist = Counter(df.values())
+    return stats_of_histogram(docs, Counter(df.values()), max_df)
+
+
+def stats_of_histogram(docs, hist, max_df):
+    """The figures of the docstring from {df: number of distinct sentences with that df}."""
     occ = sum(d * n for d, n in hist.items())
     distinct = sum(hist.values())
     shared = occ - hist.get(1, 0)
