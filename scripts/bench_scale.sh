@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
     --mode) MODE=$2; shift 2 ;;
     --max-df) MAX_DF=$2; shift 2 ;;
     --corpus) CORPUS=$2; shift 2 ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    *) sed -n '2,21p' "$0"; exit 2 ;;
   esac
 done
 case "$CORPUS" in
