@@ -1,27 +1,45 @@
 #!/usr/bin/env python3
-"""A synthetic corpus of N documents made of real sentences, with planted near-duplicates.
+"""A synthetic corpus of N documents, with planted near-duplicates.
 
 Usage:
-    make_synthetic.py N OUT.jsonl TRUTH.tsv [--seed 1] [--corpora ../shared/corpora]
-                      [--boilerplate 0.05]
+    make_synthetic.py N OUT.jsonl TRUTH.tsv [--kind pool|realistic] [--seed 1]
+                      [--corpora ../shared/corpora] [--boilerplate 0.05] [--shared 0.05]
 
-Deterministic: the same N, seed and source corpora give the same bytes.
+Deterministic: the same N, kind, seed and source corpora give the same bytes (--kind pool
+writes the bytes it wrote before --kind existed).
 
 Sentences come, at generation time, from the Bible versions (KJV, Webster, WEB; TREC files in
 CORPORA/bible-versions) and from Reuters-21578 (TITLE + BODY as slst reads it, CORPORA/reuters21578)
 — split with a simple regex, kept when they have 4-60 words and a lowercase letter, exact repeats
-dropped. No corpus text is stored in the repository: only this generator.
+dropped: the pool, about 197,000 sentences. No corpus text is stored in the repository: only
+this generator.
+
+Two kinds of corpus:
+- pool (the default here; the "stress" corpus of the benchmarks): every sentence of an
+  original is drawn at random from the pool, so as N grows each sentence recurs in more and
+  more unrelated documents (at 100,000 documents, 93 % of the sentence occurrences are of a
+  sentence held by two documents or more; Reuters-21578: 6 %);
+- realistic: every sentence of an original is new — a walk of a word trigram model trained on
+  the pool's sentences (synthetic_text.TrigramModel), refused when it was seen before (a pool
+  sentence or an earlier walk) — except a share (--shared, 5 %) that are shared sentences held
+  by exactly d documents, d drawn from a law that does not depend on N (items of class d in
+  proportion to d^-4, d = 2-200); the boilerplate tails are shared passages of 2-4 new
+  sentences whose d is drawn from synthetic_text.TAIL_CLASSES (3 to 5,000 documents). The
+  share of sentences in >= 2 documents and the sentence pairs per document then stay near the
+  same values at any N (calibration: docs/benchmarks.md). Generating it is slower: about 3 ms
+  per document on a loaded 2-core machine, plus half a minute to train the model.
 
 Each document is 5-60 sentences (log-normal, median about 16), in paragraphs of 1-5 sentences
 separated by a blank line. Documents are, in order of generation:
-- originals (about 91 %): sentences drawn at random from the pool;
+- originals (about 91 %): sentences as the kind says;
 - near-copies (8 %) of an earlier document (which may itself be a copy), with k edits, k drawn
   so that the edited share of sentences is uniform in 2-50 %; each edit is one of
   delete a sentence (30 %), insert a new one (25 %), substitute one (30 %), move a run of 1-3
-  sentences elsewhere (15 %);
+  sentences elsewhere (15 %); a new sentence is a pool sentence (pool) or a new walk (realistic);
 - exact copies (0.5 %) of an earlier document: the same text, byte for byte;
-- independently of the above, 5 % of the documents (--boilerplate) end with one of 20
-  boilerplate passages of 2-4 sentences (a disclaimer-like tail shared by many documents).
+- independently of the above, 5 % of the documents (--boilerplate) end with a boilerplate
+  passage of 2-4 sentences (a disclaimer-like tail shared by many documents): one of 20 fixed
+  passages (pool), or a shared passage of the realistic kind's tail law.
 
 TRUTH.tsv has a header and one row per planted pair: a (the earlier document), b, kind
 (near|exact), the sentence-level resemblance |A ∩ B| / |A ∪ B| over sentence multisets, and the
@@ -175,11 +193,15 @@ class RealisticSource:
         self.novelty = synthetic_text.Novelty()
         for s in pool:
             self.novelty.add(s)
-        self.shared = shared
-        self.body_items = synthetic_text.SharedItems(synthetic_text.body_classes(shared), self.new)
-        self.tail_items = synthetic_text.SharedItems(
-            synthetic_text.TAIL_CLASSES, lambda rng: [self.new(rng) for _ in range(rng.randint(2, 4))])
         self.cache = {}
+        self.start_shared(shared, self.new)
+
+    def start_shared(self, shared, make):
+        """The shared items: body sentences and tail passages, each sentence from make(rng)."""
+        self.shared = shared
+        self.body_items = synthetic_text.SharedItems(synthetic_text.body_classes(shared), make)
+        self.tail_items = synthetic_text.SharedItems(
+            synthetic_text.TAIL_CLASSES, lambda rng: [make(rng) for _ in range(rng.randint(2, 4))])
 
     def original(self, rng):
         return [self.body_items.draw(rng) if rng.random() < self.shared else self.new(rng)

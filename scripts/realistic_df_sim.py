@@ -28,7 +28,6 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_synthetic  # noqa: E402
-import synthetic_text  # noqa: E402
 from corpus_stats import stats_of_histogram  # noqa: E402
 
 
@@ -36,12 +35,9 @@ class CountingSource(make_synthetic.RealisticSource):
     """RealisticSource with numbers for sentences: shared ones negative, new ones positive."""
 
     def __init__(self, shared):
-        self.shared = shared
         self.next_new = 0
         self.next_shared = 0
-        self.body_items = synthetic_text.SharedItems(synthetic_text.body_classes(shared), self._shared)
-        self.tail_items = synthetic_text.SharedItems(
-            synthetic_text.TAIL_CLASSES, lambda rng: [self._shared(rng) for _ in range(rng.randint(2, 4))])
+        self.start_shared(shared, self._shared)
         self.docs = []  # per document: its shared sentences, and how many sentences in all
 
     def new(self, rng):
