@@ -3,7 +3,7 @@
 
 Usage:
     make_synthetic.py N OUT.jsonl TRUTH.tsv [--kind pool|realistic] [--seed 1]
-                      [--corpora ../shared/corpora] [--boilerplate 0.05] [--shared 0.05]
+                      [--corpora ../shared/corpora] [--boilerplate 0.05] [--shared 0.06]
 
 Deterministic: the same N, kind, seed and source corpora give the same bytes (--kind pool
 writes the bytes it wrote before --kind existed).
@@ -21,10 +21,12 @@ Two kinds of corpus:
   sentence held by two documents or more; Reuters-21578: 6 %);
 - realistic: every sentence of an original is new — a walk of a word trigram model trained on
   the pool's sentences (synthetic_text.TrigramModel), refused when it was seen before (a pool
-  sentence or an earlier walk) — except a share (--shared, 5 %) that are shared sentences held
+  sentence or an earlier walk) — except a share (--shared, 6 %) that are shared sentences held
   by exactly d documents, d drawn from a law that does not depend on N (items of class d in
   proportion to d^-4, d = 2-200); the boilerplate tails are shared passages of 2-4 new
-  sentences whose d is drawn from synthetic_text.TAIL_CLASSES (3 to 5,000 documents). The
+  sentences whose d is drawn from synthetic_text.TAIL_CLASSES (3 to 300 documents), and about
+  0.5 % of the originals end with one of the few sentences held by thousands
+  (synthetic_text.HEAVY_CLASSES, 2,500 and 3,500 documents). The
   share of sentences in >= 2 documents and the sentence pairs per document then stay near the
   same values at any N (calibration: docs/benchmarks.md). Generating it is slower: about 3 ms
   per document on a loaded 2-core machine, plus half a minute to train the model.
@@ -67,7 +69,7 @@ import synthetic_text  # noqa: E402
 SPLIT = re.compile(r"(?<=[.!?])[\"')]*\s+(?=[\"'(]?[A-Z0-9])")
 DOC = re.compile(r"<DOC>\s*<DOCNO>(.*?)</DOCNO>\s*<TEXT>\n?(.*?)</TEXT>\s*</DOC>", re.S)
 
-P_NEAR, P_EXACT, P_BOILER, P_SHARED = 0.08, 0.005, 0.05, 0.05
+P_NEAR, P_EXACT, P_BOILER, P_SHARED = 0.08, 0.005, 0.05, 0.06
 N_BOILER = 20
 
 
@@ -202,10 +204,14 @@ class RealisticSource:
         self.body_items = synthetic_text.SharedItems(synthetic_text.body_classes(shared), make)
         self.tail_items = synthetic_text.SharedItems(
             synthetic_text.TAIL_CLASSES, lambda rng: [make(rng) for _ in range(rng.randint(2, 4))])
+        self.heavy_items = synthetic_text.SharedItems(synthetic_text.HEAVY_CLASSES, make)
 
     def original(self, rng):
-        return [self.body_items.draw(rng) if rng.random() < self.shared else self.new(rng)
+        body = [self.body_items.draw(rng) if rng.random() < self.shared else self.new(rng)
                 for _ in range(doc_length(rng))]
+        if rng.random() < self.heavy_items.total:
+            body.append(self.heavy_items.draw(rng))
+        return body
 
     def new(self, rng):
         seed, text = synthetic_text.new_sentence(self.model, self.novelty, rng)
