@@ -28,8 +28,9 @@ Two kinds of corpus:
   0.5 % of the originals end with one of the few sentences held by thousands
   (synthetic_text.HEAVY_CLASSES, 2,500 and 3,500 documents). The
   share of sentences in >= 2 documents and the sentence pairs per document then stay near the
-  same values at any N (calibration: docs/benchmarks.md). Generating it is slower: about 3 ms
-  per document on a loaded 2-core machine, plus half a minute to train the model.
+  same values at any N (calibration: docs/benchmarks.md). Generating it is slower: 1.6 ms of
+  CPU per document (3.3 ms wall on a loaded 2-core machine), plus about half a minute to read
+  the pool and train the model.
 
 Each document is 5-60 sentences (log-normal, median about 16), in paragraphs of 1-5 sentences
 separated by a blank line. Documents are, in order of generation:

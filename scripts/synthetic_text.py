@@ -18,10 +18,12 @@ MIN_WORDS, MAX_WORDS = 4, 60
 
 class TrigramModel:
     """Word trigrams of the training sentences, as one sorted array of codes
-    w1 << 40 | w2 << 20 | w3 (word ids below 2^20), id 0 for the sentence's start and end. A walk picks each next
-    word among the observed continuations of the last two, weighted by their counts, so every
-    adjacent word pair of a generated sentence occurs inside some training sentence: the
-    splitter never cuts a generated sentence, and it ends where a training sentence ended."""
+    w1 << 40 | w2 << 20 | w3 (word ids below 2^20), id 0 for the sentence's start and end.
+    A walk picks each next word among the observed continuations of the last two, weighted by
+    their counts, so every adjacent word pair of a generated sentence occurs inside some
+    training sentence: when the training sentences are the splitter's own output (as the
+    pool's are), the splitter never cuts a generated sentence, and it ends where a training
+    sentence ended."""
 
     def __init__(self, sentences):
         vocab = {"": 0}
@@ -136,9 +138,9 @@ TAIL_CLASSES = [(3, 0.016), (10, 0.016), (30, 0.011), (100, 0.004), (300, 0.001)
 # Sentences held by thousands: share of the originals that end with one sentence of class d.
 # At a million documents each class has one sentence held by about 2,000 documents, above
 # `slst batch`'s default --max-df of 1000. A class above the cap costs sentence pairs only while
-# its sentence is held by fewer than 1000 documents, at most 500 * rate pairs per document
-# (at N = 1000 / rate): the rates are kept small so that this bump stays below one pair per
-# document.
+# its sentence is held by fewer than 1000 documents: at most 500 * rate pairs per document, at
+# N = 1000 / rate (about 1.1 each at these rates, near 350,000-450,000 documents); the rates
+# are kept small so that this bump stays about the size of the rest.
 HEAVY_CLASSES = [(2500, 0.0022), (3500, 0.0025)]
 
 
