@@ -3,10 +3,13 @@
 # run, side by side: wall time, CPU time and peak memory, with ratios to slst.
 #
 #   scripts/bench_peers.sh [--repeat N] [--corpora DIR] [--name NAME] [--only reuters|synthetic]
+#                          [--corpus realistic|stress]
 #
 #   --repeat N     runs of every tool on every corpus, interleaved (default 3); medians reported
 #   --corpora DIR  the shared corpora (default ../shared/corpora from the repository root)
 #   --name NAME    the run folder is scripts/runs/<date>-NAME (default: peers)
+#   --corpus       the synthetic corpus: realistic (default; make_synthetic.py --kind realistic)
+#                  or stress (--kind pool, every sentence from a fixed pool of real sentences)
 #
 # Peers (pinned, installed into the ignored venv .venv-peers): datasketch 2.0.0, rensa 0.5.0,
 # gaoya 0.2.2, each doing MinHash LSH over word 5-shingles, 128 permutations, threshold 0.5 as
@@ -16,8 +19,11 @@
 # Corpora, prepared once into bench-results/data (ignored):
 #   reuters21578.jsonl  all 21,578 Reuters-21578 documents, text = TITLE, blank line, BODY, as
 #                       slst reads the SGML (scripts/peers/reuters_to_jsonl.py);
-#   syn-20000.jsonl     20,000 synthetic documents of real sentences, seed 1
-#                       (scripts/make_synthetic.py), with its truth TSV.
+#   realistic-20000.jsonl  20,000 synthetic documents of new sentences from a word model of
+#                       real ones, with a shared component of fixed document frequencies, seed 1
+#                       (scripts/make_synthetic.py --kind realistic), with its truth TSV;
+#   stress-20000.jsonl  with --corpus stress instead: 20,000 documents of sentences drawn from
+#                       the pool of real sentences (--kind pool), seed 1, with its truth TSV.
 # Every tool reads the same JSONL; slst also reads Reuters as shipped (row "slst-sgml").
 #
 # Records (small, committed): scripts/runs/<date>-NAME/{command,machine,versions,results.md,
@@ -27,16 +33,23 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=.  # paths stay relative to the repository root, also in the records
 
-REPEAT=3 CORPORA=../shared/corpora NAME=peers ONLY=
+REPEAT=3 CORPORA=../shared/corpora NAME=peers ONLY= CORPUS=realistic
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeat) REPEAT=$2; shift 2 ;;
     --corpora) CORPORA=$2; shift 2 ;;
     --name) NAME=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
+    --corpus) CORPUS=$2; shift 2 ;;
     *) sed -n '2,12p' "$0"; exit 2 ;;
   esac
 done
+case "$CORPUS" in
+  realistic) KIND=realistic ;;
+  stress) KIND=pool ;;
+  *) echo "--corpus must be realistic or stress" >&2; exit 2 ;;
+esac
+SYN=$CORPUS-20000  # the synthetic corpus's file name, and its name in the records
 
 say() { printf '\n== %s\n' "$*" >&2; }
 
@@ -76,9 +89,9 @@ if [ ! -s "$DATA/reuters21578.jsonl" ]; then
   say "converting Reuters-21578 to JSONL"
   python3 scripts/peers/reuters_to_jsonl.py "$DATA/reuters21578.jsonl" "$CORPORA"/reuters21578/reut2-*.sgm || exit 1
 fi
-if [ ! -s "$DATA/syn-20000.jsonl" ]; then
-  say "generating the 20,000-document synthetic corpus (seed 1)"
-  python3 scripts/make_synthetic.py 20000 "$DATA/syn-20000.jsonl" "$DATA/syn-20000.truth.tsv" --seed 1 --corpora "$CORPORA" || exit 1
+if [ ! -s "$DATA/$SYN.jsonl" ]; then
+  say "generating the 20,000-document synthetic corpus $SYN (make_synthetic.py --kind $KIND, seed 1)"
+  python3 scripts/make_synthetic.py 20000 "$DATA/$SYN.jsonl" "$DATA/$SYN.truth.tsv" --seed 1 --kind "$KIND" --corpora "$CORPORA" || exit 1
 fi
 
 # --- run folder ----------------------------------------------------------------------------------
@@ -87,7 +100,7 @@ REC=scripts/runs/$DAY-$NAME
 k=2; while [ -e "$REC" ]; do REC=scripts/runs/$DAY-$NAME-$k; k=$((k + 1)); done
 BIG=bench-results/runs/$(basename "$REC")
 mkdir -p "$REC/timev" "$REC/out" "$BIG"
-echo "scripts/bench_peers.sh --repeat $REPEAT --corpora $CORPORA --name $NAME${ONLY:+ --only $ONLY}" > "$REC/command"
+echo "scripts/bench_peers.sh --repeat $REPEAT --corpora $CORPORA --corpus $CORPUS --name $NAME${ONLY:+ --only $ONLY}" > "$REC/command"
 {
   echo "date: $(date -u +%FT%TZ)"; uname -srm; echo "nproc: $(nproc)"
   grep -m1 'model name' /proc/cpuinfo; free -m | sed -n 1,2p
@@ -98,7 +111,7 @@ echo "scripts/bench_peers.sh --repeat $REPEAT --corpora $CORPORA --name $NAME${O
   rustc --version; cargo --version; python3 --version
   [ -x "$PY" ] && "$PY" -m pip freeze 2>/dev/null | grep -iE '^(datasketch|rensa|gaoya|numpy|scipy)=='
   /usr/bin/time --version 2>&1 | head -1
-  echo "input sha256:"; (cd "$DATA" && sha256sum reuters21578.jsonl syn-20000.jsonl syn-20000.truth.tsv)
+  echo "input sha256:"; (cd "$DATA" && sha256sum reuters21578.jsonl "$SYN.jsonl" "$SYN.truth.tsv")
 } > "$REC/versions"
 
 # --- one measured run --------------------------------------------------------------------------
@@ -130,10 +143,11 @@ run_tool() { # run_tool CORPUS JSONL TOOL REP
   esac
 }
 
-declare -A JSONL=([reuters]=$DATA/reuters21578.jsonl [synthetic-20k]=$DATA/syn-20000.jsonl)
-CORPUS_LIST=(reuters synthetic-20k)
+SYNTH=$CORPUS-20k  # the synthetic corpus's name in the record files and tables
+declare -A JSONL=([reuters]=$DATA/reuters21578.jsonl [$SYNTH]=$DATA/$SYN.jsonl)
+CORPUS_LIST=(reuters "$SYNTH")
 [ "$ONLY" = reuters ] && CORPUS_LIST=(reuters)
-[ "$ONLY" = synthetic ] && CORPUS_LIST=(synthetic-20k)
+[ "$ONLY" = synthetic ] && CORPUS_LIST=("$SYNTH")
 
 for corpus in "${CORPUS_LIST[@]}"; do
   tools=(slst slst-1thread "${AVAILABLE[@]}")
@@ -162,8 +176,8 @@ done
     echo; echo "### $corpus"; echo
     args=(slst="$BIG/${corpus}__slst.tsv")
     for p in "${AVAILABLE[@]}"; do [ -s "$BIG/${corpus}__$p.tsv" ] && args+=("$p=$BIG/${corpus}__$p.tsv"); done
-    if [ "$corpus" = synthetic-20k ]; then
-      python3 scripts/peers/compare_pairs.py --truth "$DATA/syn-20000.truth.tsv" "${args[@]}"
+    if [ "$corpus" = "$SYNTH" ]; then
+      python3 scripts/peers/compare_pairs.py --truth "$DATA/$SYN.truth.tsv" "${args[@]}"
     else
       python3 scripts/peers/compare_pairs.py "${args[@]}"
     fi

@@ -3,9 +3,10 @@
 
 Usage: scale_report.py RUN_DIR
 
-Reads RUN_DIR/timev/syn-<N>__{slst,floor}__<rep>.txt (/usr/bin/time -v),
-RUN_DIR/out/syn-<N>__slst__<rep>.summary.json (slst batch --summary) and
-RUN_DIR/rss/syn-<N>__slst__<rep>.tsv (memtrace.py timelines), and prints Markdown:
+Reads RUN_DIR/timev/<corpus>-<N>__{slst,floor}__<rep>.txt (/usr/bin/time -v),
+RUN_DIR/out/<corpus>-<N>__slst__<rep>.summary.json (slst batch --summary) and
+RUN_DIR/rss/<corpus>-<N>__slst__<rep>.tsv (memtrace.py timelines), <corpus> being realistic or
+stress (syn in runs made before the realistic corpus), and prints Markdown:
 1. per size: medians of slst and floor wall time, CPU time and peak RSS, and slst / floor;
 2. per size: what slst found (documents, sentences, candidate pairs, pairs) and its stage times;
 3. per size: peak RSS within each stage (from the timeline of the median run).
@@ -23,10 +24,12 @@ from table import parse_timev  # noqa: E402
 
 def main(run):
     timev = defaultdict(lambda: defaultdict(dict))
+    corpus = {}  # size -> file name prefix
     for name in os.listdir(os.path.join(run, "timev")):
-        m = re.match(r"syn-(\d+)__(slst|floor)__(\d+)\.txt$", name)
+        m = re.match(r"(syn|realistic|stress)-(\d+)__(slst|floor)__(\d+)\.txt$", name)
         if m:
-            timev[int(m.group(1))][m.group(2)][int(m.group(3))] = parse_timev(os.path.join(run, "timev", name))
+            corpus[int(m.group(2))] = m.group(1)
+            timev[int(m.group(2))][m.group(3)][int(m.group(4))] = parse_timev(os.path.join(run, "timev", name))
     sizes = sorted(timev)
 
     def med(size, tool, key):
@@ -58,7 +61,7 @@ def main(run):
     for n in sizes:
         sums = {}
         for rep in timev[n]["slst"]:
-            p = os.path.join(run, "out", f"syn-{n}__slst__{rep}.summary.json")
+            p = os.path.join(run, "out", f"{corpus[n]}-{n}__slst__{rep}.summary.json")
             if os.path.exists(p) and timev[n]["slst"][rep]["ok"]:
                 sums[rep] = json.load(open(p))
         if not sums:
@@ -80,11 +83,11 @@ def main(run):
     print("| documents | sketch | candidates | verify | output |")
     print("|---|---|---|---|---|")
     for n, rep in medians.items():
-        tl = os.path.join(run, "rss", f"syn-{n}__slst__{rep}.tsv")
+        tl = os.path.join(run, "rss", f"{corpus[n]}-{n}__slst__{rep}.tsv")
         if not os.path.exists(tl):
             continue
         rows = [tuple(map(float, l.split("\t"))) for l in open(tl).read().splitlines()[1:] if l]
-        sec = json.load(open(os.path.join(run, "out", f"syn-{n}__slst__{rep}.summary.json")))["seconds"]
+        sec = json.load(open(os.path.join(run, "out", f"{corpus[n]}-{n}__slst__{rep}.summary.json")))["seconds"]
         edges = [0.0, sec["sketch"], sec["sketch"] + sec["candidates"], sum(sec.values()), float("inf")]
         peaks = [max((r for t, r in rows if a <= t < b), default=None) for a, b in zip(edges, edges[1:])]
         print(f"| {n:,} | " + " | ".join("–" if p is None else f"{p:.0f}" for p in peaks) + " |")
