@@ -336,8 +336,8 @@ pub trait Detector: Send + Sync {
 
     /// What a join outside this library (a Spark job) needs to find the pairs a corpus run
     /// finds by counting witnessed units ([`WitnessJoin`]), for a method whose
-    /// [`Detector::corpus_candidates`] does so (robust SL+ST returns itself). A method needs
-    /// nothing of it to be complete: its callers fall back to its keys. Default: `None`.
+    /// [`Detector::corpus_candidates`] does so (robust SL+ST returns itself). Default: `None`,
+    /// no such join; the index and the Python package then use the method's keys.
     fn external_join(&self) -> Option<&dyn WitnessJoin<Self::Sketch>> {
         None
     }
