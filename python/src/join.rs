@@ -1,6 +1,7 @@
 //! What a distributed join (the Spark job) needs of a method besides its keys: the word rule's
 //! level, the witnesses' length tolerance, the bound on units in blocks and the walk's plan,
-//! each the very function `slst batch` prunes by.
+//! each the very function `slst batch` prunes by. All come from the method's witness join
+//! (`Detector::external_join`); a method without one gives None.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -32,7 +33,7 @@ pub(crate) struct WordJoin;
 impl WithDetector for WordJoin {
     type Output = Option<(f64, usize)>;
     fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
-        d.word_join()
+        d.external_join()?.word_join()
     }
 }
 
@@ -41,7 +42,7 @@ pub(crate) struct Tolerance;
 impl WithDetector for Tolerance {
     type Output = Option<usize>;
     fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
-        d.witness_tolerance()
+        Some(d.external_join()?.witness_tolerance())
     }
 }
 
@@ -50,10 +51,13 @@ pub(crate) struct MayKeep<'a>(pub(crate) &'a [(usize, usize, usize)], pub(crate)
 impl WithDetector for MayKeep<'_> {
     type Output = Option<Vec<bool>>;
     fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
-        self.0
-            .iter()
-            .map(|&(m, na, nb)| d.may_keep_matched(m, na, nb, self.1))
-            .collect()
+        let join = d.external_join()?;
+        Some(
+            self.0
+                .iter()
+                .map(|&(m, na, nb)| join.may_keep_matched(m, na, nb, self.1))
+                .collect(),
+        )
     }
 }
 
@@ -62,10 +66,9 @@ pub(crate) struct Fewest<'a>(pub(crate) &'a [usize], pub(crate) PairRule);
 impl WithDetector for Fewest<'_> {
     type Output = Option<Vec<Option<usize>>>;
     fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
-        d.may_keep_matched(1, 1, 1, self.1)?;
+        let join = d.external_join()?;
         let rule = self.1;
-        let may_keep =
-            |m: usize, na: usize, nb: usize| d.may_keep_matched(m, na, nb, rule).unwrap_or(true);
+        let may_keep = |m: usize, na: usize, nb: usize| join.may_keep_matched(m, na, nb, rule);
         let fewest = slst::method::fewest_matched(self.0, &may_keep);
         Some(
             fewest

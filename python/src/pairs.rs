@@ -2,6 +2,8 @@
 //! and of `Detector.verify_many` (candidate pairs of a distributed join), each with the line
 //! `slst batch` writes for it.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyValueError;
@@ -186,7 +188,9 @@ impl Pairs {
 }
 
 /// Verify candidate pairs given as (id, sketch bytes) twice: the lines a corpus run writes
-/// for the pairs `rule` keeps, with each pair's index in the input.
+/// for the pairs `rule` keeps, with each pair's index in the input. The pairs go through the
+/// library's own verification ([`batch::verify_pairs`]: the method's bound, the comparison,
+/// the rule; in parallel, in input order), so they are kept exactly as `slst batch` keeps them.
 pub(crate) struct VerifyMany<'a> {
     pub(crate) items: &'a [(String, Vec<u8>, String, Vec<u8>)],
     pub(crate) rule: PairRule,
@@ -195,35 +199,34 @@ pub(crate) struct VerifyMany<'a> {
 impl WithDetector for VerifyMany<'_> {
     type Output = Result<Vec<(usize, String)>, String>;
     fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
-        // A document is in many candidate pairs: each sketch is read once (for a while).
-        let mut cache: std::collections::HashMap<&str, std::rc::Rc<D::Sketch>> = Default::default();
-        let mut out = Vec::new();
-        for (i, (a_id, a_bytes, b_id, b_bytes)) in self.items.iter().enumerate() {
-            let mut sketch =
-                |id: &'_ str, bytes: &[u8]| -> Result<std::rc::Rc<D::Sketch>, String> {
-                    if let Some(s) = cache.get(id) {
-                        return Ok(s.clone());
-                    }
-                    let s: D::Sketch = serde_json::from_slice(bytes)
+        // A document is in many candidate pairs: each sketch is read once, by its id; the first
+        // that does not read is the error.
+        let mut sketches: HashMap<&str, D::Sketch> = HashMap::new();
+        for (a_id, a_bytes, b_id, b_bytes) in self.items {
+            for (id, bytes) in [(a_id, a_bytes), (b_id, b_bytes)] {
+                if let Entry::Vacant(slot) = sketches.entry(id.as_str()) {
+                    let s = serde_json::from_slice(bytes)
                         .map_err(|e| format!("sketch of {id:?}: {e}"))?;
-                    if cache.len() > 4096 {
-                        cache.clear();
-                    }
-                    Ok(std::rc::Rc::new(s))
-                };
-            let sa = sketch(a_id, a_bytes)?;
-            let sb = sketch(b_id, b_bytes)?;
-            cache.insert(a_id, sa.clone());
-            cache.insert(b_id, sb.clone());
-            if d.may_be_reported(&sa, &sb, self.rule) {
-                let c = d.compare(&sa, &sb);
-                if c.kept_by(self.rule) {
-                    let record = PairRecord::of(d, (a_id, &sa), (b_id, &sb), &c, false);
-                    out.push((
-                        i,
-                        serde_json::to_string(&record).map_err(|e| e.to_string())?,
-                    ));
+                    slot.insert(s);
                 }
+            }
+        }
+        let pairs: Vec<(&D::Sketch, &D::Sketch)> = self
+            .items
+            .iter()
+            .map(|(a_id, _, b_id, _)| (&sketches[a_id.as_str()], &sketches[b_id.as_str()]))
+            .collect();
+        let verdicts = batch::verify_pairs(d, &pairs, Some(self.rule));
+        let mut out = Vec::new();
+        for (i, verdict) in verdicts.into_iter().enumerate() {
+            if let Some(c) = verdict.kept() {
+                let (a_id, _, b_id, _) = &self.items[i];
+                let (sa, sb) = pairs[i];
+                let record = PairRecord::of(d, (a_id, sa), (b_id, sb), &c, false);
+                out.push((
+                    i,
+                    serde_json::to_string(&record).map_err(|e| e.to_string())?,
+                ));
             }
         }
         Ok(out)

@@ -44,15 +44,10 @@ pub(crate) fn settings_of(
             names.join(", ")
         ))
     })?;
-    let slst_mode = match mode {
-        "robust" => SlstMode::Robust,
-        "paper" => SlstMode::Paper,
-        other => {
-            return Err(SlstError::new_err(format!(
-                "unknown mode {other:?}; the modes are robust (the default) and paper"
-            )));
-        }
-    };
+    // The library reads the mode's name; its error lists the modes.
+    let slst_mode: SlstMode = mode
+        .parse()
+        .map_err(|e: slst::method::UnknownMode| SlstError::new_err(e.to_string()))?;
     let mut settings = MethodSettings {
         slst_mode,
         ..MethodSettings::default()

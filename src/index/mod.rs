@@ -29,9 +29,12 @@
 //! - documents with the very same keys (for SL+ST, identical profiles: one block whatever their
 //!   length) are found by a fingerprint of the whole key string;
 //! - for robust SL+ST, every key of the query is looked up, and a document is compared only when
-//!   the query's units witnessed by its keys ([`Detector::witness_keys`]) could satisfy the rule
-//!   against its units (stored in `sentences`; [`Detector::may_keep_matched`]), the bound of
-//!   the corpus join.
+//!   the query's units witnessed by its keys ([`WitnessJoin::witness_keys`]) could satisfy the
+//!   rule against its units (stored in `sentences`; [`WitnessJoin::may_keep_matched`]), the
+//!   bound of the corpus join.
+//!
+//! [`WitnessJoin::witness_keys`]: crate::method::WitnessJoin::witness_keys
+//! [`WitnessJoin::may_keep_matched`]: crate::method::WitnessJoin::may_keep_matched
 
 mod check;
 mod query;
@@ -248,11 +251,12 @@ fn distinct(keys: &[u64]) -> Vec<u64> {
     d.dedup();
     d
 }
-/// What the `sentences` column holds for a sketch and its index keys: for a method with
-/// witness keys (robust SL+ST), its units, which a query's witness bound needs without loading
-/// the sketch; for the others, the number of keys (SL+ST's paper mode: one per sentence).
+/// What the `sentences` column holds for a sketch and its index keys: for a method with a
+/// witness join (robust SL+ST, [`Detector::external_join`]), its units, which a query's witness
+/// bound needs without loading the sketch; for the others, the number of keys (SL+ST's paper
+/// mode: one per sentence).
 fn sentences_column<D: Detector>(detector: &D, sketch: &D::Sketch, keys: &[u64]) -> usize {
-    match detector.witness_keys(sketch) {
+    match detector.external_join() {
         Some(_) => detector
             .sentence_counts(sketch)
             .map_or(keys.len(), |c| c.sentences),

@@ -80,21 +80,19 @@ impl Index {
         if keys.is_empty() {
             return Ok(result); // nothing to share with anything
         }
-        let mut order: Vec<i64> = match detector.witness_keys(&result.sketch) {
-            Some(witnesses) => {
+        let mut order: Vec<i64> = match detector.external_join() {
+            Some(join) => {
+                let witnesses = join.witness_keys(&result.sketch);
                 let units = detector
                     .sentence_counts(&result.sketch)
                     .map_or(0, |c| c.sentences);
-                let may_keep = |m: usize, n: usize| {
-                    detector
-                        .may_keep_matched(m.min(units).min(n), units, n, rule)
-                        .unwrap_or(true)
-                };
+                let may_keep =
+                    |m: usize, n: usize| join.may_keep_matched(m.min(units).min(n), units, n, rule);
                 let mut rows = self.witnessed_candidates(&keys, &witnesses, &may_keep)?;
                 // The rows a count of witnessed units does not bound: those alike in their
                 // words share one of the query's |q| − ⌈v·|q|⌉ + 1 rarest word keys.
                 if let (Some(words), Some((level, _))) =
-                    (detector.word_keys(&result.sketch), detector.word_join())
+                    (join.word_keys(&result.sketch), join.word_join())
                 {
                     let probe = crate::method::prefix_len(words.len(), level);
                     let rarest = self.rarest(&words, probe)?;
@@ -145,7 +143,7 @@ impl Index {
     /// (`may_keep(witnessed, the row's units)`, from the `sentences` column, without loading
     /// the sketch), and the rows with the very same keys. Every unit of the query in a block of
     /// a comparison with a row has a witness key the row holds, so no row the query keeps is
-    /// left out (the corpus join's bound, [`Detector::witness_keys`]).
+    /// left out (the corpus join's bound, [`crate::method::WitnessJoin::witness_keys`]).
     fn witnessed_candidates(
         &self,
         keys: &[u64],

@@ -35,7 +35,9 @@
 //! document), its evidence (what comparing two sketches found, implementing [`Evidence`]), its
 //! settings record ([`Params`]) and its rule in words — then a [`Method`] name and a
 //! [`MethodDetector`] variant. Everything else (batch runs, evaluation, `compare --method all`)
-//! follows. [`Md5`] is the smallest worked example; ARCHITECTURE.md walks through it.
+//! follows. [`Md5`] is the smallest worked example; ARCHITECTURE.md walks through it. A method
+//! whose corpus join counts witnessed units may also implement [`WitnessJoin`], for joins
+//! outside this library ([`Detector::external_join`]); no other method needs to.
 
 mod blocks;
 mod candidates;
@@ -51,6 +53,7 @@ mod shingle;
 mod sketches;
 mod slst;
 mod spotsigs;
+mod witness;
 
 pub use self::blocks::{
     BlockFingerprint, BlockKeyView, Blocks, BlocksConfig, BlocksEvidence, BlocksParams,
@@ -93,6 +96,8 @@ pub use self::spotsigs::{
     DEFAULT_ANTECEDENTS, SignatureCount, SpotSigs, SpotSigsConfig, SpotSigsEvidence,
     SpotSigsParams, SpotSigsSketch, SpotSigsSketchView, apply_idf_band,
 };
+pub(crate) use self::witness::lengths_fit;
+pub use self::witness::{Witness, WitnessJoin};
 pub use crate::text::Terms;
 
 use serde::Serialize;
@@ -224,34 +229,6 @@ pub trait Evidence: Serialize + Clone + Send + Sync {
     fn swapped(&self) -> Self;
 }
 
-/// A witness key of a unit ([`Detector::witness_keys`]): a key of a block step (or of a block
-/// of one unit pair) and one of the units it witnesses, with the lengths of the step's units (a
-/// one-unit key: its unit's, twice), capped at 255 (capping only shrinks differences). Two
-/// documents share a witness when they hold the same key with lengths that fit: a key held
-/// with lengths far apart is shared by chance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Witness {
-    /// The key.
-    pub key: u64,
-    /// The unit it witnesses.
-    pub unit: u32,
-    /// The lengths of the units of its step (of its unit, twice).
-    pub lengths: [u8; 2],
-}
-
-impl Witness {
-    /// Whether two witnesses' lengths differ by at most `tolerance`, each
-    /// ([`Detector::witness_tolerance`]).
-    pub fn fits(self, other: Witness, tolerance: usize) -> bool {
-        lengths_fit(self.lengths, other.lengths, tolerance)
-    }
-}
-
-/// Whether two witnesses' lengths differ by at most `tolerance`, each.
-pub(crate) fn lengths_fit(a: [u8; 2], b: [u8; 2], tolerance: usize) -> bool {
-    a[0].abs_diff(b[0]) as usize <= tolerance && a[1].abs_diff(b[1]) as usize <= tolerance
-}
-
 /// A near-duplicate detection method.
 ///
 /// A method keeps a *sketch* of each document ([`Detector::sketch`], once per document) and
@@ -357,61 +334,11 @@ pub trait Detector: Send + Sync {
         None
     }
 
-    /// Witness keys, for a join outside this library (a Spark job): [`Witness`]es such that
-    /// every unit of A in a block of a comparison with B has a witness whose key B also holds
-    /// in a witness whose lengths fit ([`Detector::witness_tolerance`]), so the units of A
-    /// witnessed by B bound the units in blocks (with [`Detector::may_keep_matched`], a
-    /// distributed join prunes as the corpus join does). Default: `None`, no such keys.
-    fn witness_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<Witness>> {
-        None
-    }
-
-    /// Word keys, for the pairs a method reports on their words alone, which a count of
-    /// witnessed units does not bound (robust SL+ST's [`RobustConfig::vocabulary`]): a key for
-    /// each term of the vocabulary, so that any two documents the decision keeps but
-    /// [`Detector::may_keep_matched`] rules out on their witnessed units share one among any
-    /// |x| − ⌈v·|x|⌉ + 1 of x's keys (v from [`Detector::word_join`]). An index stores them all
-    /// among its [`Detector::index_keys`] and looks a query up by its rarest. Default: `None`,
-    /// no such pairs.
-    ///
-    /// [`RobustConfig::vocabulary`]: crate::method::RobustConfig::vocabulary
-    fn word_keys(&self, _sketch: &Self::Sketch) -> Option<Vec<u64>> {
-        None
-    }
-
-    /// The terms the word rule compares (robust SL+ST's whole-text vocabulary, sorted), for a
-    /// join outside this library that orders them by its own document frequencies, as the
-    /// corpus join does ([`Detector::word_join`]). Every document's terms count in those
-    /// frequencies, but a document without a kept unit (no [`Detector::sentence_counts`]
-    /// sentences) can have no block, so no pair on words. Default: `None`, no word rule.
-    fn vocabulary(&self, _sketch: &Self::Sketch) -> Option<Vec<u64>> {
-        None
-    }
-
-    /// The word rule's level v (a pair whose vocabularies have a Jaccard coefficient of at least
-    /// v may be reported on its words) and the most documents whose prefix a term may be in
-    /// for the corpus join to look it up (besides its `max_df`): what a join of
-    /// [`Detector::vocabulary`] needs to find the pairs a corpus run finds. Default: `None`.
-    fn word_join(&self) -> Option<(f64, usize)> {
-        None
-    }
-
-    /// How far the lengths of two witnesses of one key may differ, each, for the key to
-    /// witness ([`Witness::fits`]). Default: `None`, no such keys.
-    fn witness_tolerance(&self) -> Option<usize> {
-        None
-    }
-
-    /// Whether `matched` units in blocks, between documents of `units_a` and `units_b` units,
-    /// could satisfy `rule` (increasing in `matched`): the bound a join of
-    /// [`Detector::witness_keys`] prunes by. Default: `None`, no bound.
-    fn may_keep_matched(
-        &self,
-        _matched: usize,
-        _units_a: usize,
-        _units_b: usize,
-        _rule: PairRule,
-    ) -> Option<bool> {
+    /// What a join outside this library (a Spark job) needs to find the pairs a corpus run
+    /// finds by counting witnessed units ([`WitnessJoin`]), for a method whose
+    /// [`Detector::corpus_candidates`] does so (robust SL+ST returns itself). Default: `None`,
+    /// no such join; the index and the Python package then use the method's keys.
+    fn external_join(&self) -> Option<&dyn WitnessJoin<Self::Sketch>> {
         None
     }
 

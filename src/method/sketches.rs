@@ -298,22 +298,23 @@ impl MethodDetector {
         with_typed!(self, sketch, d, s => d.duplicate_keys(s))
     }
 
-    /// The sketch's witness keys ([`Detector::witness_keys`]).
+    /// The sketch's witness keys ([`crate::method::WitnessJoin::witness_keys`]); `None` for a method
+    /// without a witness join ([`Detector::external_join`]).
     pub fn witness_keys(
         &self,
         sketch: &MethodSketch,
     ) -> Result<Option<Vec<Witness>>, SketchMismatch> {
-        with_typed!(self, sketch, d, s => d.witness_keys(s))
+        with_typed!(self, sketch, d, s => d.external_join().map(|j| j.witness_keys(s)))
     }
 
-    /// The sketch's word keys ([`Detector::word_keys`]).
+    /// The sketch's word keys ([`crate::method::WitnessJoin::word_keys`]).
     pub fn word_keys(&self, sketch: &MethodSketch) -> Result<Option<Vec<u64>>, SketchMismatch> {
-        with_typed!(self, sketch, d, s => d.word_keys(s))
+        with_typed!(self, sketch, d, s => d.external_join().and_then(|j| j.word_keys(s)))
     }
 
-    /// The terms the word rule compares ([`Detector::vocabulary`]).
+    /// The terms the word rule compares ([`crate::method::WitnessJoin::vocabulary`]).
     pub fn vocabulary(&self, sketch: &MethodSketch) -> Result<Option<Vec<u64>>, SketchMismatch> {
-        with_typed!(self, sketch, d, s => d.vocabulary(s))
+        with_typed!(self, sketch, d, s => d.external_join().and_then(|j| j.vocabulary(s)))
     }
 
     /// Sentences kept and left out ([`Detector::sentence_counts`]).

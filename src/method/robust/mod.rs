@@ -76,7 +76,7 @@ use self::keys::CorpusView;
 pub use self::matching::prefix_len;
 use self::profile::{Forms, Term, TermList, Unit};
 pub use self::profile::{RobustProfile, RobustSentence};
-use super::{Comparison, Detector, Method, PairRule, Params, SentenceCounts, Witness};
+use super::{Comparison, Detector, Method, PairRule, Params, SentenceCounts, Witness, WitnessJoin};
 
 /// What `slst sketch --mode robust` shows of a robust profile.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -296,42 +296,9 @@ impl Detector for RobustSlst {
         self.witness_join(sketches, rule, max_df)
     }
 
-    /// Every unit's slots, each with the units it witnesses: the corpus join's own keys once
-    /// [`Detector::prepare_corpus`] has run, else in term-id order (the order the corpus join
-    /// uses under the anchor rule; a prefix in any global order finds every matching pair).
-    fn witness_keys(&self, sketch: &RobustProfile) -> Option<Vec<Witness>> {
-        // A single slot witnesses its unit, a pair slot both units of its step.
-        let slots = match sketch.corpus.as_deref() {
-            Some(view) => view.slots(self, sketch),
-            None => self.slots_of::<true, true, _>(sketch, |i| sketch.unit::<u64>(i).terms),
-        };
-        Some(
-            slots
-                .iter()
-                .flat_map(|s| {
-                    let lengths = s.lengths(sketch);
-                    s.units().map(move |u| Witness {
-                        key: s.key,
-                        unit: u as u32,
-                        lengths,
-                    })
-                })
-                .collect(),
-        )
-    }
-
-    fn witness_tolerance(&self) -> Option<usize> {
-        Some(self.config.length_tolerance)
-    }
-
-    fn may_keep_matched(
-        &self,
-        matched: usize,
-        units_a: usize,
-        units_b: usize,
-        rule: PairRule,
-    ) -> Option<bool> {
-        Some(self.keeps_matched(matched, units_a, units_b, rule))
+    /// The robust mode's witness join ([`WitnessJoin`]), for a join outside this library.
+    fn external_join(&self) -> Option<&dyn WitnessJoin<RobustProfile>> {
+        Some(self)
     }
 
     /// Scores bounded by `RobustSlst::max_matched`: a pair is ruled out when even that many
@@ -358,10 +325,50 @@ impl Detector for RobustSlst {
     }
 
     /// The join keys and every word key: a query looks the word keys up rarest first
-    /// ([`Detector::word_keys`]).
+    /// ([`WitnessJoin::word_keys`]).
     fn index_keys(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
         let words = self.word_keys_of(sketch, false);
         Some(union_sorted(self.join_keys(sketch)?, words))
+    }
+}
+
+/// The corpus join's own keys and bounds, for a witness join outside this library (the Spark
+/// job): the same functions [`RobustSlst::corpus_candidates`] prunes by.
+impl WitnessJoin<RobustProfile> for RobustSlst {
+    /// Every unit's slots, each with the units it witnesses: the corpus join's own keys once
+    /// [`Detector::prepare_corpus`] has run, else in term-id order (the order the corpus join
+    /// uses under the anchor rule; a prefix in any global order finds every matching pair).
+    fn witness_keys(&self, sketch: &RobustProfile) -> Vec<Witness> {
+        // A single slot witnesses its unit, a pair slot both units of its step.
+        let slots = match sketch.corpus.as_deref() {
+            Some(view) => view.slots(self, sketch),
+            None => self.slots_of::<true, true, _>(sketch, |i| sketch.unit::<u64>(i).terms),
+        };
+        slots
+            .iter()
+            .flat_map(|s| {
+                let lengths = s.lengths(sketch);
+                s.units().map(move |u| Witness {
+                    key: s.key,
+                    unit: u as u32,
+                    lengths,
+                })
+            })
+            .collect()
+    }
+
+    fn witness_tolerance(&self) -> usize {
+        self.config.length_tolerance
+    }
+
+    fn may_keep_matched(
+        &self,
+        matched: usize,
+        units_a: usize,
+        units_b: usize,
+        rule: PairRule,
+    ) -> bool {
+        self.keeps_matched(matched, units_a, units_b, rule)
     }
 
     /// With the word rule on, every term of the document's vocabulary, hashed (module `words`):

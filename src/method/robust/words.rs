@@ -9,9 +9,9 @@
 //! pairs sharing a prefix term fall from 1.8 million in id order to a few thousand), then
 //! those whose vocabulary sizes could reach v, that could have a block, and whose figures the
 //! report's rule admits. A distributed job ranks the vocabularies by its own document
-//! frequencies ([`crate::Detector::vocabulary`]). An index stores every term as a *word key*
-//! ([`crate::Detector::word_keys`]) and looks a query up by its rarest keys under the stored
-//! document frequencies: in id order (longest terms first, as in
+//! frequencies ([`crate::method::WitnessJoin::vocabulary`]). An index stores every term as a
+//! *word key* ([`crate::method::WitnessJoin::word_keys`]) and looks a query up by its rarest
+//! keys under the stored document frequencies: in id order (longest terms first, as in
 //! [`crate::Detector::duplicate_keys`], which needs no statistics) a Reuters-21578 query met
 //! 2,496 documents at the median, rarest first far fewer.
 //!

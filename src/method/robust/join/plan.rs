@@ -16,8 +16,8 @@ use rayon::prelude::*;
 /// shorter document (ties: the earlier), which needs the larger share of its sentences in
 /// blocks (J ≥ θ or containment of the smaller). `sizes` are the corpus's documents' sentence
 /// counts (repeats allowed), `may_keep(m, n_a, n_b)` the rule's bound
-/// ([`crate::Detector::may_keep_matched`]), increasing in `m`. Public for a witness join
-/// outside this library (a Spark job), which must prune as this one does.
+/// ([`crate::method::WitnessJoin::may_keep_matched`]), increasing in `m`. Public for a witness
+/// join outside this library (a Spark job), which must prune as this one does.
 pub fn fewest_matched(
     sizes: &[usize],
     may_keep: &(dyn Fn(usize, usize, usize) -> bool + Sync),
