@@ -53,21 +53,10 @@ impl Pair {
     }
 }
 
-struct PairData {
-    a: String,
-    b: String,
-    resemblance: f64,
-    containment_a: Option<f64>,
-    containment_b: Option<f64>,
-    duplicate: bool,
-    template: Option<String>,
-    json: String,
-}
-
 /// What a corpus run gives: the pairs, the clusters and duplicate groups (as ids, and the
 /// groups' records) and how many documents were read.
 struct RunOutput {
-    pairs: Vec<PairData>,
+    pairs: Vec<Pair>,
     clusters: Vec<Vec<String>>,
     groups: Vec<Vec<String>>,
     group_records: Vec<String>,
@@ -92,7 +81,7 @@ impl WithDetector for RunCorpus {
             .map(|p| {
                 let record = PairRecord::new(d, &result, p, false);
                 let c = &p.comparison;
-                PairData {
+                Pair {
                     a: ids[p.a].clone(),
                     b: ids[p.b].clone(),
                     resemblance: c.similarity.resemblance,
@@ -138,7 +127,7 @@ impl WithDetector for RunCorpus {
 /// The pairs of a corpus run, yielded one at a time; `clusters` and `documents` once run.
 #[pyclass(module = "slst._slst")]
 pub struct Pairs {
-    pairs: std::vec::IntoIter<PairData>,
+    pairs: std::vec::IntoIter<Pair>,
     /// The clusters (connected components of the pairs), as lists of ids, largest first.
     #[pyo3(get)]
     clusters: Vec<Vec<String>>,
@@ -166,19 +155,7 @@ impl Pairs {
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<Pair>>> {
         match self.pairs.next() {
             None => Ok(None),
-            Some(p) => Ok(Some(Py::new(
-                py,
-                Pair {
-                    a: p.a,
-                    b: p.b,
-                    resemblance: p.resemblance,
-                    containment_a: p.containment_a,
-                    containment_b: p.containment_b,
-                    duplicate: p.duplicate,
-                    template: p.template,
-                    json: p.json,
-                },
-            )?)),
+            Some(p) => Ok(Some(Py::new(py, p)?)),
         }
     }
 

@@ -87,7 +87,7 @@ pub use self::shingle::{
     ShingleSketch, ShingleSketchKind, ShingleSketchView, Shingles, karp_rabin_windows,
     shingle_fingerprints, term_hash,
 };
-pub use self::sketches::{MethodSketch, SketchMismatch, WithSketch, WithSketches};
+pub use self::sketches::{MethodSketch, SketchMismatch, WithSketches};
 pub use self::slst::{
     MatchKey, SlSt, SlstComparison, SlstConfig, SlstParams, SlstSketch, SlstSketchView, SlstText,
     canonical_order, sentence_key, shared_keys, suffix_array_candidates,

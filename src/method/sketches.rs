@@ -118,15 +118,6 @@ impl fmt::Display for SketchMismatch {
 
 impl std::error::Error for SketchMismatch {}
 
-/// Work on one typed sketch with the detector that made it
-/// ([`MethodDetector::visit_sketch`]).
-pub trait WithSketch {
-    /// What the work gives.
-    type Output;
-    /// Do the work with the typed detector and sketch.
-    fn with<D: Detector>(self, detector: &D, sketch: &D::Sketch) -> Self::Output;
-}
-
 /// Work on two typed sketches with the detector that made them
 /// ([`MethodDetector::visit_sketches`]).
 pub trait WithSketches {
@@ -240,15 +231,6 @@ impl MethodDetector {
             serde_json::from_slice(bytes)
         }
         Ok(wrap!(self, d => read(d, bytes)?))
-    }
-
-    /// Do `work` with the typed detector and `sketch`; `Err` for a sketch of another type.
-    pub fn visit_sketch<V: WithSketch>(
-        &self,
-        sketch: &MethodSketch,
-        work: V,
-    ) -> Result<V::Output, SketchMismatch> {
-        with_typed!(self, sketch, d, s => work.with(d, s))
     }
 
     /// Do `work` with the typed detector and both sketches; `Err` when either is of another
