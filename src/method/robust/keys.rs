@@ -29,6 +29,20 @@ fn min_wise<T: Copy + Into<u64>>(terms: &[T], h: u64) -> Option<T> {
         .min_by_key(|&t| pair_key(t.into(), h, MIN_WISE_SEED))
 }
 
+/// Sampled pair keys up to this many per step reuse each sentence's min-wise picks; more are
+/// picked afresh for each step.
+const KEPT_PICKS: usize = 8;
+
+/// The terms of `terms` that [`min_wise`] picks for the first `n` ≤ [`KEPT_PICKS`] hashes, as
+/// ids; `None` for a sentence without terms (no keys).
+fn picks<T: Copy + Into<u64>>(terms: &[T], n: usize) -> Option<[u64; KEPT_PICKS]> {
+    let mut out = [0; KEPT_PICKS];
+    for (h, pick) in out[..n].iter_mut().enumerate() {
+        *pick = min_wise(terms, h as u64)?.into();
+    }
+    Some(out)
+}
+
 /// A 64-bit key for an ordered pair of term ids and a seed: two rounds of the SplitMix64
 /// finaliser. Keys only need to be equal for equal inputs: a collision can only add a candidate
 /// pair, never lose one.
@@ -412,6 +426,8 @@ impl RobustSlst {
     ) -> usize {
         let prefix = |i: usize| &ordered(i)[..self.key_terms(p.sentences[i].size())];
         let mut k = 0;
+        // The min-wise picks of sentence `picked`, made as the second sentence of a step.
+        let (mut here, mut picked) = (None, None);
         for i in 0..p.len() {
             let (single, pair) = (2 * i as u32, 2 * i as u32 + 1);
             if SINGLES {
@@ -424,7 +440,25 @@ impl RobustSlst {
                 // Every matching pair is a block: single keys witness every one.
                 continue;
             }
-            if i + 1 < p.len() && self.config.pair_keys > 0 {
+            let n = self.config.pair_keys;
+            if i + 1 < p.len() && n > 0 && n <= KEPT_PICKS {
+                // Each sentence's picks are made once, as the next sentence of one step and
+                // kept as this sentence of the next: a listing then hashes each anchor
+                // `pair_keys` times, not twice as often.
+                if picked != Some(i) {
+                    here = picks(prefix(i), n);
+                }
+                let next = picks(prefix(i + 1), n);
+                if let (Some(x), Some(y)) = (&here, &next) {
+                    for (&x, &y) in x[..n].iter().zip(&y[..n]) {
+                        if take(x) {
+                            visit(k, KeyTerms::new(x, y, PAIR_SEED), pair);
+                        }
+                        k += 1;
+                    }
+                }
+                (here, picked) = (next, Some(i + 1));
+            } else if i + 1 < p.len() && n > 0 {
                 let (here, next) = (prefix(i), prefix(i + 1));
                 for h in 0..self.config.pair_keys as u64 {
                     let (Some(x), Some(y)) = (min_wise(here, h), min_wise(next, h)) else {
