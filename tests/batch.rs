@@ -436,3 +436,74 @@ fn spotsigs_corpus_runs_apply_the_idf_band() {
         "pairwise {pairwise}, in corpus {in_corpus:?}"
     );
 }
+
+/// Documents with the same text are one document to every method's join: they form the
+/// candidates' exact-duplicate groups, and the pairs reported, scores included, are those of
+/// comparing every pair.
+#[test]
+fn equal_texts_are_collapsed_before_every_join() {
+    struct Check(Vec<String>);
+    impl WithDetector for Check {
+        type Output = (
+            Vec<Vec<usize>>,
+            Vec<(usize, usize, String)>,
+            Vec<(usize, usize, String)>,
+        );
+        fn with<D: Detector>(self, d: &D) -> Self::Output {
+            let run = |candidates| {
+                let items = self
+                    .0
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())));
+                let config = BatchConfig {
+                    candidates,
+                    rule: PairRule::Scored,
+                    ..BatchConfig::default()
+                };
+                batch::run(items, d, &config, &Silent)
+            };
+            let pairs = |r: &BatchResult<D>| {
+                r.pairs
+                    .iter()
+                    .map(|p| (p.a, p.b, format!("{:?}", p.comparison.similarity)))
+                    .collect()
+            };
+            let (index, all) = (run(Candidates::Index), run(Candidates::All));
+            (
+                index.candidates.groups.groups().to_vec(),
+                pairs(&index),
+                pairs(&all),
+            )
+        }
+    }
+    let pool = pool();
+    let (a, b, c) = (
+        pool[..6].join(" "),
+        pool[3..9].join(" "),
+        pool[20..24].join(" "),
+    );
+    let texts = vec![
+        a.clone(),
+        c.clone(),
+        b,
+        a.clone(),
+        String::new(),
+        String::new(),
+        c,
+        a,
+    ];
+    for method in Method::ALL {
+        for mode in ["paper", "robust"] {
+            let mut settings = MethodSettings::default();
+            settings.slst_mode = mode.parse().unwrap();
+            let detector = settings.detector(method).unwrap();
+            let (groups, index, all) = detector.visit(Check(texts.clone()));
+            assert_eq!(index, all, "{method:?} in {mode} mode");
+            assert!(
+                groups.contains(&vec![0, 3, 7]) && groups.contains(&vec![1, 6]),
+                "{method:?} in {mode} mode: groups {groups:?}"
+            );
+        }
+    }
+}

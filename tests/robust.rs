@@ -461,8 +461,9 @@ fn words_alike(texts: &[String], d: &RobustSlst) -> impl Fn(usize, usize) -> boo
     }
 }
 
-/// Pairs of `texts` that share a join key held by at most `max_df` documents (the generic
-/// inverted-index join over [`Detector::join_keys`] under the corpus order).
+/// Pairs of `texts` that share a join key held by at most `max_df` distinct texts (the
+/// generic inverted-index join over [`Detector::join_keys`] under the corpus order, with
+/// equal texts collapsed as a corpus run collapses them).
 fn key_sharing_pairs(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(usize, usize)> {
     let mut sketches: Vec<_> = texts
         .iter()
@@ -470,8 +471,31 @@ fn key_sharing_pairs(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(us
         .collect();
     d.prepare_corpus(&mut sketches);
     let keys: Vec<Vec<u64>> = sketches.iter().map(|s| d.join_keys(s).unwrap()).collect();
-    let refs: Vec<&[u64]> = keys.iter().map(Vec::as_slice).collect();
-    join_candidates(&refs, max_df).0
+    let first = first_of_each_text(texts);
+    let seen: Vec<usize> = (0..texts.len()).filter(|&i| first[i] == i).collect();
+    let refs: Vec<&[u64]> = seen.iter().map(|&i| keys[i].as_slice()).collect();
+    let joined = join_candidates(&refs, max_df).0;
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for a in 0..texts.len() {
+        for b in a + 1..texts.len() {
+            let (x, y) = (first[a], first[b]);
+            let (x, y) = (
+                seen.binary_search(&x).unwrap(),
+                seen.binary_search(&y).unwrap(),
+            );
+            if joined.binary_search(&(x.min(y), x.max(y))).is_ok() {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// Each text's first document with the same text.
+fn first_of_each_text(texts: &[String]) -> Vec<usize> {
+    (0..texts.len())
+        .map(|i| texts.iter().position(|t| *t == texts[i]).unwrap())
+        .collect()
 }
 
 /// The units of `a`'s witnesses that one of `b`'s witnesses shares: same key, lengths that fit.
@@ -483,7 +507,7 @@ fn witnessed_by(a: &[Witness], b: &[Witness], tolerance: usize) -> std::collecti
 }
 
 /// Per document of `texts` under the corpus order: its units and its witnesses whose keys are
-/// held by at most `max_df` documents.
+/// held by at most `max_df` distinct texts.
 fn witnessed_units(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(usize, Vec<Witness>)> {
     let mut sketches: Vec<_> = texts
         .iter()
@@ -491,8 +515,10 @@ fn witnessed_units(texts: &[String], d: &RobustSlst, max_df: usize) -> Vec<(usiz
         .collect();
     d.prepare_corpus(&mut sketches);
     let keys: Vec<Vec<Witness>> = sketches.iter().map(|s| d.witness_keys(s)).collect();
+    // A key's document frequency counts each text once, as a corpus run counts it.
+    let first = first_of_each_text(texts);
     let mut df = std::collections::HashMap::<u64, usize>::new();
-    for k in &keys {
+    for (_, k) in keys.iter().enumerate().filter(|&(i, _)| first[i] == i) {
         let distinct: std::collections::HashSet<u64> = k.iter().map(|x| x.key).collect();
         for key in distinct {
             *df.entry(key).or_default() += 1;

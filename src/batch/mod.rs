@@ -110,6 +110,9 @@ pub struct SketchedCorpus<S> {
     pub ids: Vec<String>,
     /// Sketches, in input order.
     pub sketches: Vec<S>,
+    /// A 128-bit hash (XXH3) of each document's text, in input order: documents with the same
+    /// text are one document to the join ([`find_candidates`]).
+    pub content: Vec<u128>,
     /// Documents and files skipped, with where and why.
     pub skipped: Vec<Skipped>,
     /// Documents read whose text was not valid UTF-8 and was decoded by a fallback.
@@ -126,6 +129,7 @@ impl<S> Default for SketchedCorpus<S> {
         SketchedCorpus {
             ids: Vec::new(),
             sketches: Vec::new(),
+            content: Vec::new(),
             skipped: Vec::new(),
             fallback_decoded: 0,
             page_notes: Vec::new(),
@@ -193,17 +197,16 @@ pub fn sketch_corpus<D: Detector>(
         None => Box::new(items),
     };
     progress.stage("reading and sketching", None);
-    let (ids, sketches) = if rayon::current_thread_index().is_some() {
+    let sketched = if rayon::current_thread_index().is_some() {
         // Called from a thread of a rayon pool (a library caller's `install`, with its own
         // thread count): a thread started here would sketch on the global pool instead, so the
         // pool's threads sketch each chunk once it is read.
-        let (mut ids, mut sketches) = (Vec::new(), Vec::new());
-        read_chunks(items, &mut corpus, |mut chunk| {
-            sketches.extend(sketch_chunk(&chunk, detector, progress));
-            ids.extend(chunk.drain(..).map(|d| d.id));
+        let mut sketched = Sketched::default();
+        read_chunks(items, &mut corpus, |chunk| {
+            sketched.add(chunk, detector, progress);
             true
         });
-        (ids, sketches)
+        sketched
     } else {
         // Reading runs on this thread while the previous chunk is sketched on the pool, handed
         // over by a channel that holds one chunk more: reading (parsing JSON lines or SGML,
@@ -213,12 +216,11 @@ pub fn sketch_corpus<D: Detector>(
         let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Document>>(1);
         std::thread::scope(|scope| {
             let sketcher = scope.spawn(move || {
-                let (mut ids, mut sketches) = (Vec::new(), Vec::new());
-                for mut chunk in receiver {
-                    sketches.extend(sketch_chunk(&chunk, detector, progress));
-                    ids.extend(chunk.drain(..).map(|d| d.id));
+                let mut sketched = Sketched::default();
+                for chunk in receiver {
+                    sketched.add(chunk, detector, progress);
                 }
-                (ids, sketches)
+                sketched
             });
             // The sketcher stops receiving only by panicking, which the join below passes on.
             read_chunks(items, &mut corpus, |chunk| sender.send(chunk).is_ok());
@@ -228,8 +230,8 @@ pub fn sketch_corpus<D: Detector>(
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     };
-    corpus.ids = ids;
-    corpus.sketches = sketches;
+    (corpus.ids, corpus.sketches, corpus.content) =
+        (sketched.ids, sketched.sketches, sketched.content);
     corpus.page_notes = notes;
     // Corpus-wide adjustments (SpotSigs' IDF band, the robust mode's term order).
     detector.prepare_corpus(&mut corpus.sketches);
@@ -267,15 +269,41 @@ fn read_chunks<S>(
     }
 }
 
-/// The sketches of one chunk of documents, in order, made in parallel on the current pool.
-fn sketch_chunk<D: Detector>(
-    chunk: &[Document],
-    detector: &D,
-    progress: &dyn Progress,
-) -> Vec<D::Sketch> {
-    let sketched = sketch_documents(detector, chunk);
-    progress.advance(sketched.len() as u64);
-    sketched
+/// What sketching keeps of the documents read so far, in input order.
+struct Sketched<S> {
+    ids: Vec<String>,
+    sketches: Vec<S>,
+    content: Vec<u128>,
+}
+
+impl<S> Default for Sketched<S> {
+    fn default() -> Self {
+        Sketched {
+            ids: Vec::new(),
+            sketches: Vec::new(),
+            content: Vec::new(),
+        }
+    }
+}
+
+impl<S: Send> Sketched<S> {
+    /// Sketches and hashes one chunk of documents, in parallel on the current pool.
+    fn add<D: Detector<Sketch = S>>(
+        &mut self,
+        chunk: Vec<Document>,
+        detector: &D,
+        progress: &dyn Progress,
+    ) {
+        let n = chunk.len() as u64;
+        self.sketches.extend(sketch_documents(detector, &chunk));
+        self.content.par_extend(
+            chunk
+                .par_iter()
+                .map(|d| xxhash_rust::xxh3::xxh3_128(d.text.as_bytes())),
+        );
+        self.ids.extend(chunk.into_iter().map(|d| d.id));
+        progress.advance(n);
+    }
 }
 
 /// The sketches of `docs`, in order, made in parallel on the current pool: what every driver
@@ -339,21 +367,49 @@ pub fn unique_ids(items: impl Iterator<Item = Item>) -> impl Iterator<Item = Ite
 /// documents ([`Detector::join_keys`] when every scored pair is kept, else
 /// [`Detector::duplicate_keys`]), else every pair; with [`Candidates::All`], every pair of
 /// documents that has something to compare.
+///
+/// With `content`, a hash of each document's text ([`SketchedCorpus::content`]; empty when not
+/// known), documents with the same text are collapsed before the join: it sees one of each
+/// (the earliest), and they form the set's exact-duplicate groups, which [`verify`] expands.
+/// Equal texts compare equal with any document, so this changes no comparison; a key's
+/// document frequency then counts each text once.
 pub fn find_candidates<D: Detector>(
     detector: &D,
     sketches: &[D::Sketch],
+    content: &[u128],
     config: &BatchConfig,
 ) -> CandidateSet {
     let n = sketches.len();
-    let all = || CandidateSet::all_pairs(n, |i| detector.is_empty(&sketches[i]));
     if config.candidates == Candidates::All {
-        return all();
+        return CandidateSet::all_pairs(n, |i| detector.is_empty(&sketches[i]));
     }
-    let refs: Vec<&D::Sketch> = sketches.iter().collect();
-    if let Some(set) = detector.corpus_candidates(&refs, config.rule, config.max_df) {
+    if content.len() != n {
+        return join(detector, &sketches.iter().collect::<Vec<_>>(), config);
+    }
+    let (groups, seen) = Groups::of_content(content, |i| !detector.is_empty(&sketches[i]));
+    if groups.groups().is_empty() {
+        return join(detector, &sketches.iter().collect::<Vec<_>>(), config);
+    }
+    let refs: Vec<&D::Sketch> = seen.iter().map(|&i| &sketches[i]).collect();
+    let mut set = join(detector, &refs, config);
+    for pair in &mut set.pairs {
+        *pair = (seen[pair.0], seen[pair.1]);
+    }
+    for block in &mut set.boilerplate {
+        block.document = seen[block.document];
+    }
+    set.groups = groups.lift(&seen, &set.groups);
+    set
+}
+
+/// [`find_candidates`] over `sketches` as they are, with [`Candidates::Index`].
+fn join<D: Detector>(detector: &D, refs: &[&D::Sketch], config: &BatchConfig) -> CandidateSet {
+    let n = refs.len();
+    let all = || CandidateSet::all_pairs(n, |i| detector.is_empty(refs[i]));
+    if let Some(set) = detector.corpus_candidates(refs, config.rule, config.max_df) {
         return set;
     }
-    let keys: Option<Vec<Vec<u64>>> = sketches
+    let keys: Option<Vec<Vec<u64>>> = refs
         .par_iter()
         .map(|s| match config.rule {
             PairRule::Scored => detector.join_keys(s),
@@ -477,7 +533,7 @@ pub fn run<D: Detector>(
     );
     let sketched = Mark::now();
     progress.stage("finding candidate pairs", None);
-    let candidate_set = find_candidates(detector, &corpus.sketches, config);
+    let candidate_set = find_candidates(detector, &corpus.sketches, &corpus.content, config);
     progress.finish_stage();
     let found = Mark::now();
     let (pairs, pairs_compared) =

@@ -269,7 +269,7 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
             let items = docs.iter().cloned().map(crate::corpus::Item::Document);
             let corpus = batch::sketch_corpus(items, detector, None, &Silent);
             (
-                batch::find_candidates(detector, &corpus.sketches, &run),
+                batch::find_candidates(detector, &corpus.sketches, &corpus.content, &run),
                 corpus.sketches,
             )
         }
