@@ -495,8 +495,10 @@ fn equal_texts_are_collapsed_before_every_join() {
     ];
     for method in Method::ALL {
         for mode in ["paper", "robust"] {
-            let mut settings = MethodSettings::default();
-            settings.slst_mode = mode.parse().unwrap();
+            let settings = MethodSettings {
+                slst_mode: mode.parse().unwrap(),
+                ..MethodSettings::default()
+            };
             let detector = settings.detector(method).unwrap();
             let (groups, index, all) = detector.visit(Check(texts.clone()));
             assert_eq!(index, all, "{method:?} in {mode} mode");

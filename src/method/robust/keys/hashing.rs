@@ -1,0 +1,50 @@
+//! The hashes of the corpus keys: a key from an ordered pair of terms, and the min-wise picks
+//! that sample a step's pair keys among its anchors.
+
+/// Marks the second sentence's term in a pair key, so that pair keys and single keys differ.
+pub(in crate::method::robust) const PAIR_SEED: u64 = 0x5ee1_7e55_0b0c_0001;
+/// Marks single keys.
+pub(in crate::method::robust) const SINGLE_SEED: u64 = 0x5ee1_7e55_0b0c_0002;
+
+/// Seeds the min-wise hashes that pick a pair of neighbouring sentences' sampled keys.
+const MIN_WISE_SEED: u64 = 0x5ee1_7e55_0b0c_0003;
+
+/// The term of `terms` (a sentence's anchors or prefix) whose `h`-th min-wise hash
+/// is least: two sentences with the same anchors pick the same one for every `h`, two whose
+/// anchor sets have Jaccard J for a share J of the hashes. Hashes of distinct terms never tie
+/// (the hash is a bijection of the term for each `h`), so the pick does not depend on the
+/// order of `terms`.
+pub(super) fn min_wise<T: Copy + Into<u64>>(terms: &[T], h: u64) -> Option<T> {
+    terms
+        .iter()
+        .copied()
+        .min_by_key(|&t| pair_key(t.into(), h, MIN_WISE_SEED))
+}
+
+/// Sampled pair keys up to this many per step reuse each sentence's min-wise picks; more are
+/// picked afresh for each step.
+pub(super) const KEPT_PICKS: usize = 8;
+
+/// The terms of `terms` that [`min_wise`] picks for the first `n` ≤ [`KEPT_PICKS`] hashes, as
+/// ids; `None` for a sentence without terms (no keys).
+pub(super) fn picks<T: Copy + Into<u64>>(terms: &[T], n: usize) -> Option<[u64; KEPT_PICKS]> {
+    let mut out = [0; KEPT_PICKS];
+    for (h, pick) in out[..n].iter_mut().enumerate() {
+        *pick = min_wise(terms, h as u64)?.into();
+    }
+    Some(out)
+}
+
+/// A 64-bit key for an ordered pair of term ids and a seed: two rounds of the SplitMix64
+/// finaliser. Keys only need to be equal for equal inputs: a collision can only add a candidate
+/// pair, never lose one.
+pub(in crate::method::robust) fn pair_key(p: u64, q: u64, seed: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    // The seed is mixed first: seeds that differ in a few bits must not pair up ids that
+    // differ in the same bits.
+    mix(mix(p ^ mix(seed)).wrapping_add(q))
+}
