@@ -70,8 +70,8 @@ pub struct BatchSummary {
     pub documents_fallback_decoded: usize,
     /// Kept sentences in all.
     pub sentences: usize,
-    /// Groups of documents with identical profiles (paper mode: each group is compared once,
-    /// by its earliest document).
+    /// Groups of exact copies, each compared once, by its earliest document: documents with the
+    /// same text (paper mode: the same profile, which equal texts have).
     pub exact_duplicate_groups: usize,
     /// Documents in those groups.
     pub documents_in_exact_duplicate_groups: usize,
@@ -246,7 +246,7 @@ impl BatchSummary {
             self.sentences,
             if self.exact_duplicate_groups > 0 {
                 format!(
-                    "identical profiles: {} groups ({} documents), each compared once\n",
+                    "exact copies: {} groups ({} documents), each compared once\n",
                     self.exact_duplicate_groups, self.documents_in_exact_duplicate_groups
                 )
             } else {
