@@ -140,6 +140,31 @@ fn remove_and_replace_from_the_command_line() {
     assert!(out.contains("0 near-duplicates"), "{out}");
 }
 
+/// An index of format version 1 (one row per key and document, and a table of document
+/// frequencies) is refused with what to do.
+#[test]
+fn an_index_of_an_older_format_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(&slst_in(d, &["index", "create", "i.db"]));
+    let conn = rusqlite::Connection::open(d.join("i.db")).unwrap();
+    conn.execute(
+        "UPDATE meta SET value = '1' WHERE key = 'format_version'",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let o = slst_in(d, &["query", "i.db", "i.db"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("i.db")
+            && err.contains("format version 1 was written by an older slst")
+            && err.contains("slst index create"),
+        "{err}"
+    );
+}
+
 #[test]
 fn an_index_of_a_newer_format_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,7 +210,7 @@ fn check_says_which_row_is_damaged() {
     )
     .unwrap();
     conn.execute(
-        "DELETE FROM postings WHERE doc = (SELECT doc FROM documents WHERE id = 'd3.txt')",
+        "DELETE FROM postings WHERE key = (SELECT min(key) FROM postings)",
         [],
     )
     .unwrap();

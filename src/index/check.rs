@@ -1,13 +1,13 @@
 //! `check`: an index verified against itself — SQLite's integrity, every row's checksum, its
-//! sketch and keys re-made from the stored text with the stored settings, the inverted table and
-//! the document frequencies.
+//! sketch and keys re-made from the stored text with the stored settings, and the inverted
+//! table.
 
 use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
 use super::{
-    Index, Row, checksum, distinct, encoding_from_name, fingerprint, keys_from_blob,
+    Index, Row, checksum, distinct, encoding_from_name, fingerprint, keys_from_blob, postings,
     sentences_column,
 };
 use crate::document::Document;
@@ -85,8 +85,8 @@ impl CheckRows<'_> {
 
 impl Index {
     /// Verify the index: SQLite's own integrity check, every row's checksum, sketch (re-made
-    /// from the stored text with the stored settings), keys and fingerprint, the inverted table
-    /// and the document frequencies. Returns what is wrong (empty: all is well).
+    /// from the stored text with the stored settings), keys and fingerprint, and the inverted
+    /// table. Returns what is wrong (empty: all is well).
     ///
     /// # Errors
     /// SQLite fails to read.
@@ -110,17 +110,15 @@ impl Index {
                 "sketch"
             },
         });
-        let mut expected: HashSet<(i64, i64)> = HashSet::new();
-        let mut df: HashMap<i64, i64> = HashMap::new();
+        // (key, row) → the row's units.
+        let mut expected: HashMap<(i64, i64), i64> = HashMap::new();
         for (row, (p, keys)) in rows.iter().zip(row_problems) {
             problems.extend(p);
             for k in keys {
-                expected.insert((k as i64, row.doc));
-                *df.entry(k as i64).or_default() += 1;
+                expected.insert((k as i64, row.doc), row.sentences);
             }
         }
         problems.extend(self.check_postings(&expected)?);
-        problems.extend(self.check_frequencies(&df)?);
         Ok(problems)
     }
 
@@ -161,51 +159,50 @@ impl Index {
             .map_err(self.err())
     }
 
-    /// The postings against the (key, row) pairs the rows' keys call for.
-    fn check_postings(&self, expected: &HashSet<(i64, i64)>) -> Result<Vec<String>> {
+    /// The inverted table against the (key, row) pairs the rows' keys call for, each with the
+    /// row's units.
+    fn check_postings(&self, expected: &HashMap<(i64, i64), i64>) -> Result<Vec<String>> {
         let mut problems = Vec::new();
-        let postings: Vec<(i64, i64)> = self.pairs("SELECT key, doc FROM postings")?;
-        let stray = postings.iter().filter(|p| !expected.contains(p)).count();
-        let present: HashSet<(i64, i64)> = postings.into_iter().collect();
-        let missing = expected.difference(&present).count();
-        if stray > 0 {
-            problems.push(format!(
-                "postings: {stray} entries point to a document that lacks the key or does not exist"
-            ));
-        }
-        if missing > 0 {
-            problems.push(format!(
-                "postings: {missing} (key, document) entries are missing"
-            ));
-        }
-        Ok(problems)
-    }
-
-    /// The stored document frequencies against those the rows' keys give.
-    fn check_frequencies(&self, df: &HashMap<i64, i64>) -> Result<Vec<String>> {
-        let stored_df: Vec<(i64, i64)> = self.pairs("SELECT key, df FROM keys")?;
-        let wrong_df = stored_df
-            .iter()
-            .filter(|(k, n)| df.get(k).copied().unwrap_or(0) != *n)
-            .count()
-            + df.len().saturating_sub(stored_df.len());
-        Ok(if wrong_df > 0 {
-            vec![format!(
-                "keys: {wrong_df} document frequencies disagree with the postings"
-            )]
-        } else {
-            Vec::new()
-        })
-    }
-
-    /// Two integer columns of a query's rows.
-    fn pairs(&self, sql: &str) -> Result<Vec<(i64, i64)>> {
-        self.conn
-            .prepare(sql)
+        let lists: Vec<(i64, Vec<u8>)> = self
+            .conn
+            .prepare("SELECT key, docs FROM postings")
             .map_err(self.err())?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .map_err(self.err())?
             .collect::<rusqlite::Result<_>>()
-            .map_err(self.err())
+            .map_err(self.err())?;
+        let (mut stray, mut units, mut present, mut damaged) = (0, 0, 0, 0);
+        for (key, list) in &lists {
+            let entries: Vec<(u32, u32)> = postings::entries(list).collect();
+            let sorted = entries.windows(2).all(|w| w[0].0 < w[1].0);
+            if list.is_empty() || !list.len().is_multiple_of(postings::ENTRY) || !sorted {
+                damaged += 1;
+            }
+            for (doc, n) in entries {
+                match expected.get(&(*key, i64::from(doc))) {
+                    None => stray += 1,
+                    Some(&m) => {
+                        present += 1;
+                        units += usize::from(m != i64::from(n));
+                    }
+                }
+            }
+        }
+        let missing = expected.len().saturating_sub(present);
+        let say = [
+            (
+                stray,
+                "entries point to a document that lacks the key or does not exist",
+            ),
+            (missing, "(key, document) entries are missing"),
+            (units, "entries record other units than their document's"),
+            (damaged, "lists are empty, cut or out of document order"),
+        ];
+        for (n, what) in say {
+            if n > 0 {
+                problems.push(format!("postings: {n} {what}"));
+            }
+        }
+        Ok(problems)
     }
 }

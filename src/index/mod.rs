@@ -7,57 +7,63 @@
 //! |---|---|
 //! | `meta` | `format_version`, `method` and its settings (JSON), fixed at creation |
 //! | `batches` | one row per committed batch of added documents |
-//! | `documents` | id, text, encoding, the method's sketch (JSON; for SL+ST the [`SentenceProfile`](crate::SentenceProfile)), keys, a checksum |
-//! | `postings` | key → document, one row per distinct key of a document (primary key `(key, doc)`) |
-//! | `keys` | key → how many documents hold it (document frequency) |
+//! | `documents` | id, batch, units (`sentences`), a fingerprint and a checksum first, then encoding, keys, the method's sketch (JSON; for SL+ST the [`SentenceProfile`](crate::SentenceProfile)) and text |
+//! | `postings` | key → its holders: one row per key, a blob of (document row, its units) entries in row order; a key's document frequency is their count |
 //!
 //! Documents are added in batches ([`AddOptions::batch_size`], 1,000 by default), one
 //! transaction each: a killed `add` leaves every committed batch whole and nothing of the
-//! interrupted one. Readers keep working while another process writes (WAL).
+//! interrupted one. Readers keep working while another process writes (WAL); a query reads one
+//! snapshot. A batch writes its changes to `postings` at its end, in key order, one write per
+//! key; a document replacing one with the same id takes over its row, so only the keys that
+//! differ change (module `write`). Format version 2 (this one) replaced version 1's inverted
+//! table of one row per (key, document) and its table of document frequencies, which made an
+//! add several times slower; an index of version 1 is refused with what to do.
 //!
 //! The index is generic over the method ([`Detector`]): a row stores the method's sketch and its
-//! [`Detector::index_keys`] (SL+ST: one block key per sentence; robust SL+ST: its join keys; shingles: the kept fingerprints;
+//! [`Detector::index_keys`] (SL+ST: one block key per sentence; robust SL+ST: its join keys and word keys; shingles: the kept fingerprints;
 //! megashingles: the megashingles by position). A query ([`Index::query`]) sketches the query
 //! document with the stored settings, finds candidates by shared keys, bounds each candidate's
 //! scores ([`Detector::may_be_reported`]) and verifies the rest with the very same
 //! [`Detector::compare`] as `slst compare`: the answer equals comparing the query with every
-//! indexed document. The candidate step is exact:
+//! indexed document (for robust SL+ST, but for documents whose blocks rest on keys held by more
+//! than [`MAX_DF`] documents, as in a corpus run). The candidate step is exact:
 //! - a kept document shares at least t of the query's keys as a multiset
 //!   ([`Detector::index_keys_needed`]; SL+ST at J ≥ θ: t = max(`min_block`, ⌊θ·|q|⌋), since
 //!   J ≤ m / |q|), so it shares one of the query's |q| − t + 1 *rarest* key occurrences (prefix
 //!   filtering), and only those keys are looked up;
 //! - documents with the very same keys (for SL+ST, identical profiles: one block whatever their
 //!   length) are found by a fingerprint of the whole key string;
-//! - for robust SL+ST, every key of the query is looked up, and a document is compared only when
-//!   the query's units witnessed by its keys ([`WitnessJoin::witness_keys`]) could satisfy the
-//!   rule against its units (stored in `sentences`; [`WitnessJoin::may_keep_matched`]), the
-//!   bound of the corpus join.
+//! - for robust SL+ST, every key of the query held by at most [`MAX_DF`] documents is looked
+//!   up, and a document is compared only when the query's units witnessed by its keys
+//!   ([`WitnessJoin::witness_keys`]) could satisfy the rule against its units (stored beside it
+//!   in `postings`; [`WitnessJoin::may_keep_matched`]), the bound of the corpus join; a document
+//!   alike in its words is compared only when it holds one of the query's rarest word keys and
+//!   could share enough of all of them for the word rule's level (the lists of word keys held by
+//!   more than [`MAX_DF`] documents left unread and counted as shared).
 //!
 //! [`WitnessJoin::witness_keys`]: crate::method::WitnessJoin::witness_keys
 //! [`WitnessJoin::may_keep_matched`]: crate::method::WitnessJoin::may_keep_matched
 
 mod check;
+mod postings;
 mod query;
 mod settings;
+mod write;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rayon::prelude::*;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use serde::Serialize;
 
-pub use self::query::{Hit, QueryResult};
-use crate::batch::{Progress, sketch_documents};
-use crate::corpus::{Item, Skipped};
+pub use self::query::{Hit, MAX_DF, QueryResult};
+use crate::corpus::Skipped;
 use crate::document::{Document, Encoding};
 use crate::error::{Error, Result};
-use crate::method::{
-    Detector, Method, MethodDetector, MethodSettings, PairRule, SlstConfig, WithDetector,
-};
+use crate::method::{Detector, Method, MethodDetector, MethodSettings, PairRule, SlstConfig};
 
 /// The storage format this build writes and the newest it reads.
-pub const FORMAT_VERSION: i64 = 1;
+pub const FORMAT_VERSION: i64 = 2;
 
 /// Documents per transaction when adding, unless told otherwise.
 pub const DEFAULT_BATCH_SIZE: usize = 1000;
@@ -76,21 +82,16 @@ CREATE TABLE documents (
     doc INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
     batch INTEGER NOT NULL REFERENCES batches(batch),
-    encoding TEXT NOT NULL,
-    text TEXT NOT NULL,
-    profile TEXT NOT NULL,
-    keys BLOB NOT NULL,
     sentences INTEGER NOT NULL,
     fingerprint INTEGER NOT NULL,
-    checksum INTEGER NOT NULL
+    checksum INTEGER NOT NULL,
+    encoding TEXT NOT NULL,
+    keys BLOB NOT NULL,
+    profile TEXT NOT NULL,
+    text TEXT NOT NULL
 );
 CREATE INDEX documents_by_fingerprint ON documents(fingerprint);
-CREATE TABLE postings (
-    key INTEGER NOT NULL,
-    doc INTEGER NOT NULL REFERENCES documents(doc),
-    PRIMARY KEY (key, doc)
-) WITHOUT ROWID;
-CREATE TABLE keys (key INTEGER PRIMARY KEY, df INTEGER NOT NULL);
+CREATE TABLE postings (key INTEGER PRIMARY KEY, docs BLOB NOT NULL);
 ";
 
 /// How documents are added.
@@ -264,29 +265,6 @@ fn sentences_column<D: Detector>(detector: &D, sketch: &D::Sketch, keys: &[u64])
     }
 }
 
-/// The rows of a batch of documents: each one's sketch as JSON, its index keys and its
-/// `sentences` column.
-struct Rows<'a>(&'a [Document]);
-
-impl WithDetector for Rows<'_> {
-    type Output = Vec<(String, Vec<u64>, usize)>;
-
-    fn with<D: Detector>(self, detector: &D) -> Self::Output {
-        sketch_documents(detector, self.0)
-            .into_par_iter()
-            .map(|sketch| {
-                let keys = detector.index_keys(&sketch).unwrap_or_default();
-                let sentences = sentences_column(detector, &sketch, &keys);
-                (
-                    serde_json::to_string(&sketch).unwrap_or_default(),
-                    keys,
-                    sentences,
-                )
-            })
-            .collect()
-    }
-}
-
 impl Index {
     fn error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
         move |e| Error::Database {
@@ -309,6 +287,13 @@ impl Index {
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(Self::error(path))?;
         conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(Self::error(path))?;
+        // A batch's changes to the inverted table touch pages all over it: kept in memory (up to
+        // 256 MiB, taken as needed), they are read once a batch rather than once a change. Reads
+        // of the database file map it rather than copy it.
+        conn.pragma_update(None, "cache_size", -262_144)
+            .map_err(Self::error(path))?;
+        conn.pragma_update(None, "mmap_size", 1i64 << 30)
             .map_err(Self::error(path))?;
         Ok(())
     }
@@ -404,6 +389,16 @@ impl Index {
                 supported: FORMAT_VERSION,
             });
         }
+        if version < FORMAT_VERSION {
+            return Err(Error::Database {
+                path: path.to_path_buf(),
+                detail: format!(
+                    "index format version {version} was written by an older slst; this one reads \
+                     version {FORMAT_VERSION}: create a new index (`slst index create`) and add the \
+                     documents again (`slst index add`)"
+                ),
+            });
+        }
         let name = meta("method")?;
         let stored = match name.as_deref() {
             None => Some(Method::Slst), // the first indexes named no method
@@ -456,172 +451,15 @@ impl Index {
         &self.settings
     }
 
-    /// Add documents, one transaction per `options.batch_size` of them; a document whose id is
-    /// indexed replaces it (or is refused with `no_replace`). The sketching of each batch runs
-    /// in parallel. `progress` advances by one per document written.
-    ///
-    /// # Errors
-    /// SQLite fails (every batch committed before stays).
-    pub fn add(
-        &mut self,
-        items: impl Iterator<Item = Item>,
-        options: &AddOptions,
-        progress: &dyn Progress,
-    ) -> Result<AddSummary> {
-        let size = options.batch_size.max(1);
-        let mut summary = AddSummary::default();
-        progress.stage("adding documents", None);
-        let mut chunk: Vec<Document> = Vec::with_capacity(size.min(100_000));
-        for item in items {
-            match item {
-                Item::Document(doc) => {
-                    chunk.push(doc);
-                    if chunk.len() == size {
-                        self.add_batch(&chunk, options, &mut summary, progress)?;
-                        chunk.clear();
-                    }
-                }
-                Item::Skipped(s) => summary.skipped.push(s),
-            }
-        }
-        if !chunk.is_empty() {
-            self.add_batch(&chunk, options, &mut summary, progress)?;
-        }
-        progress.finish_stage();
-        Ok(summary)
-    }
-
-    fn add_batch(
-        &mut self,
-        docs: &[Document],
-        options: &AddOptions,
-        summary: &mut AddSummary,
-        progress: &dyn Progress,
-    ) -> Result<()> {
-        let sketches: Vec<(String, Vec<u64>, usize)> = self.detector.visit(Rows(docs));
-        let path = self.path.clone();
-        let err = Self::error(&path);
-        let tx = self.conn.transaction().map_err(&err)?;
-        tx.execute("INSERT INTO batches (documents) VALUES (0)", [])
-            .map_err(&err)?;
-        let batch = tx.last_insert_rowid();
-        let mut written = 0usize;
-        {
-            let mut find = tx
-                .prepare_cached("SELECT doc, keys FROM documents WHERE id = ?1")
-                .map_err(&err)?;
-            let mut insert = tx
-                .prepare_cached(
-                    "INSERT INTO documents (id, batch, encoding, text, profile, keys, sentences, fingerprint, checksum)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                )
-                .map_err(&err)?;
-            let mut posting = tx
-                .prepare_cached("INSERT INTO postings (key, doc) VALUES (?1, ?2)")
-                .map_err(&err)?;
-            let mut df_up = tx
-                .prepare_cached(
-                    "INSERT INTO keys (key, df) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET df = df + ?2",
-                )
-                .map_err(&err)?;
-            // The batch's postings are written at its end, in key order, and each key's
-            // document frequency raised once by its count in the batch: B-tree inserts in key
-            // order touch each page once, where one document's keys (hashes) land all over the
-            // tree. A replacement writes what is pending first, so that the document it
-            // replaces is whole in the tables even when it came earlier in this batch.
-            let mut pending: Vec<(i64, i64)> = Vec::new();
-            let mut flush = |pending: &mut Vec<(i64, i64)>| -> rusqlite::Result<()> {
-                pending.sort_unstable();
-                for &(key, row) in pending.iter() {
-                    posting.execute(params![key, row])?;
-                }
-                for run in pending.chunk_by(|x, y| x.0 == y.0) {
-                    df_up.execute(params![run[0].0, run.len() as i64])?;
-                }
-                pending.clear();
-                Ok(())
-            };
-            for (doc, (profile, keys, sentences)) in docs.iter().zip(&sketches) {
-                let old: Option<(i64, Vec<u8>)> = find
-                    .query_row([&doc.id], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .optional()
-                    .map_err(&err)?;
-                if let Some((old_doc, old_keys)) = old {
-                    if options.no_replace {
-                        summary.refused.push(doc.id.clone());
-                        continue;
-                    }
-                    flush(&mut pending).map_err(&err)?;
-                    remove_row(&tx, old_doc, &old_keys).map_err(&err)?;
-                    summary.replaced += 1;
-                }
-                let blob = keys_blob(keys);
-                let encoding = encoding_name(doc.encoding);
-                let sum = checksum(&doc.id, &encoding, &doc.text, profile, &blob);
-                insert
-                    .execute(params![
-                        doc.id,
-                        batch,
-                        encoding,
-                        doc.text,
-                        profile,
-                        blob,
-                        *sentences as i64,
-                        fingerprint(&blob),
-                        sum
-                    ])
-                    .map_err(&err)?;
-                let row = tx.last_insert_rowid();
-                pending.extend(distinct(keys).into_iter().map(|key| (key as i64, row)));
-                written += 1;
-            }
-            flush(&mut pending).map_err(&err)?;
-        }
-        tx.execute(
-            "UPDATE batches SET documents = ?1 WHERE batch = ?2",
-            params![written as i64, batch],
-        )
-        .map_err(&err)?;
-        tx.commit().map_err(&err)?;
-        summary.added += written;
-        summary.batches += 1;
-        progress.advance(docs.len() as u64);
-        Ok(())
-    }
-
-    /// Remove documents by id, in one transaction. Returns the ids that were not indexed.
-    ///
-    /// # Errors
-    /// SQLite fails (then nothing is removed).
-    pub fn remove(&mut self, ids: &[String]) -> Result<Vec<String>> {
-        let path = self.path.clone();
-        let err = Self::error(&path);
-        let tx = self.conn.transaction().map_err(&err)?;
-        let mut missing = Vec::new();
-        for id in ids {
-            let row: Option<(i64, Vec<u8>)> = tx
-                .query_row("SELECT doc, keys FROM documents WHERE id = ?1", [id], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })
-                .optional()
-                .map_err(&err)?;
-            match row {
-                Some((doc, keys)) => remove_row(&tx, doc, &keys).map_err(&err)?,
-                None => missing.push(id.clone()),
-            }
-        }
-        tx.commit().map_err(&err)?;
-        Ok(missing)
-    }
-
-    /// The indexed ids, in the order they were written.
+    /// The indexed ids, by the batch that wrote them last (a replaced document's is the one
+    /// that replaced it), then in the order they were first written.
     ///
     /// # Errors
     /// SQLite fails.
     pub fn ids(&self) -> Result<Vec<String>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id FROM documents ORDER BY doc")
+            .prepare("SELECT id FROM documents ORDER BY batch, doc")
             .map_err(self.err())?;
         let ids = stmt
             .query_map([], |r| r.get(0))
@@ -734,25 +572,13 @@ impl Index {
             method: self.method.name().to_string(),
             documents: count("SELECT count(*) FROM documents")?,
             sentences: count("SELECT coalesce(sum(sentences), 0) FROM documents")?,
-            keys: count("SELECT count(*) FROM keys")?,
-            postings: count("SELECT count(*) FROM postings")?,
+            keys: count("SELECT count(*) FROM postings")?,
+            postings: count(&format!(
+                "SELECT coalesce(sum(length(docs)), 0) / {} FROM postings",
+                postings::ENTRY
+            ))?,
             batches: count("SELECT count(*) FROM batches")?,
             bytes_on_disk: size("") + size("-wal") + size("-shm"),
         })
     }
-}
-
-/// Delete one document row with its postings, keeping the document frequencies.
-fn remove_row(tx: &rusqlite::Transaction<'_>, doc: i64, keys: &[u8]) -> rusqlite::Result<()> {
-    let keys = keys_from_blob(keys).unwrap_or_default();
-    let mut posting = tx.prepare_cached("DELETE FROM postings WHERE key = ?1 AND doc = ?2")?;
-    let mut df = tx.prepare_cached("UPDATE keys SET df = df - 1 WHERE key = ?1")?;
-    let mut unused = tx.prepare_cached("DELETE FROM keys WHERE key = ?1 AND df <= 0")?;
-    for key in distinct(&keys) {
-        posting.execute(params![key as i64, doc])?;
-        df.execute([key as i64])?;
-        unused.execute([key as i64])?;
-    }
-    tx.execute("DELETE FROM documents WHERE doc = ?1", [doc])?;
-    Ok(())
 }

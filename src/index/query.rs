@@ -1,14 +1,19 @@
 //! A query: the indexed documents that the index's method keeps against one query document.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use rusqlite::OptionalExtension;
 
-use super::{Index, QueryOptions, distinct, fingerprint, keys_blob};
+use super::{Index, QueryOptions, fingerprint, keys_blob, postings};
 use crate::batch::verify_pair;
 use crate::document::Document;
 use crate::error::Result;
 use crate::method::{Comparison, Detector, MethodDetector, Witness};
+
+/// The most rows a key of a query's witnesses may be held by to witness (as in a corpus run,
+/// [`crate::batch::BatchConfig::max_df`]); a word key held by more is not read when counting
+/// shared words (it counts as shared).
+pub const MAX_DF: usize = 1000;
 
 /// One indexed near-duplicate of a query document.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +76,9 @@ impl Index {
         let rule = options.rule();
         let sketch = detector.sketch(query);
         let keys = detector.index_keys(&sketch).unwrap_or_default();
+        // One read transaction: one snapshot of the index, and its lock taken once rather than
+        // once a lookup.
+        let _snapshot = self.conn.unchecked_transaction().map_err(self.err())?;
         let mut result = QueryResult {
             sketch,
             hits: Vec::new(),
@@ -90,13 +98,11 @@ impl Index {
                     |m: usize, n: usize| join.may_keep_matched(m.min(units).min(n), units, n, rule);
                 let mut rows = self.witnessed_candidates(&keys, &witnesses, &may_keep)?;
                 // The rows a count of witnessed units does not bound: those alike in their
-                // words share one of the query's |q| − ⌈v·|q|⌉ + 1 rarest word keys.
+                // words.
                 if let (Some(words), Some((level, _))) =
                     (join.word_keys(&result.sketch), join.word_join())
                 {
-                    let probe = crate::method::prefix_len(words.len(), level);
-                    let rarest = self.rarest(&words, probe)?;
-                    self.add_rows_with(&rarest, &mut rows)?;
+                    self.add_word_candidates(&words, level, &mut rows)?;
                 }
                 rows
             }
@@ -140,10 +146,12 @@ impl Index {
 
     /// For a method with witness keys (robust SL+ST): the rows holding one of the query's
     /// keys whose count of the query's units witnessed by their keys could satisfy the rule
-    /// (`may_keep(witnessed, the row's units)`, from the `sentences` column, without loading
-    /// the sketch), and the rows with the very same keys. Every unit of the query in a block of
-    /// a comparison with a row has a witness key the row holds, so no row the query keeps is
-    /// left out (the corpus join's bound, [`crate::method::WitnessJoin::witness_keys`]).
+    /// (`may_keep(witnessed, the row's units)`, the units from the inverted table, without
+    /// loading the sketch), and the rows with the very same keys. Every unit of the query in a
+    /// block of a comparison with a row has a witness key the row holds, so no row the query
+    /// keeps is left out (the corpus join's bound, [`crate::method::WitnessJoin::witness_keys`]),
+    /// but for those whose blocks rest on keys held by more than [`MAX_DF`] rows: as in a
+    /// corpus run, such a key witnesses nothing.
     fn witnessed_candidates(
         &self,
         keys: &[u64],
@@ -151,98 +159,163 @@ impl Index {
         may_keep: &dyn Fn(usize, usize) -> bool,
     ) -> Result<HashSet<i64>> {
         // Each distinct key with the units it witnesses.
-        let mut by_key: HashMap<u64, Vec<u32>> = HashMap::new();
-        // The index is exact (no key is left out), so it counts every shared key: a chance
-        // witness only adds a candidate.
-        for w in witnesses {
-            by_key.entry(w.key).or_default().push(w.unit);
-        }
-        let mut postings = self
-            .conn
-            .prepare_cached(
-                "SELECT p.doc, d.sentences FROM postings p JOIN documents d ON d.doc = p.doc \
-                 WHERE p.key = ?1",
-            )
-            .map_err(self.err())?;
-        // Per row: its units and the query's units witnessed so far.
-        let mut seen: HashMap<i64, (usize, HashSet<u32>)> = HashMap::new();
-        // The candidates are a set: the order of the lookups does not change them.
-        for (&k, units) in &by_key {
-            let rows = postings
-                .query_map([k as i64], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-                })
-                .map_err(self.err())?;
-            for row in rows {
-                let (doc, sentences) = row.map_err(self.err())?;
-                let entry = seen
-                    .entry(doc)
-                    .or_insert_with(|| (sentences.max(0) as usize, HashSet::new()));
-                entry.1.extend(units.iter().copied());
+        let mut by_key: Vec<(u64, u32)> = witnesses.iter().map(|w| (w.key, w.unit)).collect();
+        by_key.sort_unstable();
+        by_key.dedup();
+        // (row, witnessed unit, the row's units) for every holder of a key. The index is exact
+        // (no key is left out), so it counts every shared key: a chance witness only adds a
+        // candidate.
+        let mut witnessed: Vec<(u32, u32, u32)> = Vec::new();
+        for run in by_key.chunk_by(|x, y| x.0 == y.0) {
+            if let Some(list) = self.list(run[0].0, Some(MAX_DF))? {
+                for (doc, n) in postings::entries(&list) {
+                    witnessed.extend(run.iter().map(|&(_, u)| (doc, u, n)));
+                }
             }
         }
-        let mut candidates: HashSet<i64> = seen
-            .into_iter()
-            .filter(|(_, (n, witnessed))| may_keep(witnessed.len(), *n))
-            .map(|(doc, _)| doc)
+        witnessed.sort_unstable();
+        witnessed.dedup_by_key(|w| (w.0, w.1));
+        let mut candidates: HashSet<i64> = witnessed
+            .chunk_by(|x, y| x.0 == y.0)
+            .filter(|run| may_keep(run.len(), run[0].2 as usize))
+            .map(|run| i64::from(run[0].0))
             .collect();
         self.add_same_keys(keys, &mut candidates)?;
         Ok(candidates)
     }
 
+    /// Adds the rows that may be alike in their words at the level `level` (a Jaccard
+    /// coefficient of the vocabularies): those that share one of the query's
+    /// |q| − ⌈level·|q|⌉ + 1 rarest word keys (prefix filtering) and could share ⌈level·|q|⌉
+    /// of them — J ≥ level needs that many shared terms whatever the row's own vocabulary. The
+    /// shared word keys are counted over the lists of at most [`MAX_DF`] rows; each longer list
+    /// left unread counts as shared by every row.
+    fn add_word_candidates(
+        &self,
+        words: &[u64],
+        level: f64,
+        candidates: &mut HashSet<i64>,
+    ) -> Result<()> {
+        // Each distinct word key: its occurrences, how many rows hold it, and its list when
+        // they are at most MAX_DF.
+        let mut keys: Vec<(u64, usize, usize, Option<Vec<u8>>)> = Vec::new();
+        for run in words.chunk_by(|x, y| x == y) {
+            let (df, list) = self.df_and_list(run[0], MAX_DF)?;
+            keys.push((run[0], run.len(), df, list));
+        }
+        let probe = rarest_of(
+            keys.iter().map(|k| (k.0, k.1, k.2)),
+            crate::method::prefix_len(words.len(), level),
+        );
+        // The rows holding a probed key, in row order, each with the word keys it holds.
+        let mut found: Vec<(u32, usize)> = Vec::new();
+        for (key, _, df, list) in &mut keys {
+            if probe.binary_search(key).is_ok() {
+                if list.is_none() && *df > 0 {
+                    *list = self.list(*key, None)?;
+                }
+                found.extend(
+                    list.iter()
+                        .flat_map(|l| postings::entries(l).map(|(d, _)| (d, 0))),
+                );
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        if found.is_empty() {
+            return Ok(());
+        }
+        let mut unread = 0usize;
+        for (_, occurrences, df, list) in &keys {
+            match list {
+                // Both in row order: one merge.
+                Some(list) => {
+                    let mut at = 0;
+                    for (doc, _) in postings::entries(list) {
+                        at += found[at..].partition_point(|f| f.0 < doc);
+                        match found.get_mut(at) {
+                            Some(f) if f.0 == doc => f.1 += occurrences,
+                            Some(_) => {}
+                            None => break,
+                        }
+                    }
+                }
+                None if *df > 0 => unread += occurrences,
+                None => {}
+            }
+        }
+        let least = level * words.len() as f64 - 1e-6;
+        candidates.extend(
+            found
+                .into_iter()
+                .filter(|&(_, held)| (held + unread) as f64 >= least)
+                .map(|(d, _)| i64::from(d)),
+        );
+        Ok(())
+    }
+
     /// The rows that share `needed` of the query's key occurrences — found through the
-    /// |q| − needed + 1 rarest of them (by the stored document frequencies) — and the rows with
-    /// the very same keys.
+    /// |q| − needed + 1 rarest of them (by their lists' lengths) — and the rows with the very
+    /// same keys.
     fn candidates(&self, keys: &[u64], needed: usize) -> Result<HashSet<i64>> {
         let mut candidates: HashSet<i64> = HashSet::new();
         if needed <= keys.len() {
-            let prefix = self.rarest(keys, keys.len() - needed + 1)?;
-            self.add_rows_with(&prefix, &mut candidates)?;
+            for key in self.rarest(keys, keys.len() - needed + 1)? {
+                if let Some(list) = self.list(key, None)? {
+                    candidates.extend(postings::entries(&list).map(|(d, _)| i64::from(d)));
+                }
+            }
         }
         self.add_same_keys(keys, &mut candidates)?;
         Ok(candidates)
     }
 
-    /// The distinct keys among the first `count` of the key occurrences `keys` in order of
-    /// their stored document frequencies (rarest first, ties by key), those no row holds left
-    /// out.
-    fn rarest(&self, keys: &[u64], count: usize) -> Result<Vec<u64>> {
-        let mut df_stmt = self
-            .conn
-            .prepare_cached("SELECT df FROM keys WHERE key = ?1")
-            .map_err(self.err())?;
-        let mut df: HashMap<u64, i64> = HashMap::new();
-        for &k in keys {
-            if let std::collections::hash_map::Entry::Vacant(slot) = df.entry(k) {
-                let n: Option<i64> = df_stmt
-                    .query_row([k as i64], |r| r.get(0))
-                    .optional()
-                    .map_err(self.err())?;
-                slot.insert(n.unwrap_or(0));
-            }
-        }
-        let mut occurrences: Vec<u64> = keys.to_vec();
-        occurrences.sort_by_key(|k| (df[k], *k));
-        let mut prefix = distinct(&occurrences[..count.min(keys.len())]);
-        prefix.retain(|k| df[k] > 0);
-        Ok(prefix)
+    /// A key's list of holders; `None` when no row holds it or more than `cap` do.
+    fn list(&self, key: u64, cap: Option<usize>) -> Result<Option<Vec<u8>>> {
+        let cap = cap.map_or(i64::MAX, |c| (c * postings::ENTRY) as i64);
+        self.conn
+            .prepare_cached("SELECT docs FROM postings WHERE key = ?1 AND length(docs) <= ?2")
+            .map_err(self.err())?
+            .query_row(rusqlite::params![key as i64, cap], |r| r.get(0))
+            .optional()
+            .map_err(self.err())
     }
 
-    /// Adds the rows holding any of `keys`.
-    fn add_rows_with(&self, keys: &[u64], candidates: &mut HashSet<i64>) -> Result<()> {
-        let mut postings = self
+    /// How many rows hold a key (its list's length, read without the list).
+    fn df(&self, key: u64) -> Result<usize> {
+        Ok(self.df_and_list(key, 0)?.0)
+    }
+
+    /// How many rows hold a key, and its list when they are at most `cap`.
+    fn df_and_list(&self, key: u64, cap: usize) -> Result<(usize, Option<Vec<u8>>)> {
+        let row: Option<(i64, Option<Vec<u8>>)> = self
             .conn
-            .prepare_cached("SELECT doc FROM postings WHERE key = ?1")
+            .prepare_cached(
+                "SELECT length(docs), CASE WHEN length(docs) <= ?2 THEN docs END \
+                 FROM postings WHERE key = ?1",
+            )
+            .map_err(self.err())?
+            .query_row(
+                rusqlite::params![key as i64, (cap * postings::ENTRY) as i64],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
             .map_err(self.err())?;
-        for &k in keys {
-            let docs = postings
-                .query_map([k as i64], |r| r.get::<_, i64>(0))
-                .map_err(self.err())?;
-            for d in docs {
-                candidates.insert(d.map_err(self.err())?);
-            }
+        Ok(row.map_or((0, None), |(len, list)| {
+            (len.max(0) as usize / postings::ENTRY, list)
+        }))
+    }
+
+    /// The distinct keys among the first `count` of the key occurrences `keys` in order of
+    /// their document frequencies (rarest first, ties by key), those no row holds left out.
+    fn rarest(&self, keys: &[u64], count: usize) -> Result<Vec<u64>> {
+        let mut sorted = keys.to_vec();
+        sorted.sort_unstable();
+        let mut counted = Vec::new();
+        for run in sorted.chunk_by(|x, y| x == y) {
+            counted.push((run[0], run.len(), self.df(run[0])?));
         }
-        Ok(())
+        Ok(rarest_of(counted.into_iter(), count))
     }
 
     /// Adds the rows with the very same keys as the query (found by the keys' fingerprint).
@@ -258,5 +331,49 @@ impl Index {
             candidates.insert(d.map_err(self.err())?);
         }
         Ok(())
+    }
+}
+
+/// The distinct keys among the first `count` key occurrences in order of their document
+/// frequencies (rarest first, ties by key), those no row holds left out, sorted; `keys` gives
+/// each distinct key with its occurrences and document frequency.
+fn rarest_of(keys: impl Iterator<Item = (u64, usize, usize)>, count: usize) -> Vec<u64> {
+    let mut keys: Vec<(u64, usize, usize)> = keys.collect();
+    keys.sort_unstable_by_key(|&(k, _, df)| (df, k));
+    let mut taken = 0;
+    let mut prefix: Vec<u64> = keys
+        .into_iter()
+        .take_while(|&(_, n, _)| {
+            let take = taken < count;
+            taken += n;
+            take
+        })
+        .filter(|&(_, _, df)| df > 0)
+        .map(|(k, _, _)| k)
+        .collect();
+    prefix.sort_unstable();
+    prefix
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cap_on_witness_keys_is_the_corpus_runs() {
+        assert_eq!(MAX_DF, crate::batch::BatchConfig::default().max_df);
+    }
+
+    #[test]
+    fn the_rarest_occurrences_are_taken_whole_keys_at_a_time() {
+        // (key, occurrences, df), by df then key: 9 (df 0), 7 (df 1), 3 (df 2), 5 (df 2, twice).
+        let keys = [(3, 1, 2), (5, 2, 2), (7, 1, 1), (9, 1, 0)];
+        // A key no row holds counts among the occurrences but is never looked up.
+        assert!(rarest_of(keys.into_iter(), 1).is_empty());
+        assert_eq!(rarest_of(keys.into_iter(), 2), [7]);
+        assert_eq!(rarest_of(keys.into_iter(), 3), [3, 7]);
+        assert_eq!(rarest_of(keys.into_iter(), 4), [3, 5, 7]);
+        assert_eq!(rarest_of(keys.into_iter(), 9), [3, 5, 7]);
+        assert!(rarest_of(keys.into_iter(), 0).is_empty());
     }
 }
