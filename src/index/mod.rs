@@ -10,7 +10,7 @@
 //! | `documents` | id, batch, units (`sentences`), a fingerprint and a checksum first, then encoding, keys, the method's sketch (JSON; for SL+ST the [`SentenceProfile`](crate::SentenceProfile)) and text |
 //! | `postings` | key → its holders: one row per key, a blob of (document row, its units) entries in row order; a key's document frequency is their count |
 //!
-//! Documents are added in batches ([`AddOptions::batch_size`], 1,000 by default), one
+//! Documents are added in batches ([`AddOptions::batch_size`], 10,000 by default), one
 //! transaction each: a killed `add` leaves every committed batch whole and nothing of the
 //! interrupted one. Readers keep working while another process writes (WAL); a query reads one
 //! snapshot. A batch writes its changes to `postings` at its end, in key order, one write per
@@ -65,8 +65,11 @@ use crate::method::{Detector, Method, MethodDetector, MethodSettings, PairRule, 
 /// The storage format this build writes and the newest it reads.
 pub const FORMAT_VERSION: i64 = 2;
 
-/// Documents per transaction when adding, unless told otherwise.
-pub const DEFAULT_BATCH_SIZE: usize = 1000;
+/// Documents per transaction when adding, unless told otherwise. Each transaction rewrites
+/// most pages of the postings (keys are hashes), so fewer, larger ones cost less; a killed add
+/// loses at most one, and adding its documents again replaces what is already indexed at a
+/// fraction of an add's cost (docs/index.md, "Speed").
+pub const DEFAULT_BATCH_SIZE: usize = 10_000;
 
 /// `PRAGMA application_id` of an slst index: "SLST" in ASCII.
 const APPLICATION_ID: i64 = 0x534C_5354;
