@@ -22,8 +22,7 @@
 #
 # Corpora: scripts/make_synthetic.py N --kind KIND, seed 1, into bench-results/data (ignored; 1M
 # documents is about 2.4 GB; the stress corpus takes a minute or two to generate, the realistic
-# one much longer, as every sentence is a walk of a word model). The target from the issue: 1M
-# documents in under 2 minutes on 2 cores within 4 GB, within 1.5x of the floor.
+# one about 40 minutes at a million, as every sentence is a walk of a word model).
 #
 # Records (small, committed): scripts/runs/<date>-NAME/{command,machine,versions,results.md,
 # timev/ (/usr/bin/time -v), out/ (slst summaries, floor counts), rss/ (RSS timelines of the slst
