@@ -36,7 +36,7 @@ done
 NAME=${NAME:-index-$MODE}
 OUT=scripts/runs/$(date -u +%F)-$NAME
 mkdir -p "$OUT"
-rm -f "$OUT"/batch.time "$OUT"/add.time "$OUT"/readd.time "$OUT"/add-large.time
+rm -f "$OUT"/batch.time "$OUT"/add.time "$OUT"/readd.time "$OUT"/add-small.time
 cargo build --release --quiet
 BIN=target/release/slst
 TMP=$(mktemp -d)
