@@ -57,6 +57,10 @@ pub enum Candidates {
     All,
 }
 
+/// A key or run held by more documents than this is boilerplate, unless a run says otherwise
+/// ([`BatchConfig::max_df`]); the index caps its keys the same way.
+pub const DEFAULT_MAX_DF: usize = 1000;
+
 /// Settings of a batch run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BatchConfig {
@@ -77,7 +81,7 @@ impl Default for BatchConfig {
         BatchConfig {
             rule: PairRule::Duplicates,
             candidates: Candidates::Index,
-            max_df: 1000,
+            max_df: DEFAULT_MAX_DF,
             drop_boilerplate: None,
         }
     }
@@ -383,15 +387,17 @@ pub fn find_candidates<D: Detector>(
     if config.candidates == Candidates::All {
         return CandidateSet::all_pairs(n, |i| detector.is_empty(&sketches[i]));
     }
-    if content.len() != n {
-        return join(detector, &sketches.iter().collect::<Vec<_>>(), config);
-    }
-    let (groups, seen) = Groups::of_content(content, |i| !detector.is_empty(&sketches[i]));
-    if groups.groups().is_empty() {
-        return join(detector, &sketches.iter().collect::<Vec<_>>(), config);
-    }
+    let (groups, seen) = if content.len() == n {
+        Groups::of_content(content, |i| !detector.is_empty(&sketches[i]))
+    } else {
+        (Groups::new(n), (0..n).collect())
+    };
     let refs: Vec<&D::Sketch> = seen.iter().map(|&i| &sketches[i]).collect();
     let mut set = join(detector, &refs, config);
+    if groups.groups().is_empty() {
+        // Every document was seen: the join's numbers are the documents'.
+        return set;
+    }
     for pair in &mut set.pairs {
         *pair = (seen[pair.0], seen[pair.1]);
     }

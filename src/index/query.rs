@@ -10,10 +10,10 @@ use crate::document::Document;
 use crate::error::Result;
 use crate::method::{Comparison, Detector, MethodDetector, Witness};
 
-/// The most rows a key of a query's witnesses may be held by to witness (as in a corpus run,
-/// [`crate::batch::BatchConfig::max_df`]); a word key held by more is not read when counting
+/// The most rows a key of a query's witnesses may be held by to witness (a corpus run's
+/// default, [`crate::batch::DEFAULT_MAX_DF`]); a word key held by more is not read when counting
 /// shared words (it counts as shared).
-pub const MAX_DF: usize = 1000;
+pub const MAX_DF: usize = crate::batch::DEFAULT_MAX_DF;
 
 /// One indexed near-duplicate of a query document.
 #[derive(Debug, Clone, PartialEq)]

@@ -93,7 +93,7 @@ pub struct BatchArgs {
     pub candidates: CandidatesArg,
     /// A run of sentences shared by more documents than this is boilerplate: reported and left
     /// out of candidate generation.
-    #[arg(hide_short_help = true, long, default_value_t = 1000, value_name = "F")]
+    #[arg(hide_short_help = true, long, default_value_t = slst::batch::DEFAULT_MAX_DF, value_name = "F")]
     pub max_df: usize,
     /// Web pages: leave out blocks whose normalised text recurs on more than
     /// --boilerplate-pages pages
