@@ -235,3 +235,34 @@ fn format_name(format: Format) -> &'static str {
         _ => "other",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_beside_collection_files_that_hold_most_bytes_are_left_out_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let trec = "<DOC>\n<DOCNO>A</DOCNO>\n<TEXT>\nThe first story of the volume, told at length.\n</TEXT>\n</DOC>\n";
+        std::fs::write(d.join("vol1"), trec).unwrap();
+        std::fs::write(d.join("README"), "Volume one.\n").unwrap();
+        let files = folder_files(d, &FolderOptions::default()).unwrap();
+        let (read, left_out) = corpus_files(files.clone(), &SourceOptions::default());
+        assert_eq!(read, [d.join("vol1")]);
+        assert_eq!(left_out.len(), 1);
+        assert!(left_out[0].location.ends_with("README"), "{left_out:?}");
+        assert!(
+            left_out[0]
+                .reason
+                .starts_with("not in the corpus's format (one text among TREC"),
+            "{left_out:?}"
+        );
+        // A format given reads every file as that format.
+        let trec_format = SourceOptions {
+            format: Format::Trec,
+            ..SourceOptions::default()
+        };
+        assert_eq!(corpus_files(files, &trec_format).0.len(), 2);
+    }
+}

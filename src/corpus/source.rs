@@ -572,9 +572,11 @@ mod tests {
     fn folder_is_read_recursively_in_path_order_with_relative_ids() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();
-        std::fs::write(dir.path().join("b.txt"), "Bee text.").unwrap();
-        std::fs::write(dir.path().join("a.txt"), "Ay text.").unwrap();
-        std::fs::write(dir.path().join("sub/c.txt"), "See text.").unwrap();
+        // Texts make up most of the bytes: every file is read, the JSON lines too.
+        let text = |t: &str| format!("{t} text, a plain document of its own.");
+        std::fs::write(dir.path().join("b.txt"), text("Bee")).unwrap();
+        std::fs::write(dir.path().join("a.txt"), text("Ay")).unwrap();
+        std::fs::write(dir.path().join("sub/c.txt"), text("See")).unwrap();
         std::fs::write(dir.path().join(".hidden"), "no").unwrap();
         std::fs::write(
             dir.path().join("d.jsonl"),
