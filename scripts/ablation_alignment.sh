@@ -46,9 +46,9 @@ for name, part in parts.items():
 PY
 # name | mode | flags
 configs=(
-  "robust, blocks only (before)|robust|--no-passages --split-glued false --window 0"
-  "+ extension word by word (no merging, no length floor)|robust|--split-glued false --window 0 --merge-gap 0 --min-passage-words 1"
-  "+ merging near passages (gap 30 words)|robust|--split-glued false --window 0 --min-passage-words 1"
+  "robust, blocks only (before)|robust|--no-passages --no-split-glued --window 0"
+  "+ extension word by word (no merging, no length floor)|robust|--no-split-glued --window 0 --merge-gap 0 --min-passage-words 1"
+  "+ merging near passages (gap 30 words)|robust|--no-split-glued --window 0 --min-passage-words 1"
   "+ glued sentences cut|robust|--window 0 --min-passage-words 1"
   "+ windows of over-long sentences as seeds (10 terms)|robust|--min-passage-words 1"
   "+ passages of at least 20 words (the defaults)|robust|"

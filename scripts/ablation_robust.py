@@ -30,7 +30,7 @@ ROWS = [
     ("defaults, but no length check (δ = 35)", (35, 0.4, 4, 0.4, True, False, 5)),
     ("defaults, but no single blocks", (4, 0.4, 0, 1.0, True, False, 5)),
     ("defaults, but no clauses", (4, 0.4, 4, 0.4, False, False, 5)),
-    ("defaults + stemmed terms (--stem true)", (4, 0.4, 4, 0.4, True, True, 5)),
+    ("defaults + stemmed terms (--stem)", (4, 0.4, 4, 0.4, True, True, 5)),
 ]
 
 

@@ -277,7 +277,7 @@ c compare/clough/slst-match-key-length.json -- compare --match-key length --json
 c compare/clough/slst-settings.json -- compare --json --min-block 3 --max-length 20 --leading-terms 3 --stopwords none --threshold 0.1 "${P[@]}"
 c compare/clough/shingle-min-crc32.json -- compare --json --method shingle --sketch min --hash crc32 --measure containment "${P[@]}"
 c compare/clough/all-threshold.txt -- compare --method all --threshold 0.2 "${P[@]}"
-c compare/clough/robust-settings.json -- compare --json --mode robust --term-similarity 0.3 --anchor-terms 0 --clauses false --stem true "${P[@]}"
+c compare/clough/robust-settings.json -- compare --json --mode robust --term-similarity 0.3 --anchor-terms 0 --no-clauses --stem "${P[@]}"
 c compare/web/all-preset-8-12.json -- compare --method all --json --preset 8-12 "$page_a" "$page_b"
 
 # profile: text and JSON on five documents.

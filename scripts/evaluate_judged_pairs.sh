@@ -40,18 +40,18 @@ run() {
 }
 run default
 run robust,J-alone --mode robust --contained 0 --min-figure-containment 0 --min-agreement 0 \
-  --min-term-containment 0 --flash-leads false --matched-containment-from 0 --headline-subjects false \
+  --min-term-containment 0 --no-flash-leads --matched-containment-from 0 --no-headline-subjects \
   --figure-swaps 0 --flash-edits 0 --vocabulary 0
 # The output the uniform sample was drawn from (commit 2924ecf): today's default without the
 # conditions added since (term containment, the first-word check of two headlines, the figure
 # and term conditions over the blocks of edited copies, the headlines' subjects, and places
 # filled with other figures, two one-line flashes that each say what the other does not).
-run sampled --mode robust --min-term-containment 0 --flash-leads false \
-  --matched-containment-from 0 --headline-subjects false --figure-swaps 0 --flash-edits 0 \
+run sampled --mode robust --min-term-containment 0 --no-flash-leads \
+  --matched-containment-from 0 --no-headline-subjects --figure-swaps 0 --flash-edits 0 \
   --vocabulary 0
 run no-figure-swaps --mode robust --figure-swaps 0
 run figure-swaps-1 --mode robust --figure-swaps 1
-run no-flash-leads --mode robust --flash-leads false
+run no-flash-leads --mode robust --no-flash-leads
 run no-flash-edits --mode robust --flash-edits 0
 run paper --mode paper
 # The output the fresh sample (results/judged-pairs/reuters-headlines/) was drawn from, but for one

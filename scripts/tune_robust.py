@@ -79,7 +79,7 @@ def robust_flags(p):
     anchors = p[6] if len(p) > 6 else 0
     return ["--length-tolerance", str(d), "--term-similarity", str(t),
             "--single-min-terms", str(s), "--single-similarity", str(t1),
-            "--clauses", "true" if c else "false", "--stem", "true" if stem else "false",
+            "--clauses" if c else "--no-clauses", "--stem" if stem else "--no-stem",
             "--anchor-terms", str(anchors)]
 
 

@@ -423,16 +423,18 @@ fn other_methods_join_on_their_keys_and_equal_all_pairs() {
 fn every_batch_path_counts_documents_decoded_by_the_fallback() {
     // One Windows-1252 file (a curly apostrophe is byte 0x92) beside a UTF-8 one: paper mode,
     // the robust mode's own join and the key join of the baselines all count it.
+    // The outputs are written beside the corpus folder: a file in it would be an input.
     let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("c")).unwrap();
     let text = "The theorem relates the conditional and marginal probabilities of two events. \
                 It is often used to compute posterior probabilities given observations.";
-    std::fs::write(dir.path().join("a.txt"), text).unwrap();
+    std::fs::write(dir.path().join("c/a.txt"), text).unwrap();
     let latin = text.replace("two events", "two events\u{0}").into_bytes();
     let latin: Vec<u8> = latin
         .into_iter()
         .map(|b| if b == 0 { 0x92 } else { b })
         .collect();
-    std::fs::write(dir.path().join("b.txt"), &latin).unwrap();
+    std::fs::write(dir.path().join("c/b.txt"), &latin).unwrap();
     assert!(std::str::from_utf8(&latin).is_err());
     for extra in [
         &["--mode", "paper"][..],
@@ -441,7 +443,7 @@ fn every_batch_path_counts_documents_decoded_by_the_fallback() {
     ] {
         let mut args = vec![
             "batch",
-            ".",
+            "c",
             "--summary",
             "summary.json",
             "--out",

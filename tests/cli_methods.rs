@@ -307,58 +307,33 @@ fn seed_003_example_from_the_command_line() {
 
 #[test]
 fn sketch_shows_what_each_method_keeps() {
-    let v = json_of(&[
-        "sketch",
-        "--mode",
-        "paper",
-        "--json",
-        "--method",
-        "megashingle",
-        CUT,
-    ]);
+    let v = json_of(&["sketch", "--json", "--method", "megashingle", CUT]);
     assert_eq!(v["minima"].as_array().unwrap().len(), 84);
     assert_eq!(v["supershingles"].as_array().unwrap().len(), 6);
     assert_eq!(v["megashingles"].as_array().unwrap().len(), 15);
-    let v = json_of(&[
-        "sketch", "--mode", "paper", "--json", "--method", "shingle", CUT,
-    ]);
+    let v = json_of(&["sketch", "--json", "--method", "shingle", CUT]);
     assert_eq!(v["fingerprints"].as_array().unwrap().len(), 117);
-    let v = json_of(&[
-        "sketch", "--mode", "paper", "--json", "--method", "spotsigs", CUT,
-    ]);
+    let v = json_of(&["sketch", "--json", "--method", "spotsigs", CUT]);
     assert_eq!(v["total"], 29);
     assert!(v["signatures"][0]["count"].is_u64());
-    let v = json_of(&[
-        "sketch", "--mode", "paper", "--json", "--method", "sentlen", CUT,
-    ]);
+    let v = json_of(&["sketch", "--json", "--method", "sentlen", CUT]);
     assert_eq!(v["length_string"], "peae8dgk");
     assert_eq!(v["features"].as_array().unwrap().len(), 6);
-    let v = json_of(&[
-        "sketch", "--mode", "paper", "--json", "--method", "polyhash", CUT,
-    ]);
+    let v = json_of(&["sketch", "--json", "--method", "polyhash", CUT]);
     assert!(
         v["canonical"]
             .as_str()
             .unwrap()
             .starts_with("pageranklinkanalysi")
     );
-    let v = json_of(&[
-        "sketch", "--mode", "paper", "--json", "--method", "md5", CUT,
-    ]);
+    let v = json_of(&["sketch", "--json", "--method", "md5", CUT]);
     assert_eq!(v["digest"].as_str().unwrap().len(), 32);
     let v = json_of(&["sketch", "--mode", "paper", "--json", CUT]);
     assert_eq!(
         (v["method"].as_str(), v["length_string"].as_str()),
         (Some("slst"), Some("peae8dgk"))
     );
-    let out = stdout(&ok(&[
-        "sketch",
-        "--mode",
-        "paper",
-        "--method",
-        "megashingle",
-        CUT,
-    ]));
+    let out = stdout(&ok(&["sketch", "--method", "megashingle", CUT]));
     assert!(
         out.contains("minima (84):") && out.contains("megashingles (15):"),
         "{out}"

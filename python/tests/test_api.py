@@ -51,7 +51,7 @@ def test_settings_by_name_match_the_flags():
     a, b = PAIRS[0]
     ours = slst.detector("slst", "robust", min_block=3, term_similarity=0.3, stem=True)
     got = json.loads(ours.compare(read(a), read(b), a_id=a, b_id=b).to_json())
-    flags = ["--min-block", "3", "--term-similarity", "0.3", "--stem", "true"]
+    flags = ["--min-block", "3", "--term-similarity", "0.3", "--stem"]
     assert got == cli_compare(a, b, *flags)
 
 

@@ -15,6 +15,7 @@
 //!   (collection files through the same stream reader);
 //! - [`write_trec`]: documents back to TREC SGML (`slst synth`, `slst sample`).
 
+mod folder;
 pub mod jsonl;
 pub mod sgml;
 mod source;
@@ -23,10 +24,10 @@ mod write;
 
 use std::path::Path;
 
+pub use folder::FolderOptions;
 use sgml::SgmlOptions;
 pub use source::{
-    FolderOptions, Item, Skipped, SourceOptions, check_sources, detect_format, read_sources,
-    read_stream,
+    Item, Skipped, SourceOptions, check_sources, detect_format, read_sources, read_stream,
 };
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
@@ -142,8 +143,9 @@ pub fn read_one(path: &Path, options: &ReadOptions) -> Result<(Document, Vec<Ski
         },
         _ => (bytes, None),
     };
+    // The format as asked: a detected one is found again, by the same rule as in a corpus run.
     let source = SourceOptions {
-        format,
+        format: options.format,
         sgml: options.sgml.clone(),
         jsonl: options.jsonl.clone(),
         max_bytes: options.max_bytes,

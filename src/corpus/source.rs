@@ -4,11 +4,11 @@
 //! so memory never holds the corpus text. A file or document that cannot be read becomes a
 //! [`Skipped`] item naming where it is and why, and the stream goes on.
 
-use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
+use super::folder::{self, FolderOptions, folder_files};
 use super::jsonl::{self, JsonlOptions};
 use super::sgml::{self, SgmlOptions, SgmlSplitter};
 use super::web::{self, WebOptions};
@@ -22,7 +22,10 @@ pub struct SourceOptions {
     /// The format; `Auto` decides per file by content (`<DOC` → TREC, `{` → JSON lines, else
     /// text) and by extension (`.jsonl`, `.ndjson`).
     pub format: Format,
-    /// SGML elements (TREC by default; also used for `Format::Sgml`).
+    /// SGML elements (for `Format::Sgml`, and TREC's headlines). The default, TREC's, stands
+    /// for "none named": a Reuters-21578 file ([`sgml::looks_like_reuters`]) is then read with
+    /// its own ([`SgmlOptions::reuters`]), whether its format was detected or given as
+    /// `Format::Sgml`.
     pub sgml: SgmlOptions,
     /// JSON-lines fields.
     pub jsonl: JsonlOptions,
@@ -35,107 +38,6 @@ pub struct SourceOptions {
     pub web: WebOptions,
     /// Which files of a folder are read, and whether symbolic links in it are followed.
     pub folders: FolderOptions,
-}
-
-/// Which files of a folder source are read: glob patterns over each file's path inside the
-/// folder, and whether symbolic links are followed. Files named as sources are always read.
-///
-/// Patterns are [`globset`]'s: `*` and `?` also match `/` (so `*.txt` matches at any depth),
-/// `**`, `[abc]` and `{a,b}` as usual.
-///
-/// # Example
-/// ```
-/// use slst::corpus::FolderOptions;
-/// let f = FolderOptions::new(&["*.txt".into()], &["drafts/**".into()]).unwrap();
-/// assert!(f.includes_file("a.txt".as_ref()) && f.includes_file("sub/b.txt".as_ref()));
-/// assert!(!f.includes_file("drafts/c.txt".as_ref()) && !f.includes_file("d.html".as_ref()));
-/// assert!(FolderOptions::new(&["[".into()], &[]).is_err());
-/// ```
-#[derive(Debug, Clone)]
-pub struct FolderOptions {
-    include: Vec<String>,
-    exclude: Vec<String>,
-    include_set: globset::GlobSet,
-    exclude_set: globset::GlobSet,
-    /// Follow symbolic links (each folder and file at most once, by its canonical path); when
-    /// false, links inside a folder are left out. Default: true.
-    pub follow_links: bool,
-}
-
-impl FolderOptions {
-    /// Read only files matching one of `include` (every file when it is empty), and none
-    /// matching one of `exclude` (a folder matching one is not entered).
-    ///
-    /// # Errors
-    /// [`Error::InvalidParameter`] naming a pattern that is not a glob.
-    pub fn new(include: &[String], exclude: &[String]) -> crate::error::Result<Self> {
-        Ok(FolderOptions {
-            include_set: glob_set(include, "--glob")?,
-            exclude_set: glob_set(exclude, "--exclude")?,
-            include: include.to_vec(),
-            exclude: exclude.to_vec(),
-            follow_links: true,
-        })
-    }
-
-    /// The include patterns.
-    pub fn include(&self) -> &[String] {
-        &self.include
-    }
-
-    /// The exclude patterns.
-    pub fn exclude(&self) -> &[String] {
-        &self.exclude
-    }
-
-    /// Whether a file at `relative` (its path inside the folder) is read.
-    pub fn includes_file(&self, relative: &Path) -> bool {
-        (self.include.is_empty() || self.include_set.is_match(relative))
-            && !self.exclude_set.is_match(relative)
-    }
-
-    /// Whether a folder at `relative` (its path inside the folder named) is entered.
-    pub fn enters_folder(&self, relative: &Path) -> bool {
-        !self.exclude_set.is_match(relative)
-    }
-}
-
-impl Default for FolderOptions {
-    fn default() -> Self {
-        FolderOptions {
-            include: Vec::new(),
-            exclude: Vec::new(),
-            include_set: globset::GlobSet::empty(),
-            exclude_set: globset::GlobSet::empty(),
-            follow_links: true,
-        }
-    }
-}
-
-impl PartialEq for FolderOptions {
-    fn eq(&self, other: &Self) -> bool {
-        (&self.include, &self.exclude, self.follow_links)
-            == (&other.include, &other.exclude, other.follow_links)
-    }
-}
-
-impl Eq for FolderOptions {}
-
-fn glob_set(patterns: &[String], flag: &'static str) -> crate::error::Result<globset::GlobSet> {
-    let mut set = globset::GlobSetBuilder::new();
-    for p in patterns {
-        let glob = globset::Glob::new(p).map_err(|e| Error::InvalidParameter {
-            name: flag,
-            value: format!("{p} ({})", e.kind()),
-            expected: "a glob pattern: *, ?, **, [abc], {a,b}",
-        })?;
-        set.add(glob);
-    }
-    set.build().map_err(|e| Error::InvalidParameter {
-        name: flag,
-        value: e.to_string(),
-        expected: "glob patterns",
-    })
 }
 
 impl Default for SourceOptions {
@@ -291,7 +193,9 @@ pub fn read_sources(
                 match folder_files(&path, &options.folders) {
                     Ok(files) => {
                         let root = root.unwrap_or_else(|| path.clone());
+                        let (files, left_out) = folder::corpus_files(files, &options);
                         pending.extend(files.into_iter().rev().map(|f| (f, Some(root.clone()))));
+                        current = Some(Box::new(left_out.into_iter().map(Item::Skipped)));
                     }
                     Err(reason) => {
                         return Some(Item::Skipped(Skipped {
@@ -307,7 +211,7 @@ pub fn read_sources(
                 Some(r) => path.strip_prefix(r).unwrap_or(&path).display().to_string(),
                 None => path.display().to_string(),
             };
-            current = Some(match open(&path, options.max_bytes) {
+            current = Some(match open(&path) {
                 Ok(reader) => stream_items(reader, id, path.display().to_string(), &options),
                 Err(e) => Box::new(std::iter::once(Item::Skipped(Skipped {
                     id: None,
@@ -328,60 +232,8 @@ fn error_reason(e: &Error) -> String {
     }
 }
 
-/// The files of a folder, recursively, sorted by path; hidden entries, and what `filter` leaves
-/// out, are left out.
-fn folder_files(dir: &Path, filter: &FolderOptions) -> Result<Vec<PathBuf>, String> {
-    // Symbolic links are followed (unless `filter` says not to), each folder and file at most
-    // once (by its canonical path): a link back up the tree would otherwise be walked for ever,
-    // and a file reached twice read twice.
-    let mut seen: HashSet<PathBuf> = HashSet::new();
-    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    seen.insert(canonical(dir));
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let mut entries = std::fs::read_dir(&d)
-            .and_then(|e| {
-                e.map(|x| x.map(|x| x.path()))
-                    .collect::<std::io::Result<Vec<_>>>()
-            })
-            .map_err(|e| format!("cannot list {}: {e}", d.display()))?;
-        // Sorted, so that which of two paths to one file is kept does not depend on the
-        // order the file system lists them in.
-        entries.sort();
-        for path in entries {
-            let hidden = path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-            if hidden {
-                continue;
-            }
-            if !filter.follow_links && path.symlink_metadata().is_ok_and(|m| m.is_symlink()) {
-                continue;
-            }
-            let relative = path.strip_prefix(dir).unwrap_or(&path);
-            let is_dir = path.is_dir();
-            let wanted = if is_dir {
-                filter.enters_folder(relative)
-            } else {
-                filter.includes_file(relative)
-            };
-            if !wanted || !seen.insert(canonical(&path)) {
-                continue;
-            }
-            if is_dir {
-                stack.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// Open a file for streaming, inflating gzip (recognised by its magic bytes).
-fn open(path: &Path, _max_bytes: u64) -> Result<Box<dyn Read>, Error> {
+pub(super) fn open(path: &Path) -> Result<Box<dyn Read>, Error> {
     let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
@@ -502,25 +354,15 @@ fn whole_item(
 /// The documents of an SGML stream (TREC, or the elements `options.sgml` names), each
 /// element read and parsed on its own, so that a bad one is skipped with its line.
 fn sgml_items(
-    reader: BufReader<Box<dyn Read>>,
+    mut reader: BufReader<Box<dyn Read>>,
     location: String,
     format: Format,
     options: SourceOptions,
 ) -> Box<dyn Iterator<Item = Item>> {
-    let sgml_options = if format == Format::Trec && options.format == Format::Auto {
-        SgmlOptions {
-            include_headlines: options.sgml.include_headlines,
-            ..SgmlOptions::trec()
-        }
-    } else if format == Format::Sgml
-        && options.format == Format::Auto
-        && options.sgml == SgmlOptions::trec()
-    {
-        // Detected as Reuters-21578, and no element named: its own.
-        SgmlOptions::reuters()
-    } else {
-        options.sgml.clone()
-    };
+    let reuters = reader.fill_buf().is_ok_and(|head| {
+        sgml::looks_like_reuters(&String::from_utf8_lossy(&head[..head.len().min(1024)]))
+    });
+    let sgml_options = sgml_elements(format, reuters, &options);
     let mut splitter =
         SgmlSplitter::new(reader, &sgml_options.doc_tag).with_limit(options.max_bytes);
     let mut failed = false;
@@ -570,6 +412,26 @@ fn sgml_items(
             }
         }
     }))
+}
+
+/// The elements an SGML stream is read with: TREC's for a file detected as TREC; for SGML, those
+/// named, or when none is named ([`SourceOptions::sgml`] at its default) a Reuters-21578 file's
+/// own (`reuters`: the stream starts like one).
+fn sgml_elements(format: Format, reuters: bool, options: &SourceOptions) -> SgmlOptions {
+    let unnamed = SgmlOptions {
+        include_headlines: false,
+        ..options.sgml.clone()
+    } == SgmlOptions::trec();
+    if format == Format::Trec && options.format == Format::Auto {
+        SgmlOptions {
+            include_headlines: options.sgml.include_headlines,
+            ..SgmlOptions::trec()
+        }
+    } else if format == Format::Sgml && unnamed && reuters {
+        SgmlOptions::reuters()
+    } else {
+        options.sgml.clone()
+    }
 }
 
 /// The documents of a JSON-lines stream, a bad line skipped with its number.
@@ -710,9 +572,11 @@ mod tests {
     fn folder_is_read_recursively_in_path_order_with_relative_ids() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();
-        std::fs::write(dir.path().join("b.txt"), "Bee text.").unwrap();
-        std::fs::write(dir.path().join("a.txt"), "Ay text.").unwrap();
-        std::fs::write(dir.path().join("sub/c.txt"), "See text.").unwrap();
+        // Texts make up most of the bytes: every file is read, the JSON lines too.
+        let text = |t: &str| format!("{t} text, a plain document of its own.");
+        std::fs::write(dir.path().join("b.txt"), text("Bee")).unwrap();
+        std::fs::write(dir.path().join("a.txt"), text("Ay")).unwrap();
+        std::fs::write(dir.path().join("sub/c.txt"), text("See")).unwrap();
         std::fs::write(dir.path().join(".hidden"), "no").unwrap();
         std::fs::write(
             dir.path().join("d.jsonl"),

@@ -70,38 +70,37 @@ pub struct InputArgs {
     /// auto decides by content, the same rule for every command: WARC/ → warc, a doctype or
     /// <html> or a .html/.htm name → html, <DOC> → trec, Reuters-21578's <REUTERS> → sgml with
     /// its elements, `{` or a .jsonl/.ndjson name → jsonl, else text. sgml takes --doc-tag,
-    /// --id-tag or --id-attr, --text-tags; jsonl takes --id-field, --text-field.
+    /// --id-tag or --id-attr, --text-tags (none: a Reuters-21578 file's own, else TREC's); jsonl
+    /// takes --id-field, --text-field. In a folder mostly of collection files (trec, sgml, jsonl,
+    /// warc), auto leaves out the plain texts and pages beside them (a README, a DTD) and lists
+    /// them as skipped.
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
     /// For TREC input: put headline elements (HEAD, HEADLINE, HL) before the body text.
     #[arg(hide_short_help = true, long)]
     pub headlines: bool,
-    /// For --format sgml: the element holding one document.
+    /// For --format sgml: the element holding one document [default: DOC].
+    ///
+    /// When no element is named, a Reuters-21578 file is read with its own (REUTERS, NEWID,
+    /// TITLE and BODY), any other with TREC's.
+    #[arg(hide_short_help = true, long, value_name = "TAG")]
+    pub doc_tag: Option<String>,
+    /// For --format sgml: the element holding the id [default: DOCNO].
     #[arg(
         hide_short_help = true,
         long,
-        default_value = "DOC",
-        value_name = "TAG"
-    )]
-    pub doc_tag: String,
-    /// For --format sgml: the element holding the id.
-    #[arg(
-        hide_short_help = true,
-        long,
-        default_value = "DOCNO",
         value_name = "TAG",
         conflicts_with = "id_attr"
     )]
-    pub id_tag: String,
+    pub id_tag: Option<String>,
     /// For --format sgml: take the id from this attribute of the document element instead
     /// (Reuters-21578: NEWID).
     #[arg(hide_short_help = true, long, value_name = "ATTR")]
     pub id_attr: Option<String>,
-    /// For --format sgml: the elements whose text makes the document, in order.
+    /// For --format sgml: the elements whose text makes the document, in order [default: TEXT].
     #[arg(
         hide_short_help = true,
         long,
-        default_value = "TEXT",
         value_name = "TAG,…",
         value_delimiter = ','
     )]
@@ -129,7 +128,12 @@ pub struct InputArgs {
     ///
     /// Commands that read one document refuse the file; commands that read a corpus skip the
     /// document (or file) and go on.
-    #[arg(long, default_value_t = corpus::DEFAULT_MAX_BYTES, value_name = "BYTES")]
+    #[arg(
+        hide_short_help = true,
+        long,
+        default_value_t = corpus::DEFAULT_MAX_BYTES,
+        value_name = "BYTES"
+    )]
     pub max_bytes: u64,
     /// For web pages: the block coefficients, by the number of blocks wanted (seed 004).
     #[arg(hide_short_help = true, long, value_enum, default_value_t = PresetArg::P3to7)]
@@ -244,22 +248,34 @@ impl InputArgs {
         }
     }
 
+    /// The SGML elements: TREC's unless --format sgml names some. TREC's stand for "none
+    /// named", which reads a Reuters-21578 file with its own elements, detected or not.
     fn sgml(&self) -> SgmlOptions {
-        match self.format {
-            FormatArg::Sgml => SgmlOptions {
-                doc_tag: self.doc_tag.clone(),
-                id: match &self.id_attr {
-                    Some(attr) => IdSource::Attr(attr.clone()),
-                    None => IdSource::Tag(self.id_tag.clone()),
-                },
-                text_tags: self.text_tags.clone(),
-                headline_tags: Vec::new(),
-                include_headlines: false,
+        let trec = SgmlOptions {
+            include_headlines: self.headlines,
+            ..SgmlOptions::trec()
+        };
+        let named = self.doc_tag.is_some()
+            || self.id_tag.is_some()
+            || self.id_attr.is_some()
+            || !self.text_tags.is_empty();
+        if !matches!(self.format, FormatArg::Sgml) || !named {
+            return trec;
+        }
+        SgmlOptions {
+            doc_tag: self.doc_tag.clone().unwrap_or(trec.doc_tag),
+            id: match (&self.id_attr, &self.id_tag) {
+                (Some(attr), _) => IdSource::Attr(attr.clone()),
+                (None, Some(tag)) => IdSource::Tag(tag.clone()),
+                (None, None) => trec.id,
             },
-            _ => SgmlOptions {
-                include_headlines: self.headlines,
-                ..SgmlOptions::trec()
+            text_tags: if self.text_tags.is_empty() {
+                trec.text_tags
+            } else {
+                self.text_tags.clone()
             },
+            headline_tags: Vec::new(),
+            include_headlines: false,
         }
     }
 

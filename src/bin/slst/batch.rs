@@ -1,7 +1,7 @@
 //! `slst batch SOURCE…`: every near-duplicate pair and cluster of a corpus.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use clap::{Args, ValueEnum};
@@ -16,8 +16,18 @@ use crate::methods::slst_config;
 
 use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
 
+/// The end of the help: examples and the page to read.
+const HELP: &str = "\
+Examples:
+  slst batch corpus/ --out pairs.jsonl --clusters clusters.tsv
+  slst batch docs.jsonl --id-field url --text-field body --containment 0.8
+  slst batch reut2-*.sgm --method shingle --summary summary.json
+
+Docs: docs/batch.md";
+
 /// Arguments of `slst batch`.
 #[derive(Args, Debug)]
+#[command(after_help = HELP)]
 pub struct BatchArgs {
     /// Files, folders (read recursively, in path order) or `-` for standard input.
     #[arg(required = true)]
@@ -75,7 +85,7 @@ pub struct BatchArgs {
     /// `report`: each such pair whose scores reach the rule is written with the reason
     /// (`"template"` in JSON lines, a `template` column in TSV and CSV) and joins no cluster
     /// and no duplicate group.
-    #[arg(long, value_enum, default_value_t = TemplatesArg::Drop)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = TemplatesArg::Drop)]
     pub templates: TemplatesArg,
     /// Blocks shorter than this many sentences are dropped.
     #[arg(
@@ -89,7 +99,7 @@ pub struct BatchArgs {
     ///
     /// `index`: a suffix array over the sentence keys of blocks (or the method's own keys);
     /// `all`: compare every pair, slow and obviously correct, for checking.
-    #[arg(long, value_enum, default_value_t = CandidatesArg::Index)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = CandidatesArg::Index)]
     pub candidates: CandidatesArg,
     /// A run of sentences shared by more documents than this is boilerplate: reported and left
     /// out of candidate generation.
@@ -104,8 +114,9 @@ pub struct BatchArgs {
     /// pages.
     #[arg(hide_short_help = true, long, default_value_t = 10, value_name = "N")]
     pub boilerplate_pages: usize,
-    /// Worker threads (default: all cores). The output is the same for any number.
-    #[arg(long, value_name = "N")]
+    /// Worker threads: 0 (the default) one per core, at most 4 per core. The output is the same
+    /// for any number.
+    #[arg(hide_short_help = true, long, value_name = "N")]
     pub threads: Option<usize>,
     #[command(flatten)]
     pub quiet: QuietArgs,
@@ -331,12 +342,36 @@ impl WithDetector for Run<'_> {
     }
 }
 
+/// What `slst batch` refuses before it starts (see [`crate::refuse`]).
+pub fn refuse(args: &BatchArgs) -> std::result::Result<(), crate::refuse::Refusal> {
+    use crate::refuse::{self, Output};
+    refuse::inputs(&args.sources)?;
+    refuse::threads(args.threads)?;
+    refuse::threshold_or_containment(args.threshold, args.containment)?;
+    args.methods.robust.refuse_mode(&[args.method.0])?;
+    let mut inputs: Vec<&Path> = args.sources.iter().map(PathBuf::as_path).collect();
+    inputs.extend(refuse::stopword_file(&args.profile.stopwords));
+    let mut outputs = vec![Output {
+        default: args.out.as_os_str() == "-",
+        ..Output::file("--out", &args.out)
+    }];
+    let named = [
+        ("--clusters", &args.clusters),
+        ("--groups", &args.groups),
+        ("--summary", &args.summary),
+    ];
+    for (flag, path) in named {
+        outputs.extend(path.as_deref().map(|p| Output::file(flag, p)));
+    }
+    refuse::outputs(&inputs, &outputs)
+}
+
 pub fn run(args: BatchArgs) -> Result<()> {
     slst::corpus::check_sources(&args.sources)?;
-    if let Some(n) = args.threads {
+    if let Ok(Some(n)) = crate::refuse::threads(args.threads) {
         // Fails only when a pool already exists, which cannot happen this early.
         let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(n)
             .build_global();
     }
     let profile = args.profile.config()?;

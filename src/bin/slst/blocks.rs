@@ -8,8 +8,17 @@ use slst::{Error, Result};
 
 use crate::args::InputArgs;
 
+/// The end of the help: examples and the page to read.
+const HELP: &str = "\
+Examples:
+  slst blocks page.html
+  slst blocks --doc https://example.org/ crawl.warc.gz
+
+Docs: docs/web.md";
+
 /// Arguments of `slst blocks`.
 #[derive(Args, Debug)]
+#[command(after_help = HELP)]
 pub struct BlocksArgs {
     /// The page: an HTML file, or a WARC file (with --doc URI when it holds several pages).
     pub file: PathBuf,

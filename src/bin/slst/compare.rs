@@ -12,8 +12,18 @@ use crate::args::{InputArgs, MethodList, PassageFlags, ProfileFlags};
 use crate::methods::MethodFlags;
 use crate::methods::slst_config;
 
+/// The end of the help: examples and the page to read.
+const HELP: &str = "\
+Examples:
+  slst compare a.txt b.txt
+  slst compare --method all --json a.txt b.txt
+  slst compare --doc-a 1 --doc-b 2 reut2-000.sgm reut2-000.sgm
+
+Docs: docs/compare.md";
+
 /// Arguments of `slst compare`.
 #[derive(Args, Debug)]
+#[command(after_help = HELP)]
 pub struct CompareArgs {
     /// The first document (A): a file of any format slst reads, or `-` for standard input.
     pub a: PathBuf,

@@ -1,7 +1,7 @@
 //! `slst eval SOURCE… --truth FILE`: precision, recall and F1 against labelled pairs; with
 //! text-alignment truth, PAN's character measures of the passages found (`eval_alignment.rs`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use slst::corpus::{Item, read_sources};
@@ -13,8 +13,17 @@ use crate::methods::slst_config;
 
 use crate::args::{FolderArgs, InputArgs, MethodList, PassageFlags, ProfileFlags, QuietArgs};
 
+/// The end of the help: examples and the page to read.
+const HELP: &str = "\
+Examples:
+  slst eval answers/ --truth pairs.tsv --positive cut,light --method all
+  slst eval susp/ src/ --truth cases.tsv --truth-format alignment --mode paper,robust
+
+Docs: docs/eval.md";
+
 /// Arguments of `slst eval`.
 #[derive(Args, Debug)]
+#[command(after_help = HELP)]
 pub struct EvalArgs {
     /// The documents: files, folders or `-`.
     #[arg(required = true)]
@@ -234,6 +243,22 @@ pub fn read_documents(args: &EvalArgs) -> Result<(Vec<slst::Document>, usize)> {
     args.quiet
         .skipped_line(&skipped, docs.len(), "run without -q to see them");
     Ok((docs, skipped.len()))
+}
+
+/// What `slst eval` refuses before it starts (see [`crate::refuse`]).
+pub fn refuse(args: &EvalArgs) -> std::result::Result<(), crate::refuse::Refusal> {
+    use crate::refuse::{self, Output};
+    refuse::inputs(&args.sources)?;
+    args.methods.robust.refuse_mode(&args.method.0)?;
+    let mut inputs: Vec<&Path> = args.sources.iter().map(PathBuf::as_path).collect();
+    inputs.push(&args.truth);
+    inputs.extend(args.ignore.as_deref());
+    inputs.extend(refuse::stopword_file(&args.profile.stopwords));
+    let mut outputs = Vec::new();
+    outputs.extend(args.plots.as_deref().map(|p| Output::folder("--plots", p)));
+    let detections = args.detections_out.as_deref();
+    outputs.extend(detections.map(|p| Output::folder("--detections-out", p)));
+    refuse::outputs(&inputs, &outputs)
 }
 
 pub fn run(args: EvalArgs) -> Result<()> {

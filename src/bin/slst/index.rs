@@ -2,7 +2,7 @@
 //! index.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
@@ -35,8 +35,17 @@ pub enum IndexCommand {
     Check(PathArgs),
 }
 
+/// The end of the help: examples and the page to read.
+const CREATE_HELP: &str = "\
+Examples:
+  slst index create news.db --mode paper
+  slst index create mega.db --method megashingle
+
+Docs: docs/index.md";
+
 /// Arguments of `slst index create`.
 #[derive(Args, Debug)]
+#[command(after_help = CREATE_HELP)]
 pub struct CreateArgs {
     /// The index file to create.
     pub index: PathBuf,
@@ -65,8 +74,17 @@ pub struct CreateArgs {
     pub megashingle: MegaShingleFlags,
 }
 
+/// The end of the help: examples and the page to read.
+const ADD_HELP: &str = "\
+Examples:
+  slst index add news.db reut2-*.sgm
+  slst index add news.db update.jsonl --no-replace
+
+Docs: docs/index.md";
+
 /// Arguments of `slst index add`.
 #[derive(Args, Debug)]
+#[command(after_help = ADD_HELP)]
 pub struct AddArgs {
     /// The index.
     pub index: PathBuf,
@@ -87,8 +105,16 @@ pub struct AddArgs {
     pub folders: FolderArgs,
 }
 
+/// The end of the help: examples and the page to read.
+const REMOVE_HELP: &str = "\
+Examples:
+  slst index remove news.db 12345 12346
+
+Docs: docs/index.md";
+
 /// Arguments of `slst index remove`.
 #[derive(Args, Debug)]
+#[command(after_help = REMOVE_HELP)]
 pub struct RemoveArgs {
     /// The index.
     pub index: PathBuf,
@@ -97,8 +123,17 @@ pub struct RemoveArgs {
     pub ids: Vec<String>,
 }
 
+/// The end of the help: examples and the page to read.
+const PATH_HELP: &str = "\
+Examples:
+  slst index stats news.db
+  slst index check news.db --json
+
+Docs: docs/index.md";
+
 /// An index path alone.
 #[derive(Args, Debug)]
+#[command(after_help = PATH_HELP)]
 pub struct PathArgs {
     /// The index.
     pub index: PathBuf,
@@ -107,8 +142,17 @@ pub struct PathArgs {
     pub json: bool,
 }
 
+/// The end of the help: examples and the page to read.
+const QUERY_HELP: &str = "\
+Examples:
+  slst query news.db incoming.txt
+  slst query news.db new/ --containment 0.8 --top 5 --json
+
+Docs: docs/index.md";
+
 /// Arguments of `slst query`.
 #[derive(Args, Debug)]
+#[command(after_help = QUERY_HELP)]
 pub struct QueryArgs {
     /// The index.
     pub index: PathBuf,
@@ -145,6 +189,48 @@ pub fn run(command: IndexCommand) -> Result<()> {
         IndexCommand::Stats(args) => stats(args),
         IndexCommand::Check(args) => check(args),
     }
+}
+
+/// What `slst index` refuses before it starts (see [`crate::refuse`]).
+pub fn refuse(command: &IndexCommand) -> std::result::Result<(), crate::refuse::Refusal> {
+    use crate::refuse::{self, Output};
+    match command {
+        IndexCommand::Create(a) => {
+            a.robust.refuse_mode(&[a.method.0])?;
+            refuse::outputs(&[], &[Output::file("the index", &a.index)])
+        }
+        IndexCommand::Add(a) => {
+            refuse::inputs(&a.sources)?;
+            let index = std::fs::canonicalize(&a.index).ok();
+            match a
+                .sources
+                .iter()
+                .find(|s| std::fs::canonicalize(s).ok() == index)
+            {
+                Some(s) if index.is_some() => Err(format!(
+                    "{} is the index, also given as a source; give the documents to add",
+                    s.display()
+                )),
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+/// What `slst query` refuses before it starts.
+pub fn refuse_query(args: &QueryArgs) -> std::result::Result<(), crate::refuse::Refusal> {
+    use crate::refuse::{self, Output};
+    refuse::inputs(&args.files)?;
+    refuse::threshold_or_containment(args.threshold, args.containment)?;
+    let mut inputs: Vec<&Path> = args.files.iter().map(PathBuf::as_path).collect();
+    inputs.push(&args.index);
+    let timings = args.timings.as_deref();
+    let outputs: Vec<Output> = timings
+        .map(|p| Output::file("--timings", p))
+        .into_iter()
+        .collect();
+    refuse::outputs(&inputs, &outputs)
 }
 
 fn create(args: CreateArgs) -> Result<()> {

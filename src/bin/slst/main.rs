@@ -12,6 +12,7 @@ mod eval_alignment;
 mod index;
 mod methods;
 mod profile;
+mod refuse;
 #[cfg(feature = "sample")]
 mod sample;
 mod robust_flags;
@@ -23,9 +24,19 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// The end of the help: examples and where to read on.
+const HELP: &str = "\
+Examples:
+  slst compare a.txt b.txt
+  slst batch corpus/ --out pairs.jsonl --clusters clusters.tsv
+  slst eval answers/ --truth pairs.tsv --positive cut,light --method all
+
+Each command's -h shows its common options and --help all of them.
+Docs: README.md, then docs/ (a page per command)";
+
 /// Near-duplicate documents and reused text, by sentence structure (SL+ST).
 #[derive(Parser)]
-#[command(name = "slst", version, about, long_about = None)]
+#[command(name = "slst", version, about, long_about = None, after_help = HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -79,7 +90,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage(&e),
+    };
+    if let Err(refusal) = refuse::refuse(&cli.command) {
+        eprintln!("slst: error: {refusal}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
         Command::Batch(args) => batch::run(args),
@@ -107,6 +125,32 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// What clap stops at: help and the version on standard output (exit 0); a command line it
+/// cannot parse as `slst: error: …` with its usage on standard error (exit 2), as every other
+/// error the command prints.
+fn usage(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let code = ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // A closed pipe (`slst --help | head`) is not an error.
+            let _ = e.print();
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("slst: error: no command given\n");
+            let _ = e.print();
+        }
+        _ => {
+            let text = e.render().to_string();
+            eprint!(
+                "slst: error: {}",
+                text.strip_prefix("error: ").unwrap_or(&text)
+            );
+        }
+    }
+    code
 }
 
 /// The library's error with what the command line adds: settings named by their flags, and

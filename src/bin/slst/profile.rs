@@ -8,12 +8,22 @@ use slst::{Result, SentenceProfile};
 
 use crate::args::{InputArgs, ProfileFlags};
 
+/// The end of the help: examples and the page to read.
+const HELP: &str = "\
+Examples:
+  slst profile a.txt
+  slst profile --doc 5 reut2-000.sgm --json
+
+Docs: docs/compare.md";
+
 /// Arguments of `slst profile`.
 #[derive(Args, Debug)]
+#[command(after_help = HELP)]
 pub struct ProfileArgs {
-    /// The document: a text file, or a TREC SGML file (gzip'd or not).
+    /// The document: a file of any format slst reads (gzip'd or not).
     pub file: PathBuf,
-    /// The id (DOCNO) to take from a TREC, SGML or JSON-lines file holding several documents.
+    /// The id to take from a file holding several documents (TREC DOCNO, Reuters-21578 NEWID,
+    /// JSON-lines id field, WARC URI).
     #[arg(long, value_name = "ID")]
     pub doc: Option<String>,
     /// Print one JSON object instead of the table.

@@ -1,7 +1,7 @@
 //! `slst sample SOURCE… --queries 6 --top 150 --out FILE --manifest FILE`: an AP90-S-like subset
 //! (BM25 top k of q query documents, union), or `--rebuild MANIFEST` to build one again.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use slst::batch::output::write_atomically;
@@ -10,8 +10,17 @@ use slst::{Error, Result};
 
 use crate::args::{FolderArgs, InputArgs, QuietArgs};
 
+/// The end of the help: examples and the page to read.
+const HELP: &str = "\
+Examples:
+  slst sample reut2-*.sgm --queries 6 --top 150 --out s.trec --manifest s.json
+  slst sample --rebuild s.json --out again.trec
+
+Docs: docs/sets.md";
+
 /// Arguments of `slst sample`.
 #[derive(Args, Debug)]
+#[command(after_help = HELP)]
 pub struct SampleArgs {
     /// The corpus: files, folders or `-` (any format `slst batch` reads).
     #[arg(required_unless_present = "rebuild", conflicts_with = "rebuild")]
@@ -60,6 +69,25 @@ pub enum AnalyzerArg {
     English,
     /// Lowercase only.
     Plain,
+}
+
+/// What `slst sample` refuses before it starts (see [`crate::refuse`]): with --rebuild, the
+/// manifest and the sources it names are inputs.
+pub fn refuse(args: &SampleArgs) -> std::result::Result<(), crate::refuse::Refusal> {
+    use crate::refuse::{self, Output};
+    refuse::inputs(&args.sources)?;
+    let recorded = args.rebuild.as_deref().and_then(|p| Manifest::read(p).ok());
+    let mut inputs: Vec<&Path> = args.sources.iter().map(PathBuf::as_path).collect();
+    inputs.extend(args.rebuild.as_deref());
+    let sources = recorded.map(|m| m.source_paths()).unwrap_or_default();
+    inputs.extend(sources.iter().map(PathBuf::as_path));
+    let mut outputs = vec![Output::file("--out", &args.out)];
+    outputs.extend(
+        args.manifest
+            .as_deref()
+            .map(|p| Output::file("--manifest", p)),
+    );
+    refuse::outputs(&inputs, &outputs)
 }
 
 pub fn run(args: SampleArgs) -> Result<()> {

@@ -11,16 +11,26 @@ use slst::{Detector, Document, Result, SlstConfig};
 use crate::args::{InputArgs, MethodArg, ProfileFlags};
 use crate::methods::MethodFlags;
 
+/// The end of the help: examples and the page to read.
+const HELP: &str = "\
+Examples:
+  slst sketch --method shingle a.txt
+  slst sketch --method spotsigs --json a.txt
+
+Docs: docs/compare.md";
+
 /// Arguments of `slst sketch`.
 #[derive(Args, Debug)]
+#[command(after_help = HELP)]
 pub struct SketchArgs {
-    /// The document: a text file, or a TREC SGML file (gzip'd or not).
+    /// The document: a file of any format slst reads (gzip'd or not).
     pub file: PathBuf,
     /// The method.
     #[arg(long, value_enum, default_value_t = MethodArg(Method::Slst), value_name = "NAME")]
     pub method: MethodArg,
-    /// The DOCNO to take from a TREC file holding several documents.
-    #[arg(long, value_name = "DOCNO")]
+    /// The id to take from a file holding several documents (TREC DOCNO, Reuters-21578 NEWID,
+    /// JSON-lines id field, WARC URI).
+    #[arg(long, value_name = "ID")]
     pub doc: Option<String>,
     /// Print one JSON object (for shingles: `fingerprints` in text order).
     #[arg(long)]

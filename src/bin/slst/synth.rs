@@ -12,8 +12,16 @@ use slst::{Document, Result};
 
 use crate::args::{FolderArgs, InputArgs, QuietArgs};
 
+/// The end of the help: examples and the page to read.
+const HELP: &str = "\
+Examples:
+  slst synth kjv.trec.gz --docs 200 --seed 1 --out synth.trec --truth truth.tsv
+
+Docs: docs/sets.md";
+
 /// Arguments of `slst synth`.
 #[derive(Args, Debug)]
+#[command(after_help = HELP)]
 pub struct SynthArgs {
     /// The real documents: files, folders or `-` (any format `slst batch` reads).
     #[arg(required = true)]
@@ -65,6 +73,20 @@ pub struct SynthArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub folders: FolderArgs,
+}
+
+/// What `slst synth` refuses before it starts (see [`crate::refuse`]).
+pub fn refuse(args: &SynthArgs) -> std::result::Result<(), crate::refuse::Refusal> {
+    use crate::refuse::{self, Output};
+    refuse::inputs(&args.sources)?;
+    let mut inputs: Vec<&Path> = args.sources.iter().map(PathBuf::as_path).collect();
+    inputs.extend(refuse::stopword_file(&args.stopwords));
+    let mut outputs = vec![
+        Output::file("--out", &args.out),
+        Output::file("--truth", &args.truth),
+    ];
+    outputs.extend(args.log.as_deref().map(|p| Output::file("--log", p)));
+    refuse::outputs(&inputs, &outputs)
 }
 
 pub fn run(args: SynthArgs) -> Result<()> {
