@@ -10,12 +10,14 @@
 //! - [`sgml`]: TREC SGML and other SGML collections (Reuters-21578);
 //! - [`detect_format`]: the one rule by which every command tells a file's format;
 //! - [`read_sources`]: every document of files, folders and standard input, as a stream;
+//!   [`read_records`] the same with each item's file and, when asked, its record's bytes;
 //!   [`read_stream`] the same for one byte stream (bytes in memory, a pipe);
 //! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it
 //!   (collection files through the same stream reader);
 //! - [`write_trec`]: documents back to TREC SGML (`slst synth`, `slst sample`).
 
 pub mod jsonl;
+mod records;
 pub mod sgml;
 mod source;
 pub mod web;
@@ -28,6 +30,7 @@ pub use source::{
     FolderOptions, Item, Skipped, SourceOptions, check_sources, detect_format, read_sources,
     read_stream,
 };
+pub use records::{Origin, Record, read_records};
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
 
