@@ -25,12 +25,12 @@ mod write;
 
 use std::path::Path;
 
+pub use records::{Origin, Record, read_records};
 use sgml::SgmlOptions;
 pub use source::{
     FolderOptions, Item, Skipped, SourceOptions, check_sources, detect_format, read_sources,
     read_stream,
 };
-pub use records::{Origin, Record, read_records};
 pub use web::{WarcId, WebOptions};
 pub use write::write_trec;
 

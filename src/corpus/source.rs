@@ -341,7 +341,9 @@ pub(super) fn open(path: &Path, _max_bytes: u64) -> Result<Box<dyn Read>, Error>
 }
 
 /// A stream, inflated when its first two bytes are gzip's magic bytes.
-pub(super) fn inflating<R: Read + 'static>(mut reader: BufReader<R>) -> std::io::Result<Box<dyn Read>> {
+pub(super) fn inflating<R: Read + 'static>(
+    mut reader: BufReader<R>,
+) -> std::io::Result<Box<dyn Read>> {
     let gz = reader.fill_buf()?.starts_with(&[0x1F, 0x8B]);
     Ok(if gz {
         Box::new(flate2::read::MultiGzDecoder::new(reader))
@@ -382,7 +384,11 @@ pub(super) fn stream_items(
     location: String,
     options: &SourceOptions,
 ) -> Box<dyn Iterator<Item = Item>> {
-    Box::new(stream_records(reader, id, location, options, false).1.map(|(item, _)| item))
+    Box::new(
+        stream_records(reader, id, location, options, false)
+            .1
+            .map(|(item, _)| item),
+    )
 }
 
 /// Items with, when `keep_raw` is set, the bytes each document of a JSON-lines or SGML stream
@@ -426,9 +432,9 @@ pub(super) fn stream_records(
             options.web,
             options.max_bytes,
         )),
-        Format::Auto | Format::Text | Format::Html => bare(Box::new(std::iter::once(
-            whole_item(reader, id, location, format, &options),
-        ))),
+        Format::Auto | Format::Text | Format::Html => bare(Box::new(std::iter::once(whole_item(
+            reader, id, location, format, &options,
+        )))),
         Format::Trec | Format::Sgml => sgml_items(reader, location, format, options, keep_raw),
         Format::Jsonl => jsonl_items(reader, location, options, keep_raw),
     };
