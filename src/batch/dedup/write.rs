@@ -84,7 +84,7 @@ pub fn plan(
             });
         }
         for (path, what) in [(out, "the output"), (dropped, "the dropped table")] {
-            if same_path(path, source) || inside(path, source) {
+            if same_path(path, source) || (path.is_file() && inside(path, source)) {
                 return Err(refuse(path, format!("{what} would overwrite an input")));
             }
         }
