@@ -153,7 +153,7 @@ fn planted(dir: &Path) -> Vec<String> {
     let kjv = std::fs::read_to_string(repo().join("corpora/bible/kjv-1mb.txt")).unwrap();
     let genesis = &kjv[..3000];
     let json = |s: &str| serde_json::to_string(s).unwrap();
-    let lines = vec![
+    let lines = [
         format!(
             r#"{{"id": "half", "text": {}, "score": 3, "note": "caf\u00e9"}}"#,
             json(half)
