@@ -9,6 +9,7 @@ done in Rust with the GIL released; the results are the same as the ``slst`` com
     [text_a[b.a] for b in r.blocks]           # the common sentence blocks
     for p in slst.pairs(docs):                # docs: any iterable of (id, text)
         print(p.a, p.b, p.resemblance)
+    d = slst.dedup(docs, keep="longest")      # d.kept: the ids to keep; d.dropped: the rest
 
 Spans are ``slice`` objects over the Python strings: ``a[r.blocks[0].a]`` is the first block's
 text in ``a``.
@@ -22,7 +23,9 @@ from typing import Any, Iterable, List, Optional, Tuple, Union
 from ._slst import (
     Block,
     Comparison,
+    Dedup,
     Detector,
+    Dropped,
     Pair,
     Pairs,
     Passage,
@@ -36,12 +39,15 @@ from ._slst import (
     plan_walk,
     prefix_len,
 )
+from ._slst import dedup as _dedup
 from ._slst import profile as _profile
 
 __all__ = [
     "Block",
     "Comparison",
+    "Dedup",
     "Detector",
+    "Dropped",
     "Pair",
     "Pairs",
     "Passage",
@@ -52,6 +58,7 @@ __all__ = [
     "__version__",
     "compare",
     "decode",
+    "dedup",
     "detector",
     "keys",
     "methods",
@@ -162,4 +169,41 @@ def pairs(
         max_df=max_df,
         threads=threads,
         group_at=group_at,
+    )
+
+
+def dedup(
+    docs: Iterable[Union[str, bytes, Tuple[Any, Union[str, bytes]]]],
+    method: str = "slst",
+    mode: str = "robust",
+    *,
+    keep: str = "first",
+    rule: str = "duplicates",
+    containment: float = 0.8,
+    max_df: int = 1000,
+    threads: Optional[int] = None,
+    **params: Any,
+) -> Dedup:
+    """The corpus without its near-duplicates, as ``slst dedup`` decides it. ``docs`` is any
+    iterable of ``(id, text)``, or of texts alone (their ids are then their positions, from
+    ``"0"``). The pairs are those of :func:`pairs` with the same settings; documents are ranked
+    by ``keep`` — ``first`` (input order), ``longest`` (most bytes of text) or
+    ``most-sentences`` (most kept sentences), ties in input order — and walked in that order: a
+    document that forms a pair with a document already kept is dropped, the others kept.
+
+    Returns a :class:`Dedup`: ``kept`` (the kept ids, in input order), ``kept_indices``
+    (their positions), ``dropped`` (a :class:`Dropped` row per dropped document: the kept
+    document it copies, the pair's resemblance and containments, ``to_json()`` the line ``slst
+    dedup`` writes) and ``documents`` (how many were read)."""
+    items = (
+        (str(i), d) if isinstance(d, (str, bytes)) else d for i, d in enumerate(docs)
+    )
+    return _dedup(
+        detector(method, mode, **params),
+        items,
+        keep=keep,
+        rule=rule,
+        containment=containment,
+        max_df=max_df,
+        threads=threads,
     )

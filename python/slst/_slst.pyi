@@ -6,7 +6,9 @@ __version__: str
 __all__ = [
     "Block",
     "Comparison",
+    "Dedup",
     "Detector",
+    "Dropped",
     "Pair",
     "Pairs",
     "Passage",
@@ -16,6 +18,7 @@ __all__ = [
     "SlstError",
     "__version__",
     "decode",
+    "dedup",
     "methods",
     "plan_walk",
     "prefix_len",
@@ -98,6 +101,35 @@ class Pairs(Iterator[Pair]):
     def __iter__(self) -> Pairs: ...
     def __next__(self) -> Pair: ...
     def __len__(self) -> int: ...
+
+@final
+class Dropped:
+    dropped: str
+    kept: str
+    resemblance: float
+    containment_dropped: Optional[float]
+    containment_kept: Optional[float]
+    method: str
+    rule: str
+    json: str
+    def to_json(self) -> str: ...
+
+@final
+class Dedup:
+    kept: List[str]
+    kept_indices: List[int]
+    dropped: List[Dropped]
+    documents: int
+
+def dedup(
+    detector: Detector,
+    docs: Iterable[Tuple[Any, Union[str, bytes]]],
+    keep: str = "first",
+    rule: str = "duplicates",
+    containment: float = 0.8,
+    max_df: int = 1000,
+    threads: Optional[int] = None,
+) -> Dedup: ...
 
 @final
 class Sentence:

@@ -8,12 +8,13 @@
 //! The bindings are a thin shell: settings, modes and rules are read by the library, a sketch
 //! is the library's typed `MethodSketch`, and every record's JSON is the one the CLI writes.
 //! Modules by what they do: [`detector`] (the class everything starts from), [`sketch`],
-//! [`comparison`] (two documents), [`pairs`] (corpus runs' records), [`corpus`] (documents
-//! from Python), [`join`] (a distributed join's bounds), [`profile`], [`settings`] (by name)
-//! and [`spans`] (byte to character offsets).
+//! [`comparison`] (two documents), [`pairs`] (corpus runs' records), [`dedup`] (which
+//! documents to keep), [`corpus`] (documents from Python), [`join`] (a distributed join's
+//! bounds), [`profile`], [`settings`] (by name) and [`spans`] (byte to character offsets).
 
 mod comparison;
 mod corpus;
+mod dedup;
 mod detector;
 mod join;
 mod pairs;
@@ -29,6 +30,7 @@ use pyo3::prelude::*;
 use slst::method::Method;
 
 pub use crate::comparison::{Block, Comparison, Passage};
+pub use crate::dedup::{Dedup, Dropped};
 pub use crate::detector::Detector;
 pub use crate::pairs::{Pair, Pairs};
 pub use crate::profile::{Profile, Sentence};
@@ -61,10 +63,13 @@ fn _slst(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Passage>()?;
     m.add_class::<Pair>()?;
     m.add_class::<Pairs>()?;
+    m.add_class::<Dedup>()?;
+    m.add_class::<Dropped>()?;
     m.add_class::<Profile>()?;
     m.add_class::<Sentence>()?;
     m.add_function(wrap_pyfunction!(profile::profile, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
+    m.add_function(wrap_pyfunction!(dedup::dedup, m)?)?;
     m.add_function(wrap_pyfunction!(corpus::decode, m)?)?;
     m.add_function(wrap_pyfunction!(join::plan_walk, m)?)?;
     m.add_function(wrap_pyfunction!(join::prefix_len, m)?)?;

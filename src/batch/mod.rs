@@ -25,6 +25,7 @@
 //! (boilerplate, listed in the summary). Results do not depend on the thread count.
 
 mod cluster;
+pub mod dedup;
 mod groups;
 mod verify;
 pub mod output;
@@ -354,15 +355,31 @@ pub fn process_cpu_seconds() -> Option<f64> {
 /// Ids name documents in every output, so each must be unique: two files that both number
 /// their records from `d0` would otherwise give the pair (d0, d0).
 pub fn unique_ids(items: impl Iterator<Item = Item>) -> impl Iterator<Item = Item> {
+    unique_ids_of(items, |item| item)
+}
+
+/// [`unique_ids`] over values that each hold an item (`item` reaches it): the values in order,
+/// each document whose id an earlier document has turned into a skipped item.
+pub fn unique_ids_of<T>(
+    items: impl Iterator<Item = T>,
+    item: impl Fn(&mut T) -> &mut Item,
+) -> impl Iterator<Item = T> {
     let mut seen: HashSet<String> = HashSet::new();
-    items.map(move |item| match item {
-        Item::Document(doc) if !seen.insert(doc.id.clone()) => Item::Skipped(Skipped {
-            id: Some(doc.id.clone()),
-            location: doc.id,
-            reason: "the id of an earlier document: ids must be unique, this document is left out"
-                .into(),
-        }),
-        other => other,
+    items.map(move |mut value| {
+        let slot = item(&mut value);
+        if let Item::Document(doc) = slot
+            && !seen.insert(doc.id.clone())
+        {
+            let id = std::mem::take(&mut doc.id);
+            *slot = Item::Skipped(Skipped {
+                id: Some(id.clone()),
+                location: id,
+                reason:
+                    "the id of an earlier document: ids must be unique, this document is left out"
+                        .into(),
+            });
+        }
+        value
     })
 }
 

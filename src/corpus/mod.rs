@@ -10,6 +10,7 @@
 //! - [`sgml`]: TREC SGML and other SGML collections (Reuters-21578);
 //! - [`detect_format`]: the one rule by which every command tells a file's format;
 //! - [`read_sources`]: every document of files, folders and standard input, as a stream;
+//!   [`read_records`] the same with each item's file and, when asked, its record's bytes;
 //!   [`read_stream`] the same for one byte stream (bytes in memory, a pipe);
 //! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it
 //!   (collection files through the same stream reader);
@@ -17,6 +18,7 @@
 
 mod folder;
 pub mod jsonl;
+mod records;
 pub mod sgml;
 mod source;
 pub mod web;
@@ -25,6 +27,7 @@ mod write;
 use std::path::Path;
 
 pub use folder::FolderOptions;
+pub use records::{Origin, Record, read_records};
 use sgml::SgmlOptions;
 pub use source::{
     Item, Skipped, SourceOptions, check_sources, detect_format, read_sources, read_stream,

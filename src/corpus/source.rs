@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use super::folder::{self, FolderOptions, folder_files};
+use super::folder::FolderOptions;
 use super::jsonl::{self, JsonlOptions};
 use super::sgml::{self, SgmlOptions, SgmlSplitter};
 use super::web::{self, WebOptions};
@@ -164,67 +164,16 @@ pub fn check_sources(sources: &[PathBuf]) -> crate::error::Result<()> {
 /// Every document of `sources`, in order: files as given, folders recursively in sorted path
 /// order, `-` for standard input. Ids: the path as given for a text file, the path relative to
 /// the folder for a text file inside one, the collection's own id for SGML and JSON lines.
+/// [`read_records`](super::read_records) gives the same items with where each came from.
 pub fn read_sources(
     sources: &[PathBuf],
     options: &SourceOptions,
 ) -> impl Iterator<Item = Item> + use<> {
-    let options = options.clone();
-    let mut pending: Vec<(PathBuf, Option<PathBuf>)> =
-        sources.iter().rev().map(|p| (p.clone(), None)).collect();
-    let mut current: Option<Box<dyn Iterator<Item = Item>>> = None;
-    std::iter::from_fn(move || {
-        loop {
-            if let Some(items) = current.as_mut() {
-                if let Some(item) = items.next() {
-                    return Some(item);
-                }
-                current = None;
-            }
-            let (path, root) = pending.pop()?;
-            if path.as_os_str() == "-" {
-                // Inflated when gzip'd, as a file is.
-                current = Some(match inflating(BufReader::new(std::io::stdin().lock())) {
-                    Ok(reader) => stream_items(reader, "-".into(), "<stdin>".into(), &options),
-                    Err(e) => skipped_once(None, "<stdin>".into(), read_failure(&e)),
-                });
-                continue;
-            }
-            if path.is_dir() {
-                match folder_files(&path, &options.folders) {
-                    Ok(files) => {
-                        let root = root.unwrap_or_else(|| path.clone());
-                        let (files, left_out) = folder::corpus_files(files, &options);
-                        pending.extend(files.into_iter().rev().map(|f| (f, Some(root.clone()))));
-                        current = Some(Box::new(left_out.into_iter().map(Item::Skipped)));
-                    }
-                    Err(reason) => {
-                        return Some(Item::Skipped(Skipped {
-                            id: None,
-                            location: path.display().to_string(),
-                            reason,
-                        }));
-                    }
-                }
-                continue;
-            }
-            let id = match &root {
-                Some(r) => path.strip_prefix(r).unwrap_or(&path).display().to_string(),
-                None => path.display().to_string(),
-            };
-            current = Some(match open(&path) {
-                Ok(reader) => stream_items(reader, id, path.display().to_string(), &options),
-                Err(e) => Box::new(std::iter::once(Item::Skipped(Skipped {
-                    id: None,
-                    location: path.display().to_string(),
-                    reason: error_reason(&e),
-                }))),
-            });
-        }
-    })
+    super::records::read_records(sources, options, false).map(|r| r.item)
 }
 
 /// The message of an error without the path it starts with (the location says it).
-fn error_reason(e: &Error) -> String {
+pub(super) fn error_reason(e: &Error) -> String {
     let text = e.to_string();
     match text.split_once(": ") {
         Some((_, rest)) => rest.to_string(),
@@ -242,7 +191,9 @@ pub(super) fn open(path: &Path) -> Result<Box<dyn Read>, Error> {
 }
 
 /// A stream, inflated when its first two bytes are gzip's magic bytes.
-fn inflating<R: Read + 'static>(mut reader: BufReader<R>) -> std::io::Result<Box<dyn Read>> {
+pub(super) fn inflating<R: Read + 'static>(
+    mut reader: BufReader<R>,
+) -> std::io::Result<Box<dyn Read>> {
     let gz = reader.fill_buf()?.starts_with(&[0x1F, 0x8B]);
     Ok(if gz {
         Box::new(flate2::read::MultiGzDecoder::new(reader))
@@ -283,29 +234,61 @@ pub(super) fn stream_items(
     location: String,
     options: &SourceOptions,
 ) -> Box<dyn Iterator<Item = Item>> {
+    Box::new(
+        stream_records(reader, id, location, options, false)
+            .1
+            .map(|(item, _)| item),
+    )
+}
+
+/// Items with, when `keep_raw` is set, the bytes each document of a JSON-lines or SGML stream
+/// was read from (its line, its element).
+pub(super) type RawItems = Box<dyn Iterator<Item = (Item, Option<Vec<u8>>)>>;
+
+/// The items of one opened stream, by its format, with that format (`None` when it could not
+/// be told) and, with `keep_raw`, each collection document's bytes as read.
+pub(super) fn stream_records(
+    reader: Box<dyn Read>,
+    id: String,
+    location: String,
+    options: &SourceOptions,
+    keep_raw: bool,
+) -> (Option<Format>, RawItems) {
+    let bare = |items: Box<dyn Iterator<Item = Item>>| -> RawItems {
+        Box::new(items.map(|item| (item, None)))
+    };
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let format = match options.format {
         Format::Auto => match reader.fill_buf() {
             Ok(head) => match detect_format(head, &location) {
                 Format::Text => match unknown_collection(head) {
-                    Some(hint) => return skipped_once(Some(id), location, hint),
+                    Some(hint) => return (None, bare(skipped_once(Some(id), location, hint))),
                     None => Format::Text,
                 },
                 format => format,
             },
-            Err(e) => return skipped_once(None, location, format!("cannot read: {e}")),
+            Err(e) => {
+                let reason = format!("cannot read: {e}");
+                return (None, bare(skipped_once(None, location, reason)));
+            }
         },
         f => f,
     };
     let options = options.clone();
-    match format {
-        Format::Warc => web::warc_items(Box::new(reader), location, options.web, options.max_bytes),
-        Format::Auto | Format::Text | Format::Html => Box::new(std::iter::once(whole_item(
+    let items = match format {
+        Format::Warc => bare(web::warc_items(
+            Box::new(reader),
+            location,
+            options.web,
+            options.max_bytes,
+        )),
+        Format::Auto | Format::Text | Format::Html => bare(Box::new(std::iter::once(whole_item(
             reader, id, location, format, &options,
-        ))),
-        Format::Trec | Format::Sgml => sgml_items(reader, location, format, options),
-        Format::Jsonl => jsonl_items(reader, location, options),
-    }
+        )))),
+        Format::Trec | Format::Sgml => sgml_items(reader, location, format, options, keep_raw),
+        Format::Jsonl => jsonl_items(reader, location, options, keep_raw),
+    };
+    (Some(format), items)
 }
 
 /// A plain-text file or an HTML page: one document, or why it is not one.
@@ -352,13 +335,15 @@ fn whole_item(
 }
 
 /// The documents of an SGML stream (TREC, or the elements `options.sgml` names), each
-/// element read and parsed on its own, so that a bad one is skipped with its line.
+/// element read and parsed on its own, so that a bad one is skipped with its line; with
+/// `keep_raw`, each document with its element's bytes.
 fn sgml_items(
     mut reader: BufReader<Box<dyn Read>>,
     location: String,
     format: Format,
     options: SourceOptions,
-) -> Box<dyn Iterator<Item = Item>> {
+    keep_raw: bool,
+) -> RawItems {
     let reuters = reader.fill_buf().is_ok_and(|head| {
         sgml::looks_like_reuters(&String::from_utf8_lossy(&head[..head.len().min(1024)]))
     });
@@ -374,14 +359,17 @@ fn sgml_items(
         match splitter.next_document() {
             Err(e) => {
                 failed = true;
-                Some(skipped(None, location.clone(), read_failure(&e)))
+                Some((skipped(None, location.clone(), read_failure(&e)), None))
             }
             Ok(None) if !found_any => {
                 failed = true;
-                Some(skipped(
+                Some((
+                    skipped(
+                        None,
+                        location.clone(),
+                        format!("no <{}> element found", sgml_options.doc_tag),
+                    ),
                     None,
-                    location.clone(),
-                    format!("no <{}> element found", sgml_options.doc_tag),
                 ))
             }
             Ok(None) => None,
@@ -389,16 +377,19 @@ fn sgml_items(
                 found_any = true;
                 let at = format!("{}:{}", location, raw.line);
                 if raw.len > options.max_bytes {
-                    return Some(skipped(
-                        None,
-                        at,
-                        format!(
-                            "over the limit of {} bytes (a document of {} bytes)",
-                            options.max_bytes, raw.len
+                    return Some((
+                        skipped(
+                            None,
+                            at,
+                            format!(
+                                "over the limit of {} bytes (a document of {} bytes)",
+                                options.max_bytes, raw.len
+                            ),
                         ),
+                        None,
                     ));
                 }
-                Some(match decode_text(&raw.bytes) {
+                let item = match decode_text(&raw.bytes) {
                     Err(NotText(reason)) => skipped(None, at, format!("not text ({reason})")),
                     Ok((element, encoding)) => {
                         match sgml::parse_document(&element, raw.line, &sgml_options) {
@@ -408,7 +399,8 @@ fn sgml_items(
                             Err(e) => skipped(None, at, e.detail),
                         }
                     }
-                })
+                };
+                Some((item, keep_raw.then_some(raw.bytes)))
             }
         }
     }))
@@ -434,12 +426,14 @@ fn sgml_elements(format: Format, reuters: bool, options: &SourceOptions) -> Sgml
     }
 }
 
-/// The documents of a JSON-lines stream, a bad line skipped with its number.
+/// The documents of a JSON-lines stream, a bad line skipped with its number; with `keep_raw`,
+/// each document with its line as read (its line end included).
 fn jsonl_items(
     mut reader: BufReader<Box<dyn Read>>,
     location: String,
     options: SourceOptions,
-) -> Box<dyn Iterator<Item = Item>> {
+    keep_raw: bool,
+) -> RawItems {
     let mut line_no = 0usize;
     let mut buf = Vec::new();
     let mut done = false;
@@ -450,41 +444,35 @@ fn jsonl_items(
             match read_line_bounded(&mut reader, &mut buf, options.max_bytes) {
                 Err(e) => {
                     done = true;
-                    return Some(skipped(
-                        None,
-                        format!("{location}:{line_no}"),
-                        read_failure(&e),
-                    ));
+                    let at = format!("{location}:{line_no}");
+                    return Some((skipped(None, at, read_failure(&e)), None));
                 }
                 Ok(0) => done = true,
                 Ok(len) => {
                     let at = format!("{location}:{line_no}");
                     if len > options.max_bytes {
-                        return Some(skipped(
-                            None,
-                            at,
-                            format!(
-                                "over the limit of {} bytes (a line of {len} bytes)",
-                                options.max_bytes
-                            ),
-                        ));
+                        let reason = format!(
+                            "over the limit of {} bytes (a line of {len} bytes)",
+                            options.max_bytes
+                        );
+                        return Some((skipped(None, at, reason), None));
                     }
                     let line = match std::str::from_utf8(&buf) {
                         Ok(l) => l.trim(),
                         Err(_) => {
-                            return Some(skipped(
-                                None,
-                                at,
-                                "not valid UTF-8 (JSON must be)".into(),
-                            ));
+                            let reason = "not valid UTF-8 (JSON must be)".into();
+                            return Some((skipped(None, at, reason), None));
                         }
                     };
                     if line.is_empty() {
                         continue;
                     }
                     return Some(match jsonl::parse_line(line, &options.jsonl) {
-                        Ok((id, text)) => Item::Document(Document::new(id, text)),
-                        Err(reason) => skipped(None, at, reason),
+                        Ok((id, text)) => (
+                            Item::Document(Document::new(id, text)),
+                            keep_raw.then(|| buf.clone()),
+                        ),
+                        Err(reason) => (skipped(None, at, reason), None),
                     });
                 }
             }
@@ -525,7 +513,7 @@ fn read_line_bounded(
     }
 }
 
-fn read_failure(e: &std::io::Error) -> String {
+pub(super) fn read_failure(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::UnexpectedEof
         | std::io::ErrorKind::InvalidInput
@@ -544,7 +532,7 @@ fn skipped(id: Option<String>, location: String, reason: String) -> Item {
     })
 }
 
-fn skipped_once(
+pub(super) fn skipped_once(
     id: Option<String>,
     location: String,
     reason: String,

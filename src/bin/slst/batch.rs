@@ -1,7 +1,7 @@
 //! `slst batch SOURCE…`: every near-duplicate pair and cluster of a corpus.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use clap::{Args, ValueEnum};
@@ -9,12 +9,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use slst::batch::output::{self, BatchSummary, PairFormat};
 use slst::batch::{self, BatchConfig, CandidateSource, Candidates, DuplicateGroups, Progress};
 use slst::corpus::read_sources;
-use slst::method::{Method, PairRule, WithDetector};
-use slst::{Detector, MatchKey, Result};
+use slst::method::WithDetector;
+use slst::{Detector, Result};
 
-use crate::methods::slst_config;
-
-use crate::args::{FolderArgs, InputArgs, MethodArg, ProfileFlags, QuietArgs};
+use crate::pair_args::PairArgs;
 
 /// The end of the help: examples and the page to read.
 const HELP: &str = "\
@@ -66,19 +64,6 @@ pub struct BatchArgs {
     /// Also write the run's summary as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
-    /// The method.
-    ///
-    /// slst finds candidates with a suffix array; shingle, megashingle, polyhash, spotsigs,
-    /// sentlen, md5 and the web-page methods with an inverted index over the method's keys.
-    #[arg(long, value_enum, default_value_t = MethodArg(Method::Slst), value_name = "NAME")]
-    pub method: MethodArg,
-    /// Report pairs whose resemblance J is at least this [default: the method's own, 0.5 for
-    /// slst].
-    #[arg(long, value_name = "θ")]
-    pub threshold: Option<f64>,
-    /// Report pairs where either containment is at least this, instead of J ≥ θ.
-    #[arg(long, value_name = "θc")]
-    pub containment: Option<f64>,
     /// Pairs the decision refuses as templates (robust SL+ST: one text filled with other
     /// figures, one notice for another party): `drop` them, or `report` them as templates.
     ///
@@ -87,47 +72,8 @@ pub struct BatchArgs {
     /// and no duplicate group.
     #[arg(hide_short_help = true, long, value_enum, default_value_t = TemplatesArg::Drop)]
     pub templates: TemplatesArg,
-    /// Blocks shorter than this many sentences are dropped.
-    #[arg(
-        hide_short_help = true,
-        long,
-        default_value_t = 2,
-        value_name = "SENTENCES"
-    )]
-    pub min_block: usize,
-    /// How candidate pairs are found: `index` (exact and fast) or `all` (every pair: slow).
-    ///
-    /// `index`: a suffix array over the sentence keys of blocks (or the method's own keys);
-    /// `all`: compare every pair, slow and obviously correct, for checking.
-    #[arg(hide_short_help = true, long, value_enum, default_value_t = CandidatesArg::Index)]
-    pub candidates: CandidatesArg,
-    /// A run of sentences shared by more documents than this is boilerplate: reported and left
-    /// out of candidate generation.
-    #[arg(hide_short_help = true, long, default_value_t = slst::batch::DEFAULT_MAX_DF, value_name = "F")]
-    pub max_df: usize,
-    /// Web pages: leave out blocks whose normalised text recurs on more than
-    /// --boilerplate-pages pages
-    /// (navigation, footers) before scoring; the summary lists them. Holds every page in memory.
-    #[arg(hide_short_help = true, long)]
-    pub drop_boilerplate: bool,
-    /// With --drop-boilerplate: a block is boilerplate when it recurs on more than this many
-    /// pages.
-    #[arg(hide_short_help = true, long, default_value_t = 10, value_name = "N")]
-    pub boilerplate_pages: usize,
-    /// Worker threads: 0 (the default) one per core, at most 4 per core. The output is the same
-    /// for any number.
-    #[arg(hide_short_help = true, long, value_name = "N")]
-    pub threads: Option<usize>,
     #[command(flatten)]
-    pub quiet: QuietArgs,
-    #[command(flatten)]
-    pub profile: ProfileFlags,
-    #[command(flatten)]
-    pub methods: crate::methods::MethodFlags,
-    #[command(flatten)]
-    pub input: InputArgs,
-    #[command(flatten)]
-    pub folders: FolderArgs,
+    pub pairs: PairArgs,
 }
 
 /// Pair file formats.
@@ -264,12 +210,13 @@ impl WithDetector for Run<'_> {
 
     fn with<D: Detector>(self, detector: &D) -> Result<()> {
         let args = self.args;
-        let bars = Bars::new(!args.quiet.verbose());
-        let items = read_sources(&args.sources, &args.input.source_options(&args.folders)?);
+        let pairs = &args.pairs;
+        let bars = Bars::new(!pairs.quiet.verbose());
+        let items = read_sources(&args.sources, &pairs.input.source_options(&pairs.folders)?);
         let result = batch::run(items, detector, &self.config, &bars);
         if result.candidates.source == CandidateSource::AllPairs
             && self.config.candidates == Candidates::Index
-            && args.quiet.quiet < 2
+            && pairs.quiet.quiet < 2
         {
             eprintln!(
                 "slst: warning: {} has no join keys here: every pair of the {} documents is compared",
@@ -333,7 +280,7 @@ impl WithDetector for Run<'_> {
         let outcome = crate::args::named_inputs_skipped(
             &args.sources,
             &result.corpus.skipped,
-            &args.input.source_options(&args.folders)?,
+            &pairs.input.source_options(&pairs.folders)?,
         );
         // The process ends here: its memory goes back whole, where dropping the sketches would
         // free them one allocation at a time (one per kept sentence).
@@ -346,11 +293,8 @@ impl WithDetector for Run<'_> {
 pub fn refuse(args: &BatchArgs) -> std::result::Result<(), crate::refuse::Refusal> {
     use crate::refuse::{self, Output};
     refuse::inputs(&args.sources)?;
-    refuse::threads(args.threads)?;
-    refuse::threshold_or_containment(args.threshold, args.containment)?;
-    args.methods.robust.refuse_mode(&[args.method.0])?;
-    let mut inputs: Vec<&Path> = args.sources.iter().map(PathBuf::as_path).collect();
-    inputs.extend(refuse::stopword_file(&args.profile.stopwords));
+    args.pairs.refuse()?;
+    let inputs = args.pairs.inputs(&args.sources);
     let mut outputs = vec![Output {
         default: args.out.as_os_str() == "-",
         ..Output::file("--out", &args.out)
@@ -368,39 +312,8 @@ pub fn refuse(args: &BatchArgs) -> std::result::Result<(), crate::refuse::Refusa
 
 pub fn run(args: BatchArgs) -> Result<()> {
     slst::corpus::check_sources(&args.sources)?;
-    if let Ok(Some(n)) = crate::refuse::threads(args.threads) {
-        // Fails only when a pool already exists, which cannot happen this early.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global();
-    }
-    let profile = args.profile.config()?;
-    let slst_config = slst_config(
-        &profile,
-        args.min_block,
-        args.threshold,
-        MatchKey::default(),
-    );
-    if let Some(theta) = args.containment {
-        slst::error::check_fraction("containment", theta)?;
-    }
     slst::error::check_fraction("group-at", args.group_at)?;
-    args.methods.robust.mode()?;
-    let settings = args.methods.settings(slst_config, args.threshold)?;
-    let detector = settings.detector(args.method.0)?;
-    let config = BatchConfig {
-        rule: match (args.containment, args.templates) {
-            (Some(theta), _) => PairRule::Contained(theta),
-            (None, TemplatesArg::Drop) => PairRule::Duplicates,
-            (None, TemplatesArg::Report) => PairRule::WithTemplates,
-        },
-        candidates: match args.candidates {
-            CandidatesArg::Index => Candidates::Index,
-            CandidatesArg::All => Candidates::All,
-        },
-        max_df: args.max_df,
-        drop_boilerplate: args.drop_boilerplate.then_some(args.boilerplate_pages),
-    };
+    let (detector, config) = args.pairs.prepare(args.templates == TemplatesArg::Report)?;
     detector.visit(Run {
         args: &args,
         config,
@@ -415,15 +328,15 @@ fn finish(args: &BatchArgs, summary: &BatchSummary) -> Result<()> {
             w.write_all(b"\n")
         })?;
     }
-    if args.quiet.verbose() {
+    let quiet = args.pairs.quiet;
+    if quiet.verbose() {
         eprint!("{}", summary.to_text());
     } else {
         let hint = match &args.summary {
             Some(path) => format!("{} lists them", path.display()),
             None => "--summary FILE lists them".into(),
         };
-        args.quiet
-            .skipped_line(&summary.skipped, summary.documents_read, &hint);
+        quiet.skipped_line(&summary.skipped, summary.documents_read, &hint);
     }
     Ok(())
 }

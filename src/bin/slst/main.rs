@@ -6,11 +6,13 @@ mod args;
 mod batch;
 mod blocks;
 mod compare;
+mod dedup;
 mod eval;
 mod eval_alignment;
 #[cfg(feature = "index")]
 mod index;
 mod methods;
+mod pair_args;
 mod profile;
 mod refuse;
 #[cfg(feature = "sample")]
@@ -54,6 +56,11 @@ enum Command {
     /// Sources are files, folders and standard input: plain text, TREC and other SGML, JSON
     /// lines, HTML and WARC, gzip'd or not.
     Batch(batch::BatchArgs),
+    /// Write a corpus without its near-duplicates, and the table of what was dropped for what.
+    ///
+    /// The pairs are those `slst batch` reports with the same flags; documents are ranked by
+    /// --keep, and one that pairs with a document already kept is dropped.
+    Dedup(dedup::DedupArgs),
     /// Score methods against labelled pairs, clusters or text-alignment cases.
     ///
     /// Labelled pairs or clusters: precision, recall and F1 over a threshold sweep, χ², plots.
@@ -101,6 +108,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
         Command::Batch(args) => batch::run(args),
+        Command::Dedup(args) => dedup::run(args),
         Command::Eval(args) => eval::run(args),
         #[cfg(feature = "index")]
         Command::Index(command) => index::run(command),

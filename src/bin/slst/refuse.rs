@@ -23,6 +23,10 @@ pub fn refuse(command: &Command) -> Result<(), Refusal> {
             a.methods.robust.refuse_mode(&a.method.0)
         }
         Command::Batch(a) => crate::batch::refuse(a),
+        Command::Dedup(a) => {
+            inputs(&a.sources)?;
+            a.pairs.refuse()
+        }
         Command::Eval(a) => crate::eval::refuse(a),
         Command::Synth(a) => crate::synth::refuse(a),
         #[cfg(feature = "sample")]

@@ -1,0 +1,182 @@
+//! `slst.dedup`: which documents of a corpus to keep, and what each dropped one copies — the
+//! library's own dedup run ([`run`]), as `slst dedup` decides it.
+
+use std::sync::{Arc, Mutex};
+
+use pyo3::prelude::*;
+
+use slst::batch::dedup::{DedupConfig, KeepPolicy, run};
+use slst::batch::{BatchConfig, Candidates, Silent};
+use slst::method::{PairRule, WithDetector};
+
+use crate::corpus::PyDocs;
+use crate::detector::Detector;
+use crate::{SlstError, error};
+
+/// A dropped document: the row `slst dedup` writes for it.
+#[pyclass(frozen, get_all, module = "slst._slst")]
+pub struct Dropped {
+    /// The dropped document's id.
+    dropped: String,
+    /// The id of the kept document it is a near-duplicate of.
+    kept: String,
+    /// Resemblance J of the two.
+    resemblance: f64,
+    /// How much of the dropped document lies in the kept one, where the method defines it.
+    containment_dropped: Option<f64>,
+    /// How much of the kept document lies in the dropped one.
+    containment_kept: Option<f64>,
+    /// The method.
+    method: String,
+    /// The rule that reported the pair: `duplicates`, `contained ≥ θc` or `scored`.
+    rule: String,
+    /// The row as `slst dedup --dropped FILE.jsonl` writes it.
+    json: String,
+}
+
+#[pymethods]
+impl Dropped {
+    fn __repr__(&self) -> String {
+        format!(
+            "Dropped(dropped={:?}, kept={:?}, resemblance={})",
+            self.dropped, self.kept, self.resemblance
+        )
+    }
+
+    /// The row as `slst dedup` writes it in JSON lines (no newline).
+    fn to_json(&self) -> &str {
+        &self.json
+    }
+}
+
+/// What a dedup run decided.
+#[pyclass(frozen, get_all, module = "slst._slst")]
+pub struct Dedup {
+    /// The kept documents' ids, in input order.
+    kept: Vec<String>,
+    /// Their positions among the documents read, from 0.
+    kept_indices: Vec<usize>,
+    /// The dropped documents, in input order.
+    dropped: Vec<Py<Dropped>>,
+    /// Documents read.
+    documents: usize,
+}
+
+#[pymethods]
+impl Dedup {
+    fn __repr__(&self) -> String {
+        format!(
+            "Dedup(documents={}, kept={}, dropped={})",
+            self.documents,
+            self.kept.len(),
+            self.dropped.len()
+        )
+    }
+}
+
+/// What crosses back from the run: kept ids and positions, dropped rows, documents read.
+type Decided = (Vec<String>, Vec<usize>, Vec<Dropped>, usize);
+
+struct RunDedup {
+    docs: PyDocs,
+    config: DedupConfig,
+}
+
+impl WithDetector for RunDedup {
+    type Output = Result<Decided, String>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        self.config.keep.check(d).map_err(|e| e.to_string())?;
+        let items = self.docs.map(|item| (item, None));
+        let result = run(items, d, &self.config, &Silent);
+        let ids = &result.batch.corpus.ids;
+        let kept_indices = result.decision.kept_documents();
+        let kept = kept_indices.iter().map(|&i| ids[i].clone()).collect();
+        let mut dropped = Vec::new();
+        for r in result.dropped_records() {
+            dropped.push(Dropped {
+                dropped: r.dropped.to_string(),
+                kept: r.kept.to_string(),
+                resemblance: r.resemblance,
+                containment_dropped: r.containment_dropped,
+                containment_kept: r.containment_kept,
+                method: r.method.name().to_string(),
+                rule: r.rule.to_string(),
+                json: serde_json::to_string(&r).map_err(|e| e.to_string())?,
+            });
+        }
+        Ok((kept, kept_indices, dropped, ids.len()))
+    }
+}
+
+/// Dedup a corpus with `detector`: `docs` is any iterable of `(id, text)`, read one item at a
+/// time while the run goes on with the GIL released. The pairs are those of `Detector.pairs`
+/// with the same `rule`; documents are ranked by `keep` (`first`, `longest`,
+/// `most-sentences`), and one that pairs with a document already kept is dropped.
+#[pyfunction]
+#[pyo3(signature = (detector, docs, keep = "first", rule = "duplicates", containment = 0.8, max_df = 1000, threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn dedup(
+    py: Python<'_>,
+    detector: &Bound<'_, Detector>,
+    docs: &Bound<'_, PyAny>,
+    keep: &str,
+    rule: &str,
+    containment: f64,
+    max_df: usize,
+    threads: Option<usize>,
+) -> PyResult<Dedup> {
+    let keep = KeepPolicy::parse(keep).map_err(error)?;
+    if keep.needs_record() {
+        return Err(SlstError::new_err(format!(
+            "keep={:?} ranks JSON-lines records (`slst dedup --keep field:NAME`); here, give the \
+             documents in the order to keep them with keep=\"first\"",
+            keep.name()
+        )));
+    }
+    let rule =
+        PairRule::from_name(rule, containment).map_err(|e| SlstError::new_err(e.to_string()))?;
+    let error_slot = Arc::new(Mutex::new(None));
+    let work = RunDedup {
+        docs: PyDocs {
+            iter: docs.try_iter()?.unbind(),
+            error: error_slot.clone(),
+            done: false,
+        },
+        config: DedupConfig {
+            batch: BatchConfig {
+                rule,
+                candidates: Candidates::Index,
+                max_df,
+                drop_boilerplate: None,
+            },
+            keep,
+        },
+    };
+    let inner = detector.get().inner.clone();
+    let out = py.detach(move || -> Result<Decided, String> {
+        match threads {
+            Some(n) => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                pool.install(|| inner.visit(work))
+            }
+            None => inner.visit(work),
+        }
+    });
+    if let Some(e) = error_slot.lock().expect("not poisoned").take() {
+        return Err(e);
+    }
+    let (kept, kept_indices, dropped, documents) = out.map_err(SlstError::new_err)?;
+    let dropped = dropped
+        .into_iter()
+        .map(|d| Py::new(py, d))
+        .collect::<PyResult<_>>()?;
+    Ok(Dedup {
+        kept,
+        kept_indices,
+        dropped,
+        documents,
+    })
+}
