@@ -36,6 +36,10 @@ pub use crate::document::{DEFAULT_MAX_BYTES, NotText, decode_text, read_bytes};
 use crate::document::Document;
 use crate::error::{Error, Result};
 
+/// What a build without the Cargo feature `parquet` says of a Parquet file, read or written.
+pub const NO_PARQUET: &str =
+    "this slst was built without Parquet support; build with `--features parquet`";
+
 /// How to interpret a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
