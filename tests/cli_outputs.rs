@@ -248,6 +248,7 @@ fn what_an_output_cannot_hold_is_refused_before_the_run() {
     refused(&["--group-pairs"], "--groups <FILE>");
 }
 
+#[cfg(not(feature = "parquet"))]
 #[test]
 fn parquet_is_refused_by_a_build_without_it() {
     let without = "this slst was built without Parquet support; build with `--features parquet`";

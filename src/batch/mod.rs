@@ -28,6 +28,8 @@ mod cluster;
 mod groups;
 mod verify;
 pub mod output;
+#[cfg(feature = "parquet")]
+mod parquet;
 mod summary;
 
 use std::collections::HashSet;

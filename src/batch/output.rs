@@ -113,7 +113,7 @@ impl PairFormat {
                 format.name()
             )));
         }
-        if format == PairFormat::Parquet {
+        if format == PairFormat::Parquet && !cfg!(feature = "parquet") {
             return Err(refuse(NO_PARQUET.into()));
         }
         Ok(format)
@@ -382,6 +382,8 @@ pub fn write_groups<'a>(
                 out.write_all(b"\n")?;
             }
         }
+        #[cfg(feature = "parquet")]
+        PairFormat::Parquet => super::parquet::write_groups(out, records)?,
         _ => return Err(unwritable(format, "group records")),
     }
     Ok(groups.groups.len())
@@ -453,6 +455,9 @@ pub fn write_records<'a, E: Serialize + 'a>(
             }
             w.flush()?;
         }
+        #[cfg(feature = "parquet")]
+        PairFormat::Parquet => super::parquet::write_pairs(out, records, details)?,
+        #[cfg(not(feature = "parquet"))]
         PairFormat::Parquet => return Err(unwritable(format, "pairs")),
     }
     Ok(())

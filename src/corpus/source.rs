@@ -198,6 +198,8 @@ pub struct Skipped {
 pub fn detect_format(head: &[u8], name: &str) -> Format {
     if web::looks_like_warc(head) {
         return Format::Warc;
+    } else if head.starts_with(b"PAR1") {
+        return Format::Parquet;
     }
     let head = &head[..head.len().min(1024)];
     let text = match decode_text(head) {
@@ -255,6 +257,7 @@ pub fn check_sources(sources: &[PathBuf]) -> crate::error::Result<()> {
             path: path.clone(),
             source,
         })?;
+        super::parquet::check_source(path)?;
     }
     Ok(())
 }
@@ -307,6 +310,14 @@ pub fn read_sources(
                 Some(r) => path.strip_prefix(r).unwrap_or(&path).display().to_string(),
                 None => path.display().to_string(),
             };
+            if super::parquet::is_parquet(&path, options.format) {
+                current = Some(super::parquet::items(
+                    &path,
+                    path.display().to_string(),
+                    &options,
+                ));
+                continue;
+            }
             current = Some(match open(&path, options.max_bytes) {
                 Ok(reader) => stream_items(reader, id, path.display().to_string(), &options),
                 Err(e) => Box::new(std::iter::once(Item::Skipped(Skipped {
@@ -453,6 +464,7 @@ pub(super) fn stream_items(
         ))),
         Format::Trec | Format::Sgml => sgml_items(reader, location, format, options),
         Format::Jsonl => jsonl_items(reader, location, options),
+        Format::Parquet => skipped_once(Some(id), location, super::parquet::not_a_stream()),
     }
 }
 
