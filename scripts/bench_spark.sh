@@ -52,7 +52,7 @@ echo "scripts/bench_spark.sh --corpus $CORPUS --mode $MODE --name $NAME ${JOB_AR
 # The record names the interpreter as python, not by its path on this machine.
 sed "s|$PY|python|" "$OUT.timev" > "$RUN/timev.txt"
 cp "$OUT/run.json" "$RUN/run.json"
-target/release/slst batch "$INPUT" --format jsonl --mode "$MODE" --no-groups -qq --out "$OUT.batch.jsonl"
+target/release/slst batch "$INPUT" --format jsonl --mode "$MODE" -qq --out "$OUT.batch.jsonl"
 if diff -q <(sort "$OUT.batch.jsonl") <(cat "$OUT"/pairs.jsonl/part-* | sort) > /dev/null; then
   echo "pairs: $(wc -l < "$OUT.batch.jsonl"), the same as slst batch's" | tee "$RUN/compare.txt"
 else

@@ -235,21 +235,15 @@ fn output_is_the_same_at_one_and_two_threads() {
             })
             .unwrap();
             let mut out = Vec::new();
-            // As `slst batch` writes them: the duplicate groups, then the other pairs.
+            // As `slst batch --groups FILE` writes them: the duplicate groups, and the other
+            // pairs.
             let n = r.corpus.ids.len();
             let groups = batch::DuplicateGroups::of(n, &r.pairs, 0.9);
             let id = |d: usize| r.corpus.ids[d].as_str();
-            batch::output::write_groups(&mut out, detector.method(), &groups, id).unwrap();
-            batch::output::write_pairs(
-                &mut out,
-                &detector,
-                &r,
-                batch::output::PairFormat::Jsonl,
-                true,
-                Some(&groups),
-                false,
-            )
-            .unwrap();
+            let jsonl = batch::output::PairFormat::Jsonl;
+            batch::output::write_groups(&mut out, jsonl, detector.method(), &groups, id).unwrap();
+            batch::output::write_pairs(&mut out, &detector, &r, jsonl, true, Some(&groups))
+                .unwrap();
             out
         })
     };

@@ -36,7 +36,6 @@ fn batch_writes_pairs_clusters_and_summary() {
             "--mode",
             "paper",
             "corpus",
-            "--no-groups",
             "--out",
             "pairs.jsonl",
             "--clusters",
@@ -225,11 +224,12 @@ fn tsv_and_csv_outputs() {
     let tsv = String::from_utf8(o.stdout).unwrap();
     assert_eq!(
         tsv.lines().next().unwrap(),
-        "a\tb\tmethod\tresemblance\tcontainment_a\tcontainment_b\tblock_count"
+        "a\tb\tmethod\tresemblance\tcontainment_a\tcontainment_b\tblock_count\t\
+         matched_sentences\ttemplate"
     );
     assert_eq!(
         tsv.lines().nth(1).unwrap(),
-        "nested/copy.txt\torig.txt\tslst\t1\t1\t1\t1"
+        "nested/copy.txt\torig.txt\tslst\t1\t1\t1\t1\t24\t"
     );
     let o = slst_in(
         dir.path(),
@@ -246,7 +246,7 @@ fn tsv_and_csv_outputs() {
     let csv = String::from_utf8(o.stdout).unwrap();
     assert_eq!(
         csv.lines().nth(1).unwrap(),
-        "nested/copy.txt,orig.txt,slst,1,1,1,1"
+        "nested/copy.txt,orig.txt,slst,1,1,1,1,24,"
     );
 }
 
@@ -268,7 +268,6 @@ fn sgml_with_configured_tags_and_bad_documents() {
         dir.path(),
         &[
             "batch",
-            "--no-groups",
             "reut.sgm",
             "--format",
             "sgml",
@@ -300,7 +299,6 @@ fn jsonl_from_standard_input() {
         &[
             "batch",
             "-",
-            "--no-groups",
             "--format",
             "jsonl",
             "--id-field",
@@ -334,11 +332,7 @@ fn gzipped_jsonl_from_standard_input() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     write!(gz, "{}\n{}\n", line("x"), line("y")).unwrap();
     let gz = gz.finish().unwrap();
-    let o = slst_with_input(
-        dir.path(),
-        &["batch", "-", "--format", "jsonl", "--no-groups", "-q"],
-        gz,
-    );
+    let o = slst_with_input(dir.path(), &["batch", "-", "--format", "jsonl", "-q"], gz);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8(o.stdout.clone()).unwrap();
     assert!(out.starts_with(r#"{"a":"x","b":"y","#), "{out}");
@@ -544,10 +538,7 @@ fn reuters_sgml_is_recognised_by_its_content() {
          <REUTERS NEWID=\"2\">{story}</REUTERS>\n"
     );
     std::fs::write(d.join("reut2-000.sgm"), sgml).unwrap();
-    let out = slst_in(
-        d,
-        &["batch", "reut2-000.sgm", "--no-groups", "--out", "p.jsonl"],
-    );
+    let out = slst_in(d, &["batch", "reut2-000.sgm", "--out", "p.jsonl"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let pairs = std::fs::read_to_string(d.join("p.jsonl")).unwrap();
     assert!(pairs.starts_with(r#"{"a":"1","b":"2","#), "{pairs}");
@@ -555,7 +546,7 @@ fn reuters_sgml_is_recognised_by_its_content() {
 
 /// The ids `slst batch` reports in pairs, for a folder whose files all hold the same text.
 fn ids_read(dir: &std::path::Path, extra: &[&str]) -> Vec<String> {
-    let mut args = vec!["batch", "corpus", "--no-groups", "--out", "p.jsonl"];
+    let mut args = vec!["batch", "corpus", "--out", "p.jsonl"];
     args.extend_from_slice(extra);
     let out = slst_in(dir, &args);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -669,7 +660,6 @@ fn sgml_in_unknown_elements_is_not_read_as_text_but_explained() {
         &[
             "batch",
             "news.xml",
-            "--no-groups",
             "--format",
             "sgml",
             "--doc-tag",
@@ -758,13 +748,29 @@ fn the_summary_says_in_words_where_candidates_came_from_and_which_were_scored() 
     );
 }
 
-/// The (a, b) pairs of a pairs file, with each group record expanded to its pairs; also the
-/// group records' document lists.
-fn pairs_and_groups(text: &str) -> (Vec<(String, String)>, Vec<Vec<String>>) {
-    let (mut pairs, mut groups) = (Vec::new(), Vec::new());
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        if v.get("group").is_some() {
+/// The (a, b) pairs of a pairs file (pair records only).
+fn pairs_of(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(
+                v.get("group").is_none(),
+                "a group record among pairs: {line}"
+            );
+            (
+                v["a"].as_str().unwrap().to_string(),
+                v["b"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The document lists of a groups file's records.
+fn groups_of(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(v.get("a").is_none(), "a pair record among groups: {line}");
             let docs: Vec<String> = v["documents"]
                 .as_array()
                 .unwrap()
@@ -772,15 +778,9 @@ fn pairs_and_groups(text: &str) -> (Vec<(String, String)>, Vec<Vec<String>>) {
                 .map(|d| d.as_str().unwrap().to_string())
                 .collect();
             assert_eq!(v["size"], docs.len());
-            groups.push(docs);
-        } else {
-            pairs.push((
-                v["a"].as_str().unwrap().to_string(),
-                v["b"].as_str().unwrap().to_string(),
-            ));
-        }
-    }
-    (pairs, groups)
+            docs
+        })
+        .collect()
 }
 
 /// Every pair of a group's documents, earlier document first.
@@ -795,12 +795,13 @@ fn expand(groups: &[Vec<String>]) -> Vec<(String, String)> {
 }
 
 #[test]
-fn copies_come_out_once_as_a_group_record_and_their_pairs_on_request() {
+fn copies_come_out_once_in_the_groups_file_and_their_pairs_on_request() {
     let dir = corpus_dir();
     let d = dir.path();
     let source = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
     std::fs::write(d.join("corpus/again.txt"), &source).unwrap();
     let run = |extra: &[&str]| {
+        let _ = std::fs::remove_file(d.join("g.jsonl"));
         let mut args = vec!["batch", "corpus", "--out", "p.out", "--summary", "s.json"];
         args.extend_from_slice(extra);
         let o = slst_in(d, &args);
@@ -819,23 +820,36 @@ fn copies_come_out_once_as_a_group_record_and_their_pairs_on_request() {
         "orig.txt".to_string(),
     ];
 
-    // Every pair, as before groups: the reference.
-    let (all, _, _) = run(&["--no-groups"]);
-    let (mut every, none) = pairs_and_groups(&all);
-    assert!(none.is_empty());
+    // Default: every pair, pair records only; the summary counts the groups and says where
+    // they would go.
+    let (all, summary, err) = run(&[]);
+    let mut every = pairs_of(&all);
     every.sort();
     for p in expand(std::slice::from_ref(&copies)) {
         assert!(every.contains(&p), "{p:?} in {every:?}");
     }
-
-    // Default: the three copies are one group record, first; no pair among them is written;
-    // the group and the pairs written are every pair, once.
-    let (text, summary, err) = run(&[]);
+    assert!(!d.join("g.jsonl").exists());
+    assert_eq!(summary["duplicate_groups"], 1);
+    assert_eq!(summary["group_records_written"], 0);
+    assert_eq!(summary["pairs_written"], every.len());
+    assert_eq!(summary["pairs_reported"], every.len());
     assert!(
-        text.starts_with(r#"{"group":1,"method":"slst","kind":"exact","size":3"#),
-        "{text}"
+        err.contains(
+            "duplicate groups (J ≥ 0.9): 1 of 3 documents, holding 3 of the pairs; every pair \
+             written as a pair (--groups FILE: each group once, as one record)"
+        ),
+        "{err}"
     );
-    let (pairs, groups) = pairs_and_groups(&text);
+
+    // --groups FILE: the three copies are one group record there; no pair among them is
+    // written; the group and the pairs written are every pair, once.
+    let (text, summary, err) = run(&["--groups", "g.jsonl"]);
+    let groups_text = std::fs::read_to_string(d.join("g.jsonl")).unwrap();
+    assert!(
+        groups_text.starts_with(r#"{"group":1,"method":"slst","kind":"exact","size":3"#),
+        "{groups_text}"
+    );
+    let (pairs, groups) = (pairs_of(&text), groups_of(&groups_text));
     assert_eq!(groups, std::slice::from_ref(&copies));
     assert!(
         pairs
@@ -847,24 +861,32 @@ fn copies_come_out_once_as_a_group_record_and_their_pairs_on_request() {
     both.sort();
     assert_eq!(both, every);
     assert_eq!(summary["duplicate_groups"], 1);
+    assert_eq!(summary["group_records_written"], 1);
     assert_eq!(summary["documents_in_duplicate_groups"], 3);
     assert_eq!(summary["pairs_in_duplicate_groups"], 3);
     assert_eq!(summary["pairs_reported"], every.len());
     assert_eq!(summary["pairs_written"], every.len() - 3);
     assert_eq!(summary["group_resemblance"], 0.9);
+    let line = format!(
+        "duplicate groups (J ≥ 0.9): 1 of 3 documents, holding 3 of the pairs; each group \
+         written as one record, and the other {} pairs as pairs (--group-pairs: every pair)",
+        every.len() - 3
+    );
+    assert!(err.contains(&line), "{err}");
+
+    // --group-pairs: the group record and every pair.
+    let (text, summary, err) = run(&["--groups", "g.jsonl", "--group-pairs"]);
+    let mut pairs = pairs_of(&text);
+    pairs.sort();
+    let groups = groups_of(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
+    assert_eq!((pairs, groups), (every.clone(), vec![copies.clone()]));
+    assert_eq!(summary["pairs_written"], every.len());
     assert!(
-        err.contains("duplicate groups (J ≥ 0.9): 1 of 3 documents"),
+        err.contains("each group written as one record, and every pair as a pair"),
         "{err}"
     );
 
-    // --group-pairs: the group record and every pair.
-    let (text, summary, _) = run(&["--group-pairs"]);
-    let (mut pairs, groups) = pairs_and_groups(&text);
-    pairs.sort();
-    assert_eq!((pairs, groups), (every.clone(), vec![copies.clone()]));
-    assert_eq!(summary["pairs_written"], every.len());
-
-    // TSV holds pairs only: every pair, unless the groups go to their own file.
+    // TSV: every pair, and with a groups file the pairs outside groups.
     let tsv_pairs = |text: &str| -> Vec<(String, String)> {
         let mut v: Vec<_> = text
             .lines()
@@ -877,18 +899,23 @@ fn copies_come_out_once_as_a_group_record_and_their_pairs_on_request() {
         v.sort();
         v
     };
-    let (text, summary, _) = run(&["--out-format", "tsv"]);
+    let (text, _, _) = run(&["--out-format", "tsv"]);
     assert_eq!(tsv_pairs(&text), every);
-    assert_eq!(summary["duplicate_groups"], 0);
-    assert_eq!(summary["group_resemblance"], serde_json::Value::Null);
     let (text, _, _) = run(&["--out-format", "tsv", "--groups", "g.jsonl"]);
-    let (_, groups) = pairs_and_groups(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
+    let groups = groups_of(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
     assert_eq!(groups, std::slice::from_ref(&copies));
     assert_eq!(tsv_pairs(&text).len(), every.len() - 3);
 
     // --group-at 1: exact copies only (these are); a level above 1 is refused.
-    let (text, _, _) = run(&["--group-at", "1", "--threshold", "0.2"]);
-    let (_, groups) = pairs_and_groups(&text);
+    run(&[
+        "--group-at",
+        "1",
+        "--threshold",
+        "0.2",
+        "--groups",
+        "g.jsonl",
+    ]);
+    let groups = groups_of(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
     assert_eq!(groups, [copies]);
     let o = slst_in(d, &["batch", "corpus", "--group-at", "1.5"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));

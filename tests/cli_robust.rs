@@ -105,10 +105,8 @@ fn robust_batch_index_equals_all_pairs() {
     let index = run("index", "index.jsonl");
     assert_eq!(index, run("all", "all.jsonl"));
     assert!(index.lines().count() > 10);
-    // Pair records as paper mode writes them, blocks with their term similarity (after the
-    // duplicate groups' records).
-    let first = index.lines().find(|l| !l.starts_with(r#"{"group":"#));
-    let first: serde_json::Value = serde_json::from_str(first.unwrap()).unwrap();
+    // Pair records as paper mode writes them, blocks with their term similarity.
+    let first: serde_json::Value = serde_json::from_str(index.lines().next().unwrap()).unwrap();
     assert_eq!(first["method"], "slst");
     assert!(first["block_count"].as_u64().unwrap() >= 1);
     assert!(first["blocks"][0]["min_term_similarity"].is_f64());
@@ -368,7 +366,7 @@ fn templates_are_dropped_or_reported_as_such() {
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
     };
-    let (dropped, clusters) = run(&["--no-groups"]);
+    let (dropped, clusters) = run(&[]);
     let dropped = records(&dropped);
     assert_eq!(dropped.len(), 1, "{dropped:?}");
     assert_eq!(
@@ -379,7 +377,7 @@ fn templates_are_dropped_or_reported_as_such() {
     let one_cluster = "cluster_id\tdoc_id\n1\ta-march.txt\n1\tc-march-corrected.txt\n";
     assert_eq!(clusters, one_cluster);
 
-    let (reported, clusters) = run(&["--no-groups", "--templates", "report"]);
+    let (reported, clusters) = run(&["--templates", "report"]);
     let reported = records(&reported);
     let template = |a: &str, b: &str| {
         reported
@@ -402,25 +400,22 @@ fn templates_are_dropped_or_reported_as_such() {
     );
     // Templates join no cluster, and no duplicate group.
     assert_eq!(clusters, one_cluster);
-    let (grouped, _) = run(&["--templates", "report"]);
-    let groups: Vec<_> = records(&grouped)
-        .into_iter()
-        .filter(|r| r.get("group").is_some())
-        .collect();
+    let (_, _) = run(&["--templates", "report", "--groups", "groups.jsonl"]);
+    let groups = records(&std::fs::read_to_string(dir.path().join("groups.jsonl")).unwrap());
     assert_eq!(groups.len(), 1, "{groups:?}");
     assert_eq!(
         groups[0]["documents"],
         serde_json::json!(["a-march.txt", "c-march-corrected.txt"])
     );
 
-    // TSV: a last column, empty for a duplicate.
+    // TSV: the last column, empty for a duplicate.
     let (tsv, _) = run(&["--out-format", "tsv", "--templates", "report"]);
     let rows: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows[0].last(), Some(&"template"));
-    assert!(rows.iter().all(|r| r.len() == 8), "{tsv}");
+    assert!(rows.iter().all(|r| r.len() == 9), "{tsv}");
     assert_eq!(
         rows.iter()
-            .filter(|r| r[7].starts_with("the same words"))
+            .filter(|r| r[8].starts_with("the same words"))
             .count(),
         2
     );

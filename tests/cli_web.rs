@@ -187,7 +187,6 @@ fn batch_over_a_warc_finds_the_mirrored_pages_plain_and_gzipped() {
             &[
                 "batch",
                 file,
-                "--no-groups",
                 "--method",
                 method,
                 "--summary",

@@ -152,10 +152,10 @@ def pairs(
     """Every near-duplicate pair of a corpus. ``docs`` is any iterable of ``(id, text)``
     (a generator, a file being read): items are taken one at a time while the run goes on in
     Rust without the GIL. Returns an iterator of :class:`Pair` — every pair, in the order
-    ``slst batch --no-groups`` writes them (``Pair.to_json()`` is its line) — with
+    ``slst batch`` writes them (``Pair.to_json()`` is its line) — with
     ``clusters`` (lists of ids), ``groups`` (the duplicate groups: documents every two of which
     are a pair at J ≥ ``group_at``, lists of ids), ``group_records`` (their lines as ``slst
-    batch`` writes them) and ``documents`` (how many were read).
+    batch --groups FILE`` writes them) and ``documents`` (how many were read).
 
     ``rule``: ``duplicates`` (the method's decision), ``contained`` (either containment at
     least ``containment``), ``scored`` (every pair with a score above 0) or ``templates`` (the

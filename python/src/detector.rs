@@ -267,8 +267,8 @@ impl Detector {
 
     /// Every near-duplicate pair of a corpus: `docs` is any iterable of `(id, text)`, read
     /// one item at a time while the run goes on with the GIL released; the same pairs, in the
-    /// same order, as `slst batch --no-groups` on the same documents; the duplicate groups at
-    /// J ≥ `group_at` as `slst batch` writes them.
+    /// same order, as `slst batch` on the same documents; the duplicate groups at
+    /// J ≥ `group_at` as `slst batch --groups FILE` writes them.
     #[pyo3(signature = (docs, rule = "duplicates", containment = 0.8, max_df = 1000, threads = None, group_at = 0.9))]
     #[allow(clippy::too_many_arguments)]
     fn pairs(

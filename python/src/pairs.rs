@@ -135,7 +135,7 @@ pub struct Pairs {
     /// lists of ids in input order, as `slst batch` writes them.
     #[pyo3(get)]
     groups: Vec<Vec<String>>,
-    /// The groups' records: the JSON lines `slst batch` writes for them.
+    /// The groups' records: the JSON lines `slst batch --groups FILE` writes for them.
     #[pyo3(get)]
     group_records: Vec<String>,
     /// Documents read.

@@ -163,7 +163,7 @@ def folder_docs():
 @pytest.mark.parametrize("mode", ["robust", "paper"])
 def test_pairs_are_the_lines_of_slst_batch(mode, tmp_path):
     out = tmp_path / "pairs.jsonl"
-    run_slst("batch", str(CLOUGH), "--mode", mode, "--no-groups", "-qq", "--out", str(out))
+    run_slst("batch", str(CLOUGH), "--mode", mode, "-qq", "--out", str(out))
     cli = out.read_text().splitlines()
     got = slst.pairs(folder_docs(), "slst", mode)
     lines = [p.to_json() for p in got]
@@ -172,10 +172,10 @@ def test_pairs_are_the_lines_of_slst_batch(mode, tmp_path):
     assert got.documents == len(list(CLOUGH.iterdir()))
     assert got.clusters and all(len(c) >= 2 for c in got.clusters)
 
-    # The duplicate groups are the group records `slst batch` writes before its pairs.
-    grouped = tmp_path / "grouped.jsonl"
-    run_slst("batch", str(CLOUGH), "--mode", mode, "-qq", "--out", str(grouped))
-    records = [l for l in grouped.read_text().splitlines() if l.startswith('{"group":')]
+    # The duplicate groups are the group records `slst batch --groups FILE` writes.
+    grouped = tmp_path / "groups.jsonl"
+    run_slst("batch", str(CLOUGH), "--mode", mode, "-qq", "--out", str(out), "--groups", str(grouped))
+    records = grouped.read_text().splitlines()
     assert records and got.group_records == [l.replace('"corpus-20090418/', '"') for l in records]
     assert got.groups == [json.loads(r)["documents"] for r in got.group_records]
     for g in got.groups:
@@ -226,7 +226,7 @@ def test_pairs_take_any_iterable_and_release_the_gil():
 def test_pairs_at_scale_equal_slst_batch_on_reuters(reuters_jsonl, tmp_path):
     for mode in ("robust", "paper"):
         out = tmp_path / f"{mode}.jsonl"
-        run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "--no-groups", "-qq", "--out", str(out))
+        run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "-qq", "--out", str(out))
 
         def docs():
             with open(reuters_jsonl, encoding="utf-8") as f:
@@ -242,7 +242,7 @@ def test_pairs_at_scale_equal_slst_batch_on_reuters(reuters_jsonl, tmp_path):
 def test_templates_are_reported_as_slst_batch_reports_them_on_reuters(reuters_jsonl, tmp_path):
     out = tmp_path / "templates.jsonl"
     clusters = tmp_path / "clusters.tsv"
-    run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--templates", "report", "--no-groups",
+    run_slst("batch", str(reuters_jsonl), "--format", "jsonl", "--templates", "report",
              "-qq", "--out", str(out), "--clusters", str(clusters))
 
     def docs():

@@ -60,7 +60,7 @@ def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(spark, tmp_
     out = tmp_path / "out"
     record = job.run(spark, [str(CLOUGH)], str(out), fmt="text", mode=mode)
     cli = tmp_path / "batch.jsonl"
-    run_slst("batch", str(CLOUGH), "--mode", mode, "--no-groups", "-qq", "--out", str(cli))
+    run_slst("batch", str(CLOUGH), "--mode", mode, "-qq", "--out", str(cli))
     expected = sorted(line.replace('"corpus-20090418/', '"') for line in cli.read_text().splitlines())
     assert lines(out / "pairs.jsonl") == expected
     assert record["pairs"] == len(expected) >= 3
@@ -112,7 +112,7 @@ def test_the_job_equals_slst_batch_on_reuters(spark, tmp_path, reuters_jsonl, mo
     record = job.run(spark, [str(reuters_jsonl)], str(out), mode=mode)
     cli = tmp_path / "batch.jsonl"
     run_slst(
-        "batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "--no-groups", "-qq",
+        "batch", str(reuters_jsonl), "--format", "jsonl", "--mode", mode, "-qq",
         "--out", str(cli),
     )
     expected = sorted(cli.read_text().splitlines())

@@ -29,6 +29,8 @@ pub mod dedup;
 mod groups;
 mod verify;
 pub mod output;
+#[cfg(feature = "parquet")]
+mod parquet;
 mod summary;
 
 use std::collections::HashSet;

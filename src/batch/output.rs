@@ -1,5 +1,5 @@
-//! The batch run's outputs: pair records (JSON lines, TSV, CSV), the clusters file and the
-//! summary, each written atomically.
+//! The batch run's outputs: pair records (JSON lines, TSV, CSV, Parquet), group records, the
+//! clusters file and the summary, each written atomically, each file holding one record shape.
 
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -12,17 +12,128 @@ use crate::error::{Error, Result};
 pub use crate::method::locate;
 use crate::method::{Comparison, Detector, Evidence, Method};
 
-/// The format of the pairs file.
+/// The format of a pairs (or groups) file. Every format holds one record shape: a pairs file
+/// holds pair records only, a groups file group records only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PairFormat {
     /// One JSON object per line (default).
     #[default]
     Jsonl,
-    /// Tab-separated values with a header line.
+    /// Tab-separated values with a header line: the flat columns ([`PAIR_COLUMNS`]).
     Tsv,
-    /// Comma-separated values with a header line (RFC 4180 quoting).
+    /// Comma-separated values with a header line (RFC 4180 quoting): the flat columns.
     Csv,
+    /// Apache Parquet (the Cargo feature `parquet`): the flat columns, and with details the
+    /// nested ones.
+    Parquet,
 }
+
+/// What a build without the Cargo feature `parquet` says of a Parquet file, in or out.
+pub use crate::corpus::NO_PARQUET;
+
+impl PairFormat {
+    /// The format's name, as `--out-format` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PairFormat::Jsonl => "jsonl",
+            PairFormat::Tsv => "tsv",
+            PairFormat::Csv => "csv",
+            PairFormat::Parquet => "parquet",
+        }
+    }
+
+    /// The format a file name's extension says (`.jsonl`, `.ndjson`, `.tsv`, `.csv`,
+    /// `.parquet`), if any.
+    pub fn of_name(path: &Path) -> Option<PairFormat> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "jsonl" | "ndjson" => PairFormat::Jsonl,
+            "tsv" => PairFormat::Tsv,
+            "csv" => PairFormat::Csv,
+            "parquet" => PairFormat::Parquet,
+            _ => return None,
+        })
+    }
+
+    /// Whether the format holds nested values (blocks, evidence, a group's documents).
+    pub fn nests(self) -> bool {
+        matches!(self, PairFormat::Jsonl | PairFormat::Parquet)
+    }
+
+    /// The format of an output file: `given` (`--out-format`), else the one its name says,
+    /// else JSON lines. `nested` names what the file must hold that only JSON lines and
+    /// Parquet can (`"blocks"`, `"groups"`), if anything.
+    ///
+    /// # Errors
+    /// [`Error::Output`] naming `path`: a name that says another format than `given`
+    /// (`pairs.parquet` with `--out-format jsonl`), nested records in TSV or CSV, Parquet in a
+    /// build without it ([`NO_PARQUET`]).
+    ///
+    /// # Example
+    /// ```
+    /// use std::path::Path;
+    /// use slst::batch::output::PairFormat;
+    /// let f = |p: &str, given, nested| PairFormat::for_file(Path::new(p), given, nested);
+    /// assert_eq!(f("pairs.tsv", None, None).unwrap(), PairFormat::Tsv);
+    /// assert_eq!(f("-", Some(PairFormat::Csv), None).unwrap(), PairFormat::Csv);
+    /// assert_eq!(f("pairs", None, None).unwrap(), PairFormat::Jsonl);
+    /// assert!(f("pairs.jsonl", Some(PairFormat::Tsv), None).is_err());
+    /// let e = f("pairs.tsv", None, Some("blocks")).unwrap_err().to_string();
+    /// assert!(e.contains("blocks are nested: use JSON lines or Parquet"), "{e}");
+    /// ```
+    pub fn for_file(
+        path: &Path,
+        given: Option<PairFormat>,
+        nested: Option<&str>,
+    ) -> Result<PairFormat> {
+        let refuse = |detail: String| Error::Output {
+            path: if path.as_os_str() == "-" {
+                "<standard output>".into()
+            } else {
+                path.to_path_buf()
+            },
+            detail,
+        };
+        let named = PairFormat::of_name(path);
+        let format = match (given, named) {
+            (Some(g), Some(n)) if g != n => {
+                return Err(refuse(format!(
+                    "the name says {}, --out-format says {}",
+                    n.name(),
+                    g.name()
+                )));
+            }
+            (Some(g), _) => g,
+            (None, Some(n)) => n,
+            (None, None) => PairFormat::Jsonl,
+        };
+        if let Some(what) = nested.filter(|_| !format.nests()) {
+            return Err(refuse(format!(
+                "{what} are nested: use JSON lines or Parquet, not {}",
+                format.name()
+            )));
+        }
+        if format == PairFormat::Parquet && !cfg!(feature = "parquet") {
+            return Err(refuse(NO_PARQUET.into()));
+        }
+        Ok(format)
+    }
+}
+
+/// The flat columns of a pair record, in order: the columns of TSV, CSV and Parquet, and the
+/// JSON line's fields but the nested ones (`blocks`, `evidence`) and the `note` that comes with
+/// them. A column a record lacks is empty (`null` in Parquet).
+pub const PAIR_COLUMNS: [&str; 9] = [
+    "a",
+    "b",
+    "method",
+    "resemblance",
+    "containment_a",
+    "containment_b",
+    "block_count",
+    "matched_sentences",
+    "template",
+];
 
 /// A block of a reported pair, located in both documents (as in `slst compare --json`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -214,8 +325,7 @@ pub fn write_atomically(
 /// One duplicate group, written once instead of every pair among its documents:
 /// `{"group","method","kind","size","min_resemblance","documents"}`. `kind` is `"exact"` when
 /// every pair scores resemblance 1 (identical as far as the method sees), else `"near-exact"`.
-/// In JSON lines the group records come before the pair records, and are told from them by
-/// their `"group"` key.
+/// Group records go to a file of their own (`slst batch --groups FILE`), never among pairs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GroupRecord<'a> {
     /// The group's number, from 1, in the order of the groups' earliest documents.
@@ -251,30 +361,78 @@ impl<'a> GroupRecord<'a> {
     }
 }
 
-/// Write the group records as JSON lines.
+/// Write the group records, as JSON lines or Parquet (the formats that nest: a group's
+/// `documents` is a list). Returns the number of records written.
 pub fn write_groups<'a>(
     out: &mut dyn Write,
+    format: PairFormat,
     method: Method,
     groups: &DuplicateGroups,
     id: impl Fn(usize) -> &'a str + Copy,
-) -> std::io::Result<()> {
-    for (k, g) in groups.groups.iter().enumerate() {
-        serde_json::to_writer(&mut *out, &GroupRecord::new(k + 1, method, g, id))?;
-        out.write_all(b"\n")?;
+) -> std::io::Result<usize> {
+    let records = groups
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(k, g)| GroupRecord::new(k + 1, method, g, id));
+    match format {
+        PairFormat::Jsonl => {
+            for r in records {
+                serde_json::to_writer(&mut *out, &r)?;
+                out.write_all(b"\n")?;
+            }
+        }
+        #[cfg(feature = "parquet")]
+        PairFormat::Parquet => super::parquet::write_groups(out, records)?,
+        _ => return Err(unwritable(format, "group records")),
     }
-    Ok(())
+    Ok(groups.groups.len())
 }
 
-/// Write pair records in a format; `templates` adds a last column, `template`, to TSV and
-/// CSV (JSON lines carry it on the records that have one).
+/// The error of a format asked to hold what it cannot (refused before a run by
+/// [`PairFormat::for_file`]).
+fn unwritable(format: PairFormat, what: &str) -> std::io::Error {
+    let why = if format == PairFormat::Parquet {
+        NO_PARQUET.to_string()
+    } else {
+        format!("{what} cannot be written as {}", format.name())
+    };
+    std::io::Error::new(std::io::ErrorKind::Unsupported, why)
+}
+
+impl<E: Serialize> PairRecord<'_, E> {
+    /// The flat columns' cells as text ([`PAIR_COLUMNS`]): numbers as Rust prints them, an
+    /// absent value empty.
+    pub fn cells(&self) -> [String; PAIR_COLUMNS.len()] {
+        let number = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
+        let count = |x: Option<usize>| x.map(|v| v.to_string()).unwrap_or_default();
+        [
+            self.a.to_string(),
+            self.b.to_string(),
+            self.method.name().to_string(),
+            self.resemblance.to_string(),
+            number(self.containment_a),
+            number(self.containment_b),
+            count(self.block_count),
+            count(self.matched_sentences),
+            self.template.unwrap_or_default().to_string(),
+        ]
+    }
+}
+
+/// Write pair records in a format: JSON lines (each record as it is), TSV and CSV (the flat
+/// columns, [`PAIR_COLUMNS`], whatever the records hold), Parquet (the flat columns, and with
+/// `details` the nested ones). Records with blocks or evidence cannot go to TSV or CSV:
+/// [`PairFormat::for_file`] refuses that before a run.
 pub fn write_records<'a, E: Serialize + 'a>(
     out: &mut dyn Write,
     records: impl Iterator<Item = PairRecord<'a, E>>,
     format: PairFormat,
-    templates: bool,
+    details: bool,
 ) -> std::io::Result<()> {
-    let number = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
-    let count = |x: Option<usize>| x.map(|v| v.to_string()).unwrap_or_default();
+    if details && !format.nests() {
+        return Err(unwritable(format, "blocks"));
+    }
     match format {
         PairFormat::Jsonl => {
             for r in records {
@@ -283,66 +441,31 @@ pub fn write_records<'a, E: Serialize + 'a>(
             }
         }
         PairFormat::Tsv => {
-            write!(
-                out,
-                "a\tb\tmethod\tresemblance\tcontainment_a\tcontainment_b\tblock_count"
-            )?;
-            writeln!(out, "{}", if templates { "\ttemplate" } else { "" })?;
-            let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+            writeln!(out, "{}", PAIR_COLUMNS.join("\t"))?;
             for r in records {
-                write!(
-                    out,
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                    clean(r.a),
-                    clean(r.b),
-                    r.method.name(),
-                    r.resemblance,
-                    number(r.containment_a),
-                    number(r.containment_b),
-                    count(r.block_count)
-                )?;
-                if templates {
-                    write!(out, "\t{}", r.template.unwrap_or_default())?;
-                }
-                writeln!(out)?;
+                let cells = r.cells().map(|c| c.replace(['\t', '\n', '\r'], " "));
+                writeln!(out, "{}", cells.join("\t"))?;
             }
         }
         PairFormat::Csv => {
             let mut w = csv::Writer::from_writer(out);
-            let header = [
-                "a",
-                "b",
-                "method",
-                "resemblance",
-                "containment_a",
-                "containment_b",
-                "block_count",
-                "template",
-            ];
-            w.write_record(&header[..header.len() - usize::from(!templates)])?;
+            w.write_record(PAIR_COLUMNS)?;
             for r in records {
-                let row = [
-                    r.a,
-                    r.b,
-                    r.method.name(),
-                    &r.resemblance.to_string(),
-                    &number(r.containment_a),
-                    &number(r.containment_b),
-                    &count(r.block_count),
-                    r.template.unwrap_or_default(),
-                ];
-                w.write_record(&row[..row.len() - usize::from(!templates)])?;
+                w.write_record(r.cells())?;
             }
             w.flush()?;
         }
+        #[cfg(feature = "parquet")]
+        PairFormat::Parquet => super::parquet::write_pairs(out, records, details)?,
+        #[cfg(not(feature = "parquet"))]
+        PairFormat::Parquet => return Err(unwritable(format, "pairs")),
     }
     Ok(())
 }
 
 /// Write the pair records of a batch result but those inside the groups of `leave_out`;
-/// `details` adds each pair's blocks, or its note and evidence (JSON lines only); `templates`
-/// the `template` column of TSV and CSV ([`write_records`]). Returns the number of pair
-/// records written.
+/// `details` adds each pair's blocks, or its note and evidence (JSON lines and Parquet only).
+/// Returns the number of pair records written.
 pub fn write_pairs<D: Detector>(
     out: &mut dyn Write,
     detector: &D,
@@ -350,9 +473,7 @@ pub fn write_pairs<D: Detector>(
     format: PairFormat,
     details: bool,
     leave_out: Option<&DuplicateGroups>,
-    templates: bool,
 ) -> std::io::Result<usize> {
-    let details = details && format == PairFormat::Jsonl;
     let mut written = 0;
     write_records(
         out,
@@ -363,7 +484,7 @@ pub fn write_pairs<D: Detector>(
             .inspect(|_| written += 1)
             .map(|p| PairRecord::new(detector, result, p, details)),
         format,
-        templates,
+        details,
     )?;
     Ok(written)
 }

@@ -79,11 +79,14 @@ pub struct BatchSummary {
     /// off).
     pub group_resemblance: Option<f64>,
     /// Duplicate groups: sets of documents every two of which are a reported pair at
-    /// `group_resemblance` or above, each written as one group record.
+    /// `group_resemblance` or above.
     pub duplicate_groups: usize,
+    /// Group records written (to the groups file; 0 without one).
+    pub group_records_written: usize,
     /// Documents in duplicate groups.
     pub documents_in_duplicate_groups: usize,
-    /// Reported pairs inside duplicate groups (written as pairs only with `--group-pairs`).
+    /// Reported pairs inside duplicate groups (with a groups file, written as pairs only with
+    /// `--group-pairs`).
     pub pairs_in_duplicate_groups: usize,
     /// Boilerplate runs excluded from candidate generation.
     pub boilerplate_runs_excluded: usize,
@@ -98,8 +101,8 @@ pub struct BatchSummary {
     /// Of those, pairs reported as templates, not duplicates (`--templates report`): in no
     /// cluster and no duplicate group.
     pub templates_reported: usize,
-    /// Pair records written: the pairs reported less those inside duplicate groups, unless
-    /// they are asked for.
+    /// Pair records written: every pair reported, or with a groups file those outside the
+    /// groups (all with `--group-pairs`).
     pub pairs_written: usize,
     /// Clusters of two or more documents.
     pub clusters: usize,
@@ -125,14 +128,14 @@ pub struct BatchSummary {
 }
 
 impl BatchSummary {
-    /// The summary of a result, its clusters and its duplicate groups; `pairs_written` is the
-    /// number of pair records written.
+    /// The summary of a result, its clusters and its duplicate groups; `written` is the number
+    /// of pair records and of group records written.
     pub fn new<D: Detector>(
         detector: &D,
         result: &BatchResult<D>,
         clusters: &[Vec<usize>],
         duplicate_groups: &DuplicateGroups,
-        pairs_written: usize,
+        (pairs_written, group_records_written): (usize, usize),
         config: &BatchConfig,
     ) -> Self {
         let corpus = &result.corpus;
@@ -171,6 +174,7 @@ impl BatchSummary {
             documents_in_exact_duplicate_groups: groups.iter().map(Vec::len).sum(),
             group_resemblance: duplicate_groups.at,
             duplicate_groups: duplicate_groups.groups.len(),
+            group_records_written,
             documents_in_duplicate_groups: duplicate_groups.documents(),
             pairs_in_duplicate_groups: duplicate_groups.pairs(),
             boilerplate_runs_excluded: set.boilerplate.len() + set.capped_keys,
@@ -201,19 +205,22 @@ impl BatchSummary {
         }
     }
 
-    /// The duplicate groups' line, when there are groups.
+    /// The duplicate groups' line, when there are groups: where they went.
     fn groups_text(&self) -> String {
         if self.duplicate_groups == 0 {
             return String::new();
         }
-        let written = if self.pairs_written < self.pairs_reported {
+        let written = if self.group_records_written == 0 {
+            "; every pair written as a pair (--groups FILE: each group once, as one record)"
+                .to_string()
+        } else if self.pairs_written < self.pairs_reported {
             format!(
-                "; written as one record each, and the other {} pairs as pairs (--group-pairs: \
-                 every pair)",
+                "; each group written as one record, and the other {} pairs as pairs \
+                 (--group-pairs: every pair)",
                 self.pairs_written
             )
         } else {
-            String::new()
+            "; each group written as one record, and every pair as a pair".to_string()
         };
         format!(
             "duplicate groups (J ≥ {}): {} of {} documents, holding {} of the pairs{written}\n",

@@ -18,6 +18,7 @@
 
 mod folder;
 pub mod jsonl;
+mod parquet;
 mod records;
 pub mod sgml;
 mod source;
@@ -40,6 +41,10 @@ pub use crate::document::{DEFAULT_MAX_BYTES, NotText, decode_text, read_bytes};
 use crate::document::Document;
 use crate::error::{Error, Result};
 
+/// What a build without the Cargo feature `parquet` says of a Parquet file, read or written.
+pub const NO_PARQUET: &str =
+    "this slst was built without Parquet support; build with `--features parquet`";
+
 /// How to interpret a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
@@ -60,6 +65,9 @@ pub enum Format {
     Html,
     /// A WARC file: every HTML response record is a page.
     Warc,
+    /// A Parquet file: one document per row, id and text from the columns the JSON-lines
+    /// field names give (the Cargo feature `parquet`).
+    Parquet,
 }
 
 /// Settings for [`read_document`].
@@ -114,6 +122,24 @@ pub fn read_document(path: &Path, options: &ReadOptions) -> Result<Document> {
 /// # Errors
 /// As [`read_document`].
 pub fn read_one(path: &Path, options: &ReadOptions) -> Result<(Document, Vec<Skipped>)> {
+    if parquet::is_parquet(path, options.format) {
+        parquet::check_source(path)?;
+        let source = SourceOptions {
+            format: Format::Parquet,
+            jsonl: options.jsonl.clone(),
+            max_bytes: options.max_bytes,
+            ..SourceOptions::default()
+        };
+        let name = path.display().to_string();
+        let (docs, skipped) = split(parquet::items(path, name, &source));
+        if let (true, Some(first)) = (docs.is_empty(), skipped.first()) {
+            return Err(Error::UnknownFormat {
+                path: path.to_path_buf(),
+                detail: first.reason.clone(),
+            });
+        }
+        return choose(path, docs, options).map(|doc| (doc, skipped));
+    }
     let bytes = read_bytes(path, options.max_bytes)?;
     let name = path.display().to_string();
     let format = match options.format {
@@ -190,6 +216,18 @@ pub fn read_one(path: &Path, options: &ReadOptions) -> Result<(Document, Vec<Ski
         });
     }
     choose(path, docs, options).map(|doc| (doc, skipped))
+}
+
+/// The documents and the skipped items of a stream.
+fn split(items: impl Iterator<Item = Item>) -> (Vec<Document>, Vec<Skipped>) {
+    let (mut docs, mut skipped) = (Vec::new(), Vec::new());
+    for item in items {
+        match item {
+            Item::Document(d) => docs.push(d),
+            Item::Skipped(s) => skipped.push(s),
+        }
+    }
+    (docs, skipped)
 }
 
 /// A plain-text file or an HTML page as one document, id = the path as given.

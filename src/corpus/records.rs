@@ -134,6 +134,13 @@ fn open_file(
             Ok(reader) => stream_records(reader, "-".into(), "<stdin>".into(), options, keep_raw),
             Err(e) => (None, bare(None, "<stdin>".into(), read_failure(&e))),
         }
+    } else if super::parquet::is_parquet(&path, options.format) {
+        let location = path.display().to_string();
+        let items = super::parquet::items(&path, location, options);
+        (
+            Some(Format::Parquet),
+            Box::new(items.map(|item| (item, None))) as RawItems,
+        )
     } else {
         let id = in_folder.as_ref().unwrap_or(&path).display().to_string();
         let location = path.display().to_string();

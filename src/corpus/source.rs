@@ -100,6 +100,8 @@ pub struct Skipped {
 pub fn detect_format(head: &[u8], name: &str) -> Format {
     if web::looks_like_warc(head) {
         return Format::Warc;
+    } else if head.starts_with(b"PAR1") {
+        return Format::Parquet;
     }
     let head = &head[..head.len().min(1024)];
     let text = match decode_text(head) {
@@ -157,6 +159,7 @@ pub fn check_sources(sources: &[PathBuf]) -> crate::error::Result<()> {
             path: path.clone(),
             source,
         })?;
+        super::parquet::check_source(path)?;
     }
     Ok(())
 }
@@ -287,6 +290,11 @@ pub(super) fn stream_records(
         )))),
         Format::Trec | Format::Sgml => sgml_items(reader, location, format, options, keep_raw),
         Format::Jsonl => jsonl_items(reader, location, options, keep_raw),
+        Format::Parquet => bare(skipped_once(
+            Some(id),
+            location,
+            super::parquet::not_a_stream(),
+        )),
     };
     (Some(format), items)
 }

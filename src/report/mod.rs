@@ -19,8 +19,9 @@ use crate::document::{Document, Encoding};
 use crate::method::{Comparison, Detector, Evidence, FoundBlock, Method, Params, SentenceCounts};
 
 /// The version of the output schema (`docs/schema.md`). Version 2: one comparison record for
-/// every method, blocks in one place, the mode in `params`.
-pub const SCHEMA_VERSION: u32 = 3;
+/// every method, blocks in one place, the mode in `params`; version 4: one record shape per
+/// batch output file (group records only in the groups file).
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// How many words of a block's first sentence the reports quote.
 const OPENING_WORDS: usize = 10;

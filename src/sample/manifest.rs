@@ -137,6 +137,7 @@ impl From<&SourceOptions> for ReaderSettings {
                 Format::Jsonl => "jsonl",
                 Format::Html => "html",
                 Format::Warc => "warc",
+                Format::Parquet => "parquet",
             }
             .into(),
             doc_tag: o.sgml.doc_tag.clone(),
@@ -176,7 +177,13 @@ impl ReaderSettings {
             "jsonl" => Format::Jsonl,
             "html" => Format::Html,
             "warc" => Format::Warc,
-            other => return Err(bad(other, "auto, text, trec, sgml, jsonl, html or warc")),
+            "parquet" => Format::Parquet,
+            other => {
+                return Err(bad(
+                    other,
+                    "auto, text, trec, sgml, jsonl, html, warc or parquet",
+                ));
+            }
         };
         let id = match (&self.id_tag, &self.id_attr) {
             (Some(t), None) => IdSource::Tag(t.clone()),

@@ -128,10 +128,10 @@ fn layout(sources: &[PathBuf], options: &SourceOptions) -> Result<Layout> {
         match format {
             // Unreadable: the run skips it, and writes nothing of it.
             None => {}
-            Some(Format::Warc) => {
+            Some(f @ (Format::Warc | Format::Parquet)) => {
                 return Err(Error::UnknownFormat {
                     path: source.clone(),
-                    detail: format!("WARC: dedup writes {WRITABLE}"),
+                    detail: format!("{}: dedup writes {WRITABLE}", name(f)),
                 });
             }
             Some(Format::Text | Format::Html | Format::Auto) => whole = true,
@@ -165,6 +165,7 @@ fn name(format: Format) -> &'static str {
         Format::Trec => "TREC SGML",
         Format::Sgml => "SGML",
         Format::Warc => "WARC",
+        Format::Parquet => "Parquet",
         Format::Html => "HTML",
         Format::Text | Format::Auto => "plain text",
     }
@@ -231,9 +232,9 @@ fn inside(path: &Path, dir: &Path) -> bool {
 /// [`Error::UnknownFormat`] naming the file.
 pub fn writable(origin: &Origin) -> Result<()> {
     match origin.format {
-        Some(Format::Warc) => Err(Error::UnknownFormat {
+        Some(f @ (Format::Warc | Format::Parquet)) => Err(Error::UnknownFormat {
             path: origin.path.clone(),
-            detail: format!("WARC: dedup writes {WRITABLE}"),
+            detail: format!("{}: dedup writes {WRITABLE}", name(f)),
         }),
         _ => Ok(()),
     }

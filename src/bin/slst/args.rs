@@ -105,18 +105,20 @@ pub struct InputArgs {
         value_delimiter = ','
     )]
     pub text_tags: Vec<String>,
-    /// For JSON lines: the field holding the id.
+    /// For JSON lines and Parquet: the field (column) holding the id.
     #[arg(
         hide_short_help = true,
         long,
+        visible_alias = "id-column",
         default_value = "id",
         value_name = "FIELD"
     )]
     pub id_field: String,
-    /// For JSON lines: the field holding the text.
+    /// For JSON lines and Parquet: the field (column) holding the text.
     #[arg(
         hide_short_help = true,
         long,
+        visible_alias = "text-column",
         default_value = "text",
         value_name = "FIELD"
     )]
@@ -215,6 +217,9 @@ pub enum FormatArg {
     Html,
     /// A WARC file, gzip'd or not: every HTML response record is a page.
     Warc,
+    /// Parquet, one document per row, with --id-column and --text-column (a build with the
+    /// `parquet` feature).
+    Parquet,
 }
 
 impl InputArgs {
@@ -227,6 +232,7 @@ impl InputArgs {
             FormatArg::Jsonl => Format::Jsonl,
             FormatArg::Html => Format::Html,
             FormatArg::Warc => Format::Warc,
+            FormatArg::Parquet => Format::Parquet,
         }
     }
 
@@ -288,6 +294,13 @@ impl InputArgs {
 
     /// The settings of a streaming corpus read, folders filtered by `folders`.
     pub fn source_options(&self, folders: &FolderArgs) -> Result<SourceOptions> {
+        if matches!(self.format, FormatArg::Parquet) && !cfg!(feature = "parquet") {
+            return Err(slst::Error::InvalidParameter {
+                name: "--format",
+                value: "parquet".into(),
+                expected: corpus::NO_PARQUET,
+            });
+        }
         Ok(SourceOptions {
             format: self.format(),
             sgml: self.sgml(),

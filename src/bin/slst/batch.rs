@@ -30,36 +30,41 @@ pub struct BatchArgs {
     /// Files, folders (read recursively, in path order) or `-` for standard input.
     #[arg(required = true)]
     pub sources: Vec<PathBuf>,
-    /// Where to write the pairs (`-`: standard output).
+    /// Where to write the pairs (`-`: standard output); a .jsonl, .tsv, .csv or .parquet name
+    /// says the format.
     #[arg(long, default_value = "-", value_name = "FILE")]
     pub out: PathBuf,
-    /// Format of the pairs file.
-    #[arg(long, value_enum, default_value_t = PairFormatArg::Jsonl)]
-    pub out_format: PairFormatArg,
-    /// Include each pair's blocks (sentence ranges and byte spans) in JSON-lines output.
+    /// Format of the pairs file [default: the one --out's name says, else jsonl].
+    ///
+    /// Every format holds pair records only, with the same flat columns; TSV and CSV cannot
+    /// hold --blocks.
+    #[arg(long, value_enum)]
+    pub out_format: Option<PairFormatArg>,
+    /// Include each pair's blocks (sentence ranges and byte spans): JSON lines and Parquet.
     #[arg(long)]
     pub blocks: bool,
     /// Also write clusters (`cluster_id<TAB>doc_id`, the earliest document first) to this file.
     #[arg(long, value_name = "FILE")]
     pub clusters: Option<PathBuf>,
-    /// Copies are written once: documents every two of which are pairs at J ≥ this form one
-    /// group record.
+    /// Duplicate groups are documents every two of which are pairs at J ≥ this.
     ///
     /// A duplicate group is a set of documents every two of which are reported pairs with
-    /// resemblance at or above this level. It is written once, as a group record (in JSON-lines
-    /// output: before the pairs), instead of as all its pairs.
+    /// resemblance at or above this level. The summary counts them; with --groups FILE each is
+    /// written there once, as a group record, instead of as all its pairs.
     #[arg(long, default_value_t = 0.9, value_name = "J")]
     pub group_at: f64,
-    /// Write the group records to this file (JSON lines) instead of among the pairs.
+    /// Write each duplicate group once, as a group record, to this file, and leave the pairs
+    /// inside groups out of the pairs file.
     ///
-    /// TSV and CSV output hold pairs only: there every pair is written unless this is given.
+    /// JSON lines, or Parquet for a .parquet name (or with --out-format parquet). Without it,
+    /// every pair is written and no group record.
     #[arg(long, value_name = "FILE")]
     pub groups: Option<PathBuf>,
-    /// Also write the pairs inside duplicate groups (their records are still written).
-    #[arg(long)]
+    /// With --groups: also write the pairs inside duplicate groups to the pairs file.
+    #[arg(long, requires = "groups")]
     pub group_pairs: bool,
-    /// Every pair as a pair record, and no group records.
-    #[arg(long, conflicts_with_all = ["groups", "group_pairs", "group_at"])]
+    /// Gone: every pair is written unless --groups FILE is given (refused).
+    #[arg(long, hide = true)]
     pub no_groups: bool,
     /// Also write the run's summary as JSON to this file.
     #[arg(long, value_name = "FILE")]
@@ -68,8 +73,8 @@ pub struct BatchArgs {
     /// figures, one notice for another party): `drop` them, or `report` them as templates.
     ///
     /// `report`: each such pair whose scores reach the rule is written with the reason
-    /// (`"template"` in JSON lines, a `template` column in TSV and CSV) and joins no cluster
-    /// and no duplicate group.
+    /// (`"template"` in JSON lines, the `template` column of the other formats) and joins no
+    /// cluster and no duplicate group.
     #[arg(hide_short_help = true, long, value_enum, default_value_t = TemplatesArg::Drop)]
     pub templates: TemplatesArg,
     #[command(flatten)]
@@ -85,6 +90,50 @@ pub enum PairFormatArg {
     Tsv,
     /// Comma-separated.
     Csv,
+    /// Apache Parquet (a build with the `parquet` feature).
+    Parquet,
+}
+
+impl From<PairFormatArg> for PairFormat {
+    fn from(f: PairFormatArg) -> Self {
+        match f {
+            PairFormatArg::Jsonl => PairFormat::Jsonl,
+            PairFormatArg::Tsv => PairFormat::Tsv,
+            PairFormatArg::Csv => PairFormat::Csv,
+            PairFormatArg::Parquet => PairFormat::Parquet,
+        }
+    }
+}
+
+/// The formats of the pairs file and of the groups file (if any), refused before a run when
+/// they cannot hold what was asked.
+fn output_formats(args: &BatchArgs) -> Result<(PairFormat, Option<PairFormat>)> {
+    if args.no_groups {
+        return Err(slst::Error::InvalidParameter {
+            name: "--no-groups",
+            value: "on".into(),
+            expected: "no longer a flag: without --groups FILE every pair is written, and no \
+                       group record; leave it out",
+        });
+    }
+    let blocks = args.blocks.then_some("blocks");
+    let pairs = PairFormat::for_file(&args.out, args.out_format.map(Into::into), blocks)?;
+    let groups = match &args.groups {
+        // A name that says no format: the pairs' format if it nests, else JSON lines.
+        Some(path) => Some(PairFormat::for_file(
+            path,
+            PairFormat::of_name(path)
+                .is_none()
+                .then_some(if pairs.nests() {
+                    pairs
+                } else {
+                    PairFormat::Jsonl
+                }),
+            Some("group records"),
+        )?),
+        None => None,
+    };
+    Ok((pairs, groups))
 }
 
 /// What becomes of template pairs.
@@ -203,6 +252,8 @@ impl Progress for Bars {
 struct Run<'a> {
     args: &'a BatchArgs,
     config: BatchConfig,
+    /// The formats of the pairs file and of the groups file.
+    formats: (PairFormat, Option<PairFormat>),
 }
 
 impl WithDetector for Run<'_> {
@@ -224,45 +275,25 @@ impl WithDetector for Run<'_> {
                 result.corpus.ids.len()
             );
         }
-        let format = match args.out_format {
-            PairFormatArg::Jsonl => PairFormat::Jsonl,
-            PairFormatArg::Tsv => PairFormat::Tsv,
-            PairFormatArg::Csv => PairFormat::Csv,
-        };
+        let (format, groups_format) = self.formats;
         let clusters = result.clusters();
         let n = result.corpus.ids.len();
-        // Group records go among JSON-lines pairs, or to their own file; TSV and CSV hold
-        // pairs only, so without a file for the records there are no groups. A pair inside a
-        // group is left out wherever its group's record is written, unless asked for.
-        let inline = format == PairFormat::Jsonl && args.groups.is_none() && !args.no_groups;
-        let grouped = inline || args.groups.is_some();
-        let groups = if grouped {
-            DuplicateGroups::of(n, &result.pairs, args.group_at)
-        } else {
-            DuplicateGroups::none(n)
-        };
-        let leave_out = (grouped && !args.group_pairs).then_some(&groups);
+        // The groups are always found, for the summary; they are written only to a file of
+        // their own, and then the pairs inside them are left out of the pairs file unless asked
+        // for.
+        let groups = DuplicateGroups::of(n, &result.pairs, args.group_at);
+        let leave_out = (args.groups.is_some() && !args.group_pairs).then_some(&groups);
         let ids = &result.corpus.ids;
         let id = |d: usize| ids[d].as_str();
-        let mut written = 0;
+        let mut written = (0, 0);
         output::write_atomically(&args.out, |w| {
-            if inline {
-                output::write_groups(w, detector.method(), &groups, id)?;
-            }
-            written = output::write_pairs(
-                w,
-                detector,
-                &result,
-                format,
-                args.blocks,
-                leave_out,
-                args.templates == TemplatesArg::Report,
-            )?;
+            written.0 = output::write_pairs(w, detector, &result, format, args.blocks, leave_out)?;
             Ok(())
         })?;
-        if let Some(path) = &args.groups {
+        if let (Some(path), Some(format)) = (&args.groups, groups_format) {
             output::write_atomically(path, |w| {
-                output::write_groups(w, detector.method(), &groups, id)
+                written.1 = output::write_groups(w, format, detector.method(), &groups, id)?;
+                Ok(())
             })?;
         }
         if let Some(path) = &args.clusters {
@@ -312,11 +343,13 @@ pub fn refuse(args: &BatchArgs) -> std::result::Result<(), crate::refuse::Refusa
 
 pub fn run(args: BatchArgs) -> Result<()> {
     slst::corpus::check_sources(&args.sources)?;
+    let formats = output_formats(&args)?;
     slst::error::check_fraction("group-at", args.group_at)?;
     let (detector, config) = args.pairs.prepare(args.templates == TemplatesArg::Report)?;
     detector.visit(Run {
         args: &args,
         config,
+        formats,
     })
 }
 

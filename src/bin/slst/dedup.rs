@@ -135,8 +135,14 @@ impl Run<'_> {
         if quiet.verbose() {
             let clusters = batch.clusters();
             let groups = DuplicateGroups::none(n);
-            let summary =
-                BatchSummary::new(detector, batch, &clusters, &groups, 0, &self.config.batch);
+            let summary = BatchSummary::new(
+                detector,
+                batch,
+                &clusters,
+                &groups,
+                (0, 0),
+                &self.config.batch,
+            );
             eprintln!(
                 "{}dedup (keep {}): {n} documents read, {written} kept, {} dropped, {} bad \
                  documents skipped",

@@ -1,0 +1,264 @@
+//! `slst batch`'s output files: one record shape per file, the same flat columns in every
+//! format, and the option combinations an output cannot honour refused before any work.
+
+#![cfg(feature = "cli")]
+
+mod common;
+use common::{repo, slst_in, stderr};
+use slst::batch::output::PAIR_COLUMNS;
+
+/// The Clough & Stevenson short answers (100 files, shipped).
+const CLOUGH: &str = "corpora/clough-short-answers/corpus-20090418";
+
+/// A folder `c` holding two copies of the Clough source and an answer cut from it, and three
+/// fillings of one estimate notice (two of them templates of one another: other figures).
+fn corpus() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("c");
+    std::fs::create_dir(&c).unwrap();
+    let source = repo().join("corpora/clough/orig_taskb.txt");
+    std::fs::copy(&source, c.join("orig.txt")).unwrap();
+    std::fs::copy(&source, c.join("copy.txt")).unwrap();
+    std::fs::copy(
+        repo().join("corpora/clough/g0pA_taskb.txt"),
+        c.join("answer.txt"),
+    )
+    .unwrap();
+    let estimate = |now: &str, before: &str, month: &str| {
+        format!(
+            "ORANGE JUICE YIELD ESTIMATE\n\nThe department projected an average yield of \
+             {now} gallons of concentrate per box from the 1986/87 crop.\n    That \
+             compares with {before} gallons per box previously and 1.38 gallons per box from \
+             the 1985/86 crop.\n    The board said the estimates rest on maturity tests as of \
+             {month} 1.\n Reuter\n"
+        )
+    };
+    for (name, text) in [
+        ("x-march.txt", estimate("1.47", "1.46", "March")),
+        ("y-april.txt", estimate("1.50", "1.47", "April")),
+        ("z-march-corrected.txt", estimate("1.47", "1.45", "March")),
+    ] {
+        std::fs::write(c.join(name), text).unwrap();
+    }
+    dir
+}
+
+/// Run `slst batch` in `dir` and return the file `out` it wrote.
+fn batch(dir: &std::path::Path, source: &str, out: &str, extra: &[&str]) -> String {
+    let mut args = vec!["batch", source, "-q", "--out", out];
+    args.extend_from_slice(extra);
+    let o = slst_in(dir, &args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    std::fs::read_to_string(dir.join(out)).unwrap()
+}
+
+/// A JSON line's flat fields as cells: absent or null empty, numbers as numbers.
+fn json_cells(line: &str) -> Vec<Cell> {
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    // A number's own digits, read by the standard library's exact parser (serde_json's default
+    // one can miss the last bit).
+    let digits = |c: &str| -> f64 {
+        let start = line.find(&format!("\"{c}\":")).unwrap() + c.len() + 3;
+        let len = line[start..].find([',', '}']).unwrap();
+        line[start..start + len].parse().unwrap()
+    };
+    PAIR_COLUMNS
+        .iter()
+        .map(|c| match v.get(*c) {
+            None | Some(serde_json::Value::Null) => Cell::Empty,
+            Some(serde_json::Value::Number(_)) => Cell::Number(digits(c)),
+            Some(serde_json::Value::String(s)) => Cell::Text(s.clone()),
+            Some(other) => panic!("{c} is not flat: {other}"),
+        })
+        .collect()
+}
+
+/// A cell of a table, read back.
+#[derive(Debug, PartialEq)]
+enum Cell {
+    Empty,
+    Number(f64),
+    Text(String),
+}
+
+fn table_cell(column: &str, text: &str) -> Cell {
+    let numeric = !matches!(column, "a" | "b" | "method" | "template");
+    match text {
+        "" => Cell::Empty,
+        t if numeric => Cell::Number(t.parse().unwrap()),
+        t => Cell::Text(t.to_string()),
+    }
+}
+
+/// The rows of a TSV or CSV pairs file, after its header (which must be [`PAIR_COLUMNS`]).
+fn table_rows(text: &str, delimiter: u8) -> Vec<Vec<Cell>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .quoting(delimiter == b',')
+        .from_reader(text.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header, PAIR_COLUMNS);
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            PAIR_COLUMNS
+                .iter()
+                .zip(r.iter())
+                .map(|(c, t)| table_cell(c, t))
+                .collect()
+        })
+        .collect()
+}
+
+/// JSON lines, TSV and CSV of one run hold the same rows in the same order, column for column.
+fn same_rows_in_every_format(dir: &std::path::Path, source: &str, extra: &[&str]) -> usize {
+    let jsonl = batch(dir, source, "p.jsonl", extra);
+    let expected: Vec<Vec<Cell>> = jsonl.lines().map(json_cells).collect();
+    assert!(!expected.is_empty(), "{source} {extra:?}: no pairs");
+    // The format by --out's name, and by --out-format.
+    assert_eq!(
+        table_rows(&batch(dir, source, "p.tsv", extra), b'\t'),
+        expected
+    );
+    assert_eq!(
+        table_rows(&batch(dir, source, "p.csv", extra), b','),
+        expected
+    );
+    let mut explicit = vec!["--out-format", "csv"];
+    explicit.extend_from_slice(extra);
+    assert_eq!(
+        table_rows(&batch(dir, source, "p.out", &explicit), b','),
+        expected
+    );
+    expected.len()
+}
+
+#[test]
+fn tsv_and_csv_carry_the_json_lines_flat_fields() {
+    let dir = corpus();
+    let d = dir.path();
+    let clough = repo().join(CLOUGH);
+    let clough = clough.to_str().unwrap();
+    // SL+ST in both modes: block counts and matched sentences.
+    assert!(same_rows_in_every_format(d, clough, &[]) > 20);
+    assert_eq!(
+        same_rows_in_every_format(d, clough, &["--mode", "paper"]),
+        3
+    );
+    // A method without blocks and with undefined containments: empty cells.
+    same_rows_in_every_format(d, "c", &["--method", "md5"]);
+    let md5 = batch(d, "c", "p.tsv", &["--method", "md5"]);
+    assert_eq!(
+        md5.lines().nth(1),
+        Some("copy.txt\torig.txt\tmd5\t1\t\t\t\t\t")
+    );
+    // Templates reported: the reason in the last column.
+    let n = same_rows_in_every_format(d, "c", &["--templates", "report"]);
+    let tsv = batch(d, "c", "p.tsv", &["--templates", "report"]);
+    let templates = tsv
+        .lines()
+        .filter(|l| l.ends_with("one template for another day?"))
+        .count();
+    assert!(templates >= 2 && templates < n, "{tsv}");
+}
+
+#[test]
+fn the_pairs_file_holds_pair_records_only() {
+    let dir = corpus();
+    let d = dir.path();
+    let keys = |line: &str| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v.as_object().unwrap().keys().cloned().collect()
+    };
+    for extra in [
+        &[][..],
+        &["--blocks"],
+        &["--templates", "report", "--blocks"],
+        &["--groups", "g.jsonl"],
+    ] {
+        let pairs = batch(d, "c", "p.jsonl", extra);
+        for line in pairs.lines() {
+            let k = keys(line);
+            assert_eq!(&k[..3], ["a", "b", "method"], "{extra:?}: {line}");
+            assert!(!k.contains(&"group".to_string()), "{extra:?}: {line}");
+        }
+    }
+    // The copies' pair is in the pairs file unless a groups file holds it.
+    assert!(batch(d, "c", "p.jsonl", &[]).contains(r#"{"a":"copy.txt","b":"orig.txt","#));
+    let pairs = batch(d, "c", "p.jsonl", &["--groups", "g.jsonl"]);
+    assert!(
+        !pairs.contains(r#"{"a":"copy.txt","b":"orig.txt","#),
+        "{pairs}"
+    );
+    let groups = std::fs::read_to_string(d.join("g.jsonl")).unwrap();
+    assert_eq!(
+        groups.lines().next(),
+        Some(
+            r#"{"group":1,"method":"slst","kind":"exact","size":2,"min_resemblance":1.0,"documents":["copy.txt","orig.txt"]}"#
+        )
+    );
+}
+
+/// Run `slst batch` with `args`, expecting it refused before any work: exit code 2, `message`
+/// on standard error, and no output file written.
+fn refused(args: &[&str], message: &str) {
+    let dir = corpus();
+    let mut all = vec!["batch", "c", "--summary", "s.json"];
+    all.extend_from_slice(args);
+    let o = slst_in(dir.path(), &all);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert!(!err.contains("documents:"), "{args:?} ran: {err}");
+    let written: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "c")
+        .collect();
+    assert!(written.is_empty(), "{args:?} wrote {written:?}");
+}
+
+#[test]
+fn what_an_output_cannot_hold_is_refused_before_the_run() {
+    let nested = "blocks are nested: use JSON lines or Parquet";
+    refused(
+        &["--blocks", "--out-format", "tsv"],
+        &format!("slst: error: <standard output>: cannot write: {nested}, not tsv"),
+    );
+    refused(
+        &["--blocks", "--out", "p.csv"],
+        &format!("slst: error: p.csv: cannot write: {nested}, not csv"),
+    );
+    refused(
+        &["--out", "p.jsonl", "--out-format", "tsv"],
+        "slst: error: p.jsonl: cannot write: the name says jsonl, --out-format says tsv",
+    );
+    refused(
+        &["--out-format", "csv", "--groups", "g.tsv"],
+        "slst: error: g.tsv: cannot write: group records are nested: use JSON lines or Parquet, \
+         not tsv",
+    );
+    refused(
+        &["--no-groups"],
+        "slst: error: invalid setting --no-groups = on: no longer a flag: without --groups FILE \
+         every pair is written, and no group record; leave it out",
+    );
+    // Parsed by the argument parser: its own wording, naming the flag that is missing.
+    refused(&["--group-pairs"], "--groups <FILE>");
+}
+
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn parquet_is_refused_by_a_build_without_it() {
+    let without = "this slst was built without Parquet support; build with `--features parquet`";
+    refused(
+        &["--out", "p.parquet"],
+        &format!("p.parquet: cannot write: {without}"),
+    );
+    refused(&["--out-format", "parquet"], without);
+    refused(
+        &["--groups", "g.parquet"],
+        &format!("g.parquet: cannot write: {without}"),
+    );
+}

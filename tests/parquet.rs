@@ -1,0 +1,391 @@
+//! Parquet in and out (the Cargo feature `parquet`): `cargo test --features parquet --test
+//! parquet`. Corpora are written here with the Arrow writer from shipped documents; outputs are
+//! read back with the Arrow reader and compared with the JSON lines of the same run.
+
+#![cfg(all(feature = "cli", feature = "parquet"))]
+
+mod common;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema};
+use common::{repo, slst_in, stderr};
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::properties::WriterProperties;
+use serde_json::Value;
+
+/// The Clough & Stevenson short answers (100 files) as (id, text), in path order, and a copy
+/// of the first task's source under another id (an exact group).
+fn documents() -> Vec<(String, String)> {
+    let dir = repo().join("corpora/clough-short-answers/corpus-20090418");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    let mut docs: Vec<(String, String)> = paths
+        .iter()
+        .map(|p| {
+            let bytes = std::fs::read(p).unwrap();
+            let (text, _) = slst::corpus::decode_text(&bytes).unwrap();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), text)
+        })
+        .collect();
+    let source = docs
+        .iter()
+        .find(|(id, _)| id == "orig_taska.txt")
+        .unwrap()
+        .1
+        .clone();
+    docs.push(("zz_copy_of_orig_taska.txt".into(), source));
+    docs
+}
+
+/// Write a Parquet file of two columns in row groups of 16 rows: `id` (strings, or with
+/// `numbered` the row numbers as integers) and `text`, under the names given.
+fn write_corpus(path: &Path, docs: &[(String, String)], names: (&str, &str), numbered: bool) {
+    let (id_type, ids): (DataType, ArrayRef) = if numbered {
+        (
+            DataType::Int64,
+            Arc::new(Int64Array::from_iter_values(0..docs.len() as i64)),
+        )
+    } else {
+        (
+            DataType::Utf8,
+            Arc::new(StringArray::from_iter_values(docs.iter().map(|d| &d.0))),
+        )
+    };
+    let texts: ArrayRef = Arc::new(StringArray::from_iter_values(docs.iter().map(|d| &d.1)));
+    let schema = Arc::new(Schema::new(vec![
+        Field::new(names.0, id_type, false),
+        Field::new(names.1, DataType::Utf8, false),
+    ]));
+    let batch = RecordBatch::try_new(schema.clone(), vec![ids, texts]).unwrap();
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(16))
+        .build();
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+}
+
+/// The same documents as JSON lines (`id` a number with `numbered`).
+fn write_jsonl(path: &Path, docs: &[(String, String)], numbered: bool) {
+    let lines: String = docs
+        .iter()
+        .enumerate()
+        .map(|(i, (id, text))| {
+            let id = if numbered {
+                Value::from(i)
+            } else {
+                Value::from(id.as_str())
+            };
+            format!("{}\n", serde_json::json!({"id": id, "text": text}))
+        })
+        .collect();
+    std::fs::write(path, lines).unwrap();
+}
+
+fn batch(dir: &Path, args: &[&str]) -> String {
+    let o = slst_in(dir, args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stderr(&o)
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+#[test]
+fn a_parquet_corpus_gives_the_pairs_of_the_same_texts_as_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let docs = documents();
+    for numbered in [false, true] {
+        write_corpus(&d.join("docs.parquet"), &docs, ("id", "text"), numbered);
+        write_jsonl(&d.join("docs.jsonl"), &docs, numbered);
+        for mode in ["robust", "paper"] {
+            let common = ["-q", "--mode", mode, "--blocks", "--summary"];
+            batch(
+                d,
+                &[
+                    &["batch", "docs.parquet", "--out", "a.jsonl"][..],
+                    &common,
+                    &["sa.json"],
+                ]
+                .concat(),
+            );
+            batch(
+                d,
+                &[
+                    &["batch", "docs.jsonl", "--out", "b.jsonl"][..],
+                    &common,
+                    &["sb.json"],
+                ]
+                .concat(),
+            );
+            let (a, b) = (read(d, "a.jsonl"), read(d, "b.jsonl"));
+            assert!(a.lines().count() >= 3, "{mode}: {a}");
+            assert_eq!(a, b, "{mode}, numbered ids: {numbered}");
+            let summary: Value = serde_json::from_str(&read(d, "sa.json")).unwrap();
+            assert_eq!(summary["documents_read"], docs.len());
+        }
+    }
+    // Other column names; a folder holding the file reads it by its name.
+    write_corpus(&d.join("docs.parquet"), &docs, ("url", "body"), false);
+    std::fs::create_dir(d.join("folder")).unwrap();
+    std::fs::rename(d.join("docs.parquet"), d.join("folder/docs.parquet")).unwrap();
+    write_jsonl(&d.join("docs.jsonl"), &docs, false);
+    batch(
+        d,
+        &[
+            "batch",
+            "folder",
+            "-q",
+            "--id-column",
+            "url",
+            "--text-column",
+            "body",
+            "--out",
+            "a.jsonl",
+        ],
+    );
+    batch(d, &["batch", "docs.jsonl", "-q", "--out", "b.jsonl"]);
+    assert_eq!(read(d, "a.jsonl"), read(d, "b.jsonl"));
+}
+
+#[test]
+fn missing_or_mistyped_columns_are_errors_naming_the_file_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let docs = documents();
+    write_corpus(&d.join("docs.parquet"), &docs[..5], ("id", "body"), false);
+    let o = slst_in(d, &["batch", "docs.parquet", "-qq"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("slst: error: no document was read"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "docs.parquet: no column \"text\" (columns: id, body; name the text column with \
+             --text-column)"
+        ),
+        "{err}"
+    );
+    // Integer text: the text column must hold strings.
+    write_corpus(&d.join("ints.parquet"), &docs[..5], ("text", "id"), true);
+    let o = slst_in(d, &["batch", "ints.parquet", "-qq"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("ints.parquet: column \"text\" is Int64, not a string"),
+        "{}",
+        stderr(&o)
+    );
+    // Not Parquet at all, and Parquet on standard input.
+    std::fs::write(d.join("bad.parquet"), "not parquet").unwrap();
+    let o = slst_in(d, &["batch", "bad.parquet", "-qq"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad.parquet: not a readable Parquet file"),
+        "{}",
+        stderr(&o)
+    );
+    let parquet = std::fs::read(d.join("docs.parquet")).unwrap();
+    let o = common::slst_with_input(d, &["batch", "-", "-qq"], parquet);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not standard input"), "{}", stderr(&o));
+}
+
+/// The rows of a Parquet file as JSON objects, a column that is null left out (as the JSON
+/// lines leave out an absent field, and write an undefined containment as null).
+fn parquet_rows(path: &Path) -> Vec<Value> {
+    let file = std::fs::File::open(path).unwrap();
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut rows = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let fields = batch.schema().fields().clone();
+        for i in 0..batch.num_rows() {
+            let mut row = serde_json::Map::new();
+            for (f, column) in fields.iter().zip(batch.columns()) {
+                if !column.is_null(i) {
+                    row.insert(f.name().clone(), json(column.as_ref(), i));
+                }
+            }
+            // The method's evidence is JSON text.
+            if let Some(e) = row.get_mut("evidence") {
+                *e = serde_json::from_str(e.as_str().unwrap()).unwrap();
+            }
+            rows.push(Value::Object(row));
+        }
+    }
+    rows
+}
+
+/// One value of an Arrow array as JSON (the types slst writes).
+fn json(array: &dyn Array, i: usize) -> Value {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float64Type, UInt64Type};
+    if array.is_null(i) {
+        return Value::Null;
+    }
+    let list = |values: ArrayRef| -> Value {
+        (0..values.len())
+            .map(|k| json(values.as_ref(), k))
+            .collect()
+    };
+    match array.data_type() {
+        DataType::Utf8 => array.as_string::<i32>().value(i).into(),
+        // Through its text, as a JSON line's number is read.
+        DataType::Float64 => {
+            let x = array.as_primitive::<Float64Type>().value(i);
+            serde_json::from_str(&serde_json::to_string(&x).unwrap()).unwrap()
+        }
+        DataType::UInt64 => array.as_primitive::<UInt64Type>().value(i).into(),
+        DataType::List(_) => list(array.as_list::<i32>().value(i)),
+        DataType::FixedSizeList(..) => list(array.as_fixed_size_list().value(i)),
+        DataType::Struct(fields) => {
+            let s = array.as_struct();
+            let mut o = serde_json::Map::new();
+            for (f, c) in fields.iter().zip(s.columns()) {
+                if !c.is_null(i) {
+                    o.insert(f.name().clone(), json(c.as_ref(), i));
+                }
+            }
+            Value::Object(o)
+        }
+        other => panic!("slst does not write {other}"),
+    }
+}
+
+/// A JSON line as the Parquet row holds it: nulls left out.
+fn as_row(line: &str) -> Value {
+    let mut v: Value = serde_json::from_str(line).unwrap();
+    v.as_object_mut().unwrap().retain(|_, x| !x.is_null());
+    v
+}
+
+#[test]
+fn parquet_pairs_and_groups_read_back_equal_the_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let docs = documents();
+    write_jsonl(&d.join("docs.jsonl"), &docs, false);
+    for extra in [
+        &[][..],
+        &["--blocks"],
+        &["--mode", "paper", "--blocks"],
+        &["--method", "md5", "--blocks"],
+        &["--templates", "report"],
+    ] {
+        let run = |out: &str, groups: &str, format: &[&str]| {
+            let args = [
+                &[
+                    "batch",
+                    "docs.jsonl",
+                    "-q",
+                    "--out",
+                    out,
+                    "--groups",
+                    groups,
+                ][..],
+                format,
+                extra,
+            ]
+            .concat();
+            batch(d, &args);
+        };
+        run("p.jsonl", "g.jsonl", &[]);
+        run("p.parquet", "g.parquet", &[]);
+        let expected: Vec<Value> = read(d, "p.jsonl").lines().map(as_row).collect();
+        assert_eq!(parquet_rows(&d.join("p.parquet")), expected, "{extra:?}");
+        let groups: Vec<Value> = read(d, "g.jsonl").lines().map(as_row).collect();
+        assert!(!groups.is_empty());
+        assert_eq!(parquet_rows(&d.join("g.parquet")), groups, "{extra:?}");
+        // --out-format parquet to a name that says nothing: the groups follow it.
+        run("pairs", "groups", &["--out-format", "parquet"]);
+        assert_eq!(parquet_rows(&d.join("pairs")), expected, "{extra:?}");
+        assert_eq!(parquet_rows(&d.join("groups")), groups, "{extra:?}");
+    }
+    // No pair at all: a valid file with no rows.
+    batch(
+        d,
+        &[
+            "batch",
+            "docs.jsonl",
+            "-q",
+            "--threshold",
+            "1",
+            "--method",
+            "md5",
+            "--out",
+            "none.parquet",
+            "--groups",
+            "g.jsonl",
+        ],
+    );
+    assert!(parquet_rows(&d.join("none.parquet")).is_empty());
+}
+
+/// pyarrow, where the test machine has it, reads every Parquet file slst writes.
+#[test]
+fn pyarrow_reads_the_parquet_outputs() {
+    let has_pyarrow = std::process::Command::new("python3")
+        .args(["-c", "import pyarrow"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_pyarrow {
+        eprintln!("pyarrow is not installed here: skipped (docs/development.md)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_jsonl(&d.join("docs.jsonl"), &documents(), false);
+    batch(
+        d,
+        &[
+            "batch",
+            "docs.jsonl",
+            "-q",
+            "--blocks",
+            "--out",
+            "p.parquet",
+            "--groups",
+            "g.parquet",
+        ],
+    );
+    batch(
+        d,
+        &[
+            "batch",
+            "docs.jsonl",
+            "-q",
+            "--out",
+            "p.jsonl",
+            "--groups",
+            "g.jsonl",
+        ],
+    );
+    let script = "import pyarrow.parquet as pq, sys\n\
+                  for name in sys.argv[1:]:\n    print(pq.read_table(name).num_rows)\n";
+    let o = std::process::Command::new("python3")
+        .args(["-c", script, "p.parquet", "g.parquet"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let counts = format!(
+        "{}\n{}\n",
+        read(d, "p.jsonl").lines().count(),
+        read(d, "g.jsonl").lines().count()
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), counts);
+}
