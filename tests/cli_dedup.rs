@@ -36,7 +36,7 @@ fn refused(dir: &Path, args: &[&str], what: &str) {
 
 /// The (a, b) pairs `slst batch` reports on `sources` with `flags`, each as a sorted pair.
 fn batch_pairs(dir: &Path, sources: &[&str], flags: &[&str]) -> BTreeSet<(String, String)> {
-    let mut args = vec!["batch", "-q", "--no-groups", "--out", "pairs.jsonl"];
+    let mut args = vec!["batch", "-q", "--out", "pairs.jsonl"];
     args.extend(sources);
     args.extend(flags);
     ok(dir, &args);

@@ -458,14 +458,7 @@ fn batch_format_sgml_keeps_the_reuters_elements() {
     let d = dir.path();
     reuters_file(d);
     for format in ["auto", "sgml"] {
-        let args = [
-            "batch",
-            "reut2-000.sgm",
-            "--format",
-            format,
-            "--no-groups",
-            "-q",
-        ];
+        let args = ["batch", "reut2-000.sgm", "--format", format, "-q"];
         let o = slst_in(d, &args);
         assert!(o.status.success(), "{format}: {}", stderr(&o));
         assert!(
@@ -536,17 +529,7 @@ fn a_folder_of_collection_files_leaves_out_and_names_its_other_files() {
     )
     .unwrap();
     std::fs::write(d.join("reuters/derived/dups.tsv"), "7\t8\n").unwrap();
-    let o = slst_in(
-        d,
-        &[
-            "batch",
-            "reuters",
-            "-q",
-            "--no-groups",
-            "--summary",
-            "s.json",
-        ],
-    );
+    let o = slst_in(d, &["batch", "reuters", "-q", "--summary", "s.json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("skipped 3 of 5 documents or files (3 not in the corpus's format)"),
