@@ -17,6 +17,7 @@ __all__ = [
     "Sketch",
     "SlstError",
     "__version__",
+    "decide",
     "decode",
     "dedup",
     "methods",
@@ -130,6 +131,9 @@ def dedup(
     max_df: int = 1000,
     threads: Optional[int] = None,
 ) -> Dedup: ...
+def decide(
+    n: int, pairs: List[Tuple[int, int]], order: List[int]
+) -> Tuple[List[bool], List[Tuple[int, int, int]]]: ...
 
 @final
 class Sentence:

@@ -180,3 +180,46 @@ pub(crate) fn dedup(
         documents,
     })
 }
+
+/// The keep rule alone, on pairs found elsewhere (the Spark job's, one connected component at a
+/// time): `n` documents, `pairs` as `(a, b)` positions, `order` the documents from the one kept
+/// first. Returns whether each document is kept, and for each dropped one `(document, kept
+/// document, index of the pair)`, in document order — what `slst dedup` decides on the same
+/// pairs and order.
+/// Whether each document is kept, and the dropped ones as `(document, kept, pair)`.
+type Decision = (Vec<bool>, Vec<(usize, usize, usize)>);
+
+#[pyfunction]
+pub(crate) fn decide(
+    n: usize,
+    pairs: Vec<(usize, usize)>,
+    order: Vec<usize>,
+) -> PyResult<Decision> {
+    let mut seen = vec![false; n];
+    for &d in &order {
+        if d >= n || std::mem::replace(&mut seen[d], true) {
+            return Err(SlstError::new_err(format!(
+                "order must list each of the {n} documents once (document {d})"
+            )));
+        }
+    }
+    if order.len() != n {
+        return Err(SlstError::new_err(format!(
+            "order lists {} documents, not {n}",
+            order.len()
+        )));
+    }
+    if let Some(&(a, b)) = pairs.iter().find(|&&(a, b)| a >= n || b >= n || a == b) {
+        return Err(SlstError::new_err(format!(
+            "pair ({a}, {b}) does not name two of the {n} documents"
+        )));
+    }
+    let with_index = pairs.iter().enumerate().map(|(i, &(a, b))| (i, a, b));
+    let decision = slst::batch::dedup::decide(n, with_index, &order);
+    let dropped = decision
+        .dropped
+        .iter()
+        .map(|d| (d.document, d.kept, d.pair))
+        .collect();
+    Ok((decision.kept, dropped))
+}

@@ -70,6 +70,7 @@ fn _slst(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(profile::profile, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
     m.add_function(wrap_pyfunction!(dedup::dedup, m)?)?;
+    m.add_function(wrap_pyfunction!(dedup::decide, m)?)?;
     m.add_function(wrap_pyfunction!(corpus::decode, m)?)?;
     m.add_function(wrap_pyfunction!(join::plan_walk, m)?)?;
     m.add_function(wrap_pyfunction!(join::prefix_len, m)?)?;

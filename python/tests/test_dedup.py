@@ -81,3 +81,13 @@ def test_what_cannot_be_done_is_an_error():
         slst.dedup([SOURCE], "shingle", keep="most-sentences")
     with pytest.raises(slst.SlstError, match="unknown rule"):
         slst.dedup([SOURCE], rule="all")
+
+
+def test_the_keep_rule_alone_is_the_librarys():
+    # 0 ~ 1 and 1 ~ 2, not 0 ~ 2: in input order 0 and 2 are kept (2 copies nothing kept).
+    kept, dropped = slst.decide(3, [(0, 1), (1, 2)], [0, 1, 2])
+    assert (kept, dropped) == ([True, False, True], [(1, 0, 0)])
+    kept, dropped = slst.decide(3, [(0, 1), (1, 2)], [1, 0, 2])
+    assert kept == [False, True, False]
+    with pytest.raises(slst.SlstError):
+        slst.decide(3, [(0, 1)], [0, 0, 1])

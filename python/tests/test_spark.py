@@ -118,3 +118,31 @@ def test_the_job_equals_slst_batch_on_reuters(spark, tmp_path, reuters_jsonl, mo
     expected = sorted(cli.read_text().splitlines())
     assert lines(out / "pairs.jsonl") == expected
     assert record["pairs"] == len(expected) > 1000
+
+
+@pytest.mark.parametrize("keep", ["first", "longest"])
+def test_the_job_deduplicates_as_slst_dedup_decides(spark, tmp_path, keep):
+    import slst
+
+    docs = [(p.name, slst.decode(p.read_bytes())) for p in sorted(CLOUGH.iterdir())]
+    # A fuller version of the first answer, later in the input: `first` keeps the answer,
+    # `longest` this one.
+    fuller = docs[0][1] + " " + docs[-1][1]
+    docs.append(("fuller.txt", fuller))
+    corpus = tmp_path / "corpus.jsonl"
+    lines_in = [json.dumps({"id": i, "text": t}, ensure_ascii=False) for i, t in docs]
+    corpus.write_text("\n".join(lines_in) + "\n")
+    out = tmp_path / "out"
+    record = job.run(spark, [str(corpus)], str(out), dedup=True, keep=keep)
+
+    want = slst.dedup(docs, keep=keep)
+    assert lines(out / "dropped.jsonl") == sorted(d.to_json() for d in want.dropped)
+    assert lines(out / "deduplicated.jsonl") == sorted(lines_in[i] for i in want.kept_indices)
+    assert (record["kept"], record["dropped"]) == (len(want.kept), len(want.dropped))
+    assert record["kept"] + record["dropped"] == len(docs)
+    dropped = {d.dropped: d.kept for d in want.dropped}
+    if keep == "first":
+        assert dropped.get("fuller.txt") == docs[0][0]
+    else:
+        assert dropped.get(docs[0][0]) == "fuller.txt"
+

@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional
 import slst
 from slst.spark.candidates import _key_candidates, _witness_candidates, _word_candidates
 from slst.spark.clusters import connected_components
+from slst.spark.dedup import KEEP_POLICIES, write_deduplicated
 from slst.spark.documents import read_documents
 from slst.spark.metrics import _jvm_peak_mb, _shuffle_bytes
 from slst.spark.workers import _sketch_partition, _verify_partition
@@ -33,13 +34,22 @@ def run(
     text_field: str = "text",
     partitions: Optional[int] = None,
     params: Optional[Dict[str, Any]] = None,
+    dedup: bool = False,
+    keep: str = "first",
 ) -> Dict[str, Any]:
-    """Run the job; returns the run record (also written to ``OUT/run.json``)."""
+    """Run the job; returns the run record (also written to ``OUT/run.json``). With ``dedup``,
+    also the corpus without its near-duplicates (``OUT/deduplicated.*``, ``OUT/dropped.jsonl``),
+    the document of each pair to keep chosen by ``keep`` (``first`` or ``longest``), as ``slst
+    dedup`` chooses it."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     params = dict(params or {})
     probe = slst.detector(method, mode, **params)  # settings checked before any work
+    if dedup and rule == "templates":
+        raise ValueError("dedup: template pairs are not duplicates; use rule='duplicates'")
+    if dedup and keep not in KEEP_POLICIES:
+        raise ValueError(f"keep={keep!r}: the job's keep policies are {', '.join(KEEP_POLICIES)}")
     # Robust SL+ST: join on witness keys and prune by witnessed units, as slst batch does.
     witness = probe.witness_keys(probe.sketch("A probe. Of two sentences.")) is not None
     # And pairs alike in their words (its `vocabulary` rule), which the witnessed units do not
@@ -55,6 +65,7 @@ def run(
         "rule": rule,
         "max_df": max_df,
         "params": params,
+        "dedup": keep if dedup else None,
         "spark": spark.version,
         "master": spark.sparkContext.master,
         "default_parallelism": spark.sparkContext.defaultParallelism,
@@ -116,8 +127,16 @@ def run(
     times["write_pairs"] = time.perf_counter() - t
 
     t = time.perf_counter()
-    _write_clusters(spark, pairs, good, out, record)
+    labels = _write_clusters(spark, pairs, good, out, record)
     times["clusters"] = time.perf_counter() - t
+
+    if dedup:
+        t = time.perf_counter()
+        counts = write_deduplicated(
+            spark, pairs, labels, good, docs, inputs, fmt, keep, _rule_name(rule, containment), out
+        )
+        record.update(kept=counts["kept"], dropped=counts["dropped"])
+        times["dedup"] = time.perf_counter() - t
 
     return _write_record(spark, record, times, peak_python, out)
 
@@ -223,8 +242,17 @@ def _write_pairs(pairs, out: str) -> None:
     )
 
 
-def _write_clusters(spark, pairs, good, out: str, record: Dict[str, Any]) -> None:
-    """Stage 5: the clusters of the pairs, written, with their counts in the record."""
+def _rule_name(rule: str, containment: float) -> str:
+    """The rule's name in the dropped rows, as ``slst dedup`` writes it."""
+    if rule == "contained":
+        theta = repr(float(containment))
+        return f"contained ≥ {theta[:-2] if theta.endswith('.0') else theta}"
+    return rule
+
+
+def _write_clusters(spark, pairs, good, out: str, record: Dict[str, Any]):
+    """Stage 5: the clusters of the pairs, written, with their counts in the record; returns
+    the labels (vertex, label)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
@@ -245,6 +273,7 @@ def _write_clusters(spark, pairs, good, out: str, record: Dict[str, Any]) -> Non
     clusters.select(F.to_json(F.struct("cluster", "id")).alias("value")).write.mode(
         "overwrite"
     ).text(f"{out}/clusters.jsonl")
+    return labels
 
 
 def _write_record(spark, record: Dict[str, Any], times: Dict[str, float], peak_python: float, out: str):
@@ -293,6 +322,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         "--param", action="append", default=[], metavar="NAME=VALUE",
         help="a setting of the method by its flag name (min_block=3); repeatable",
     )
+    p.add_argument(
+        "--dedup", action="store_true",
+        help="also write the corpus without its near-duplicates (deduplicated.*) and the "
+        "dropped documents (dropped.jsonl), as slst dedup decides",
+    )
+    p.add_argument(
+        "--keep", default="first", choices=list(KEEP_POLICIES),
+        help="with --dedup: which document of a pair to keep (first: input order; longest: "
+        "most bytes of text)",
+    )
     p.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
     p.add_argument(
         "--driver-memory", default="4g",
@@ -325,7 +364,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             spark, args.inputs, args.out, fmt=args.format, method=args.method, mode=args.mode,
             rule=args.rule, containment=args.containment, max_df=args.max_df,
             max_bytes=args.max_bytes, id_field=args.id_field, text_field=args.text_field,
-            partitions=args.partitions, params=params,
+            partitions=args.partitions, params=params, dedup=args.dedup, keep=args.keep,
         )
     finally:
         spark.stop()
