@@ -9,7 +9,7 @@
 //! per connected component would not give either: a component can chain A ~ B ~ C with A and C
 //! unrelated, and dropping C for A would drop it for a document it does not resemble.
 //!
-//! [`write`] writes the kept records as they were read (a second pass over the input) and the
+//! [`write`](mod@write) writes the kept records as they were read (a second pass over the input) and the
 //! table of dropped documents.
 
 mod policy;
