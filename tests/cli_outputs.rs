@@ -4,7 +4,7 @@
 #![cfg(feature = "cli")]
 
 mod common;
-use common::{repo, slst_in, stderr};
+use common::{corpus_dir, repo, slst_in, stderr};
 use slst::batch::output::PAIR_COLUMNS;
 
 /// The Clough & Stevenson short answers (100 files, shipped).
@@ -261,4 +261,178 @@ fn parquet_is_refused_by_a_build_without_it() {
         &["--groups", "g.parquet"],
         &format!("g.parquet: cannot write: {without}"),
     );
+}
+
+/// The (a, b) pairs of a pairs file (pair records only).
+fn pairs_of(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(
+                v.get("group").is_none(),
+                "a group record among pairs: {line}"
+            );
+            (
+                v["a"].as_str().unwrap().to_string(),
+                v["b"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The document lists of a groups file's records.
+fn groups_of(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(|line| {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(v.get("a").is_none(), "a pair record among groups: {line}");
+            let docs: Vec<String> = v["documents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(v["size"], docs.len());
+            docs
+        })
+        .collect()
+}
+
+/// Every pair of a group's documents, earlier document first.
+fn expand(groups: &[Vec<String>]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for g in groups {
+        for (i, a) in g.iter().enumerate() {
+            out.extend(g[i + 1..].iter().map(|b| (a.clone(), b.clone())));
+        }
+    }
+    out
+}
+
+#[test]
+fn copies_come_out_once_in_the_groups_file_and_their_pairs_on_request() {
+    let dir = corpus_dir();
+    let d = dir.path();
+    let source = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    std::fs::write(d.join("corpus/again.txt"), &source).unwrap();
+    let run = |extra: &[&str]| {
+        let _ = std::fs::remove_file(d.join("g.jsonl"));
+        let mut args = vec!["batch", "corpus", "--out", "p.out", "--summary", "s.json"];
+        args.extend_from_slice(extra);
+        let o = slst_in(d, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+        (
+            std::fs::read_to_string(d.join("p.out")).unwrap(),
+            summary,
+            stderr(&o),
+        )
+    };
+    let copies = vec![
+        "again.txt".to_string(),
+        "nested/copy.txt".to_string(),
+        "orig.txt".to_string(),
+    ];
+
+    // Default: every pair, pair records only; the summary counts the groups and says where
+    // they would go.
+    let (all, summary, err) = run(&[]);
+    let mut every = pairs_of(&all);
+    every.sort();
+    for p in expand(std::slice::from_ref(&copies)) {
+        assert!(every.contains(&p), "{p:?} in {every:?}");
+    }
+    assert!(!d.join("g.jsonl").exists());
+    assert_eq!(summary["duplicate_groups"], 1);
+    assert_eq!(summary["group_records_written"], 0);
+    assert_eq!(summary["pairs_written"], every.len());
+    assert_eq!(summary["pairs_reported"], every.len());
+    assert!(
+        err.contains(
+            "duplicate groups (J ≥ 0.9): 1 of 3 documents, holding 3 of the pairs; every pair \
+             written as a pair (--groups FILE: each group once, as one record)"
+        ),
+        "{err}"
+    );
+
+    // --groups FILE: the three copies are one group record there; no pair among them is
+    // written; the group and the pairs written are every pair, once.
+    let (text, summary, err) = run(&["--groups", "g.jsonl"]);
+    let groups_text = std::fs::read_to_string(d.join("g.jsonl")).unwrap();
+    assert!(
+        groups_text.starts_with(r#"{"group":1,"method":"slst","kind":"exact","size":3"#),
+        "{groups_text}"
+    );
+    let (pairs, groups) = (pairs_of(&text), groups_of(&groups_text));
+    assert_eq!(groups, std::slice::from_ref(&copies));
+    assert!(
+        pairs
+            .iter()
+            .all(|(a, b)| !(copies.contains(a) && copies.contains(b)))
+    );
+    let mut both = pairs.clone();
+    both.extend(expand(&groups));
+    both.sort();
+    assert_eq!(both, every);
+    assert_eq!(summary["duplicate_groups"], 1);
+    assert_eq!(summary["group_records_written"], 1);
+    assert_eq!(summary["documents_in_duplicate_groups"], 3);
+    assert_eq!(summary["pairs_in_duplicate_groups"], 3);
+    assert_eq!(summary["pairs_reported"], every.len());
+    assert_eq!(summary["pairs_written"], every.len() - 3);
+    assert_eq!(summary["group_resemblance"], 0.9);
+    let line = format!(
+        "duplicate groups (J ≥ 0.9): 1 of 3 documents, holding 3 of the pairs; each group \
+         written as one record, and the other {} pairs as pairs (--group-pairs: every pair)",
+        every.len() - 3
+    );
+    assert!(err.contains(&line), "{err}");
+
+    // --group-pairs: the group record and every pair.
+    let (text, summary, err) = run(&["--groups", "g.jsonl", "--group-pairs"]);
+    let mut pairs = pairs_of(&text);
+    pairs.sort();
+    let groups = groups_of(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
+    assert_eq!((pairs, groups), (every.clone(), vec![copies.clone()]));
+    assert_eq!(summary["pairs_written"], every.len());
+    assert!(
+        err.contains("each group written as one record, and every pair as a pair"),
+        "{err}"
+    );
+
+    // TSV: every pair, and with a groups file the pairs outside groups.
+    let tsv_pairs = |text: &str| -> Vec<(String, String)> {
+        let mut v: Vec<_> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f[0].to_string(), f[1].to_string())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let (text, _, _) = run(&["--out-format", "tsv"]);
+    assert_eq!(tsv_pairs(&text), every);
+    let (text, _, _) = run(&["--out-format", "tsv", "--groups", "g.jsonl"]);
+    let groups = groups_of(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
+    assert_eq!(groups, std::slice::from_ref(&copies));
+    assert_eq!(tsv_pairs(&text).len(), every.len() - 3);
+
+    // --group-at 1: exact copies only (these are); a level above 1 is refused.
+    run(&[
+        "--group-at",
+        "1",
+        "--threshold",
+        "0.2",
+        "--groups",
+        "g.jsonl",
+    ]);
+    let groups = groups_of(&std::fs::read_to_string(d.join("g.jsonl")).unwrap());
+    assert_eq!(groups, [copies]);
+    let o = slst_in(d, &["batch", "corpus", "--group-at", "1.5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("group-at"), "{}", stderr(&o));
 }

@@ -153,3 +153,24 @@ fn texts(files: &[PathBuf], options: &SourceOptions, n: usize) -> Vec<String> {
         .take(n)
         .collect()
 }
+
+/// A small corpus folder: the Clough source, the cut answer, a copy of the source, an
+/// unrelated Bible text, an empty file and a binary file.
+pub fn corpus_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("corpus");
+    std::fs::create_dir_all(c.join("nested")).unwrap();
+    let source = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    std::fs::write(c.join("orig.txt"), &source).unwrap();
+    std::fs::write(c.join("nested/copy.txt"), &source).unwrap();
+    std::fs::copy(
+        repo().join("corpora/clough/g0pA_taskb.txt"),
+        c.join("answer.txt"),
+    )
+    .unwrap();
+    let kjv = std::fs::read_to_string(repo().join("corpora/bible/kjv-1mb.txt")).unwrap();
+    std::fs::write(c.join("genesis.txt"), &kjv[..3000]).unwrap();
+    std::fs::write(c.join("empty.txt"), "").unwrap();
+    std::fs::write(c.join("blob.bin"), b"\x00\x01binary").unwrap();
+    dir
+}
