@@ -261,6 +261,23 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
     }
 }
 
+/// The suffix of what is being written beside an output, renamed to it when complete.
+pub(crate) const PARTIAL: &str = ".partial";
+
+/// Where an output's temporary file or folder goes — the output's own folder, so that the
+/// rename is atomic — and the prefix of its name (`.NAME.`: hidden, named after the output).
+pub(crate) fn partial_beside(path: &Path) -> (&Path, String) {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    (dir, format!(".{name}."))
+}
+
 /// Write `path` atomically: everything goes to a temporary file in the same folder, which is
 /// renamed over `path` only when `write` succeeded; an interrupted run leaves no partial file
 /// under the final name. `-` writes to standard output. A `path` that exists and is not a regular
@@ -298,17 +315,9 @@ pub fn write_atomically(
         let mut out = BufWriter::new(file);
         return write(&mut out).and_then(|()| out.flush()).map_err(io);
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    let prefix = format!(".{name}.");
+    let (dir, prefix) = partial_beside(path);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".partial");
+    builder.prefix(&prefix).suffix(PARTIAL);
     // As any new file: read-write for all, less the umask (a temporary file would be 0600).
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));

@@ -379,17 +379,11 @@ impl<W: Write> Write for Compressed<W> {
 
 /// The folder: written into a temporary folder beside `out`, renamed to `out` when complete.
 fn write_folder(out: &Path, walk: &mut Walk<'_>) -> io::Result<usize> {
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    let prefix = format!(".{name}.");
+    let (parent, prefix) = crate::batch::output::partial_beside(out);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".partial");
+    builder
+        .prefix(&prefix)
+        .suffix(crate::batch::output::PARTIAL);
     // As any new folder: the umask decides (a temporary folder would be 0700).
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o777));
