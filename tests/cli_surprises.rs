@@ -284,6 +284,36 @@ fn mode_with_a_method_that_has_none_is_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// A robust-mode setting where the robust mode does not run would change nothing: refused, by
+/// the flag as typed.
+#[test]
+fn robust_settings_without_the_robust_mode_are_refused() {
+    let dir = clough_corpus();
+    let d = dir.path();
+    let o = slst(&["compare", "--mode", "paper", "--clauses", CUT, SOURCE]);
+    refused(
+        &o,
+        "--clauses is a setting of the robust mode; --mode paper does not read it",
+    );
+    let o = slst_in(d, &["batch", "corpus", "--mode", "paper", "--no-stem"]);
+    refused(&o, "--no-stem is a setting of the robust mode");
+    let o = slst_in(
+        d,
+        &["batch", "corpus", "--method", "shingle", "--pair-keys", "2"],
+    );
+    refused(
+        &o,
+        "--pair-keys is a setting of SL+ST's robust mode; shingle does not read it",
+    );
+    let o = slst(&["sketch", "--mode", "paper", "--term-similarity", "0.5", CUT]);
+    refused(&o, "--term-similarity is a setting of the robust mode");
+    // Where the robust mode runs (alone, or beside paper in eval), the settings are honoured.
+    let o = slst(&["compare", "--json", "--clauses", CUT, SOURCE]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = slst(&["compare", "--method", "all", "--no-stem", CUT, SOURCE]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn standard_input_named_twice_is_refused() {
     let text = std::fs::read(repo().join(SOURCE)).unwrap();

@@ -9,6 +9,7 @@
 //! maximum length, minimum block, threshold) have flags of their own, in `args.rs`.
 
 use clap::builder::{ArgAction, ValueParser};
+use clap::parser::ValueSource;
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches, ValueEnum};
 use serde_json::Value;
 use slst::method::{Method, MethodConfig, MethodSettings, RobustConfig, SlstMode};
@@ -129,6 +130,7 @@ impl RobustFlags {
     /// # Errors
     /// `--mode` with no `--method slst`.
     pub fn refuse_mode(&self, methods: &[Method]) -> Result<(), crate::refuse::Refusal> {
+        self.refuse_settings(methods)?;
         if self.mode.is_empty() || methods.contains(&Method::Slst) {
             return Ok(());
         }
@@ -138,6 +140,30 @@ impl RobustFlags {
             names.join(","),
             crate::refuse::method_names(methods)
         ))
+    }
+
+    /// A robust setting is given only when the robust mode of SL+ST runs: with `--mode paper`
+    /// alone, or with no `--method slst`, it would change nothing.
+    ///
+    /// # Errors
+    /// A robust setting given that no method of the run reads.
+    fn refuse_settings(&self, methods: &[Method]) -> Result<(), crate::refuse::Refusal> {
+        let Some(flag) = self.settings.given.first() else {
+            return Ok(());
+        };
+        if !methods.contains(&Method::Slst) {
+            return Err(format!(
+                "{flag} is a setting of SL+ST's robust mode; {} does not read it",
+                crate::refuse::method_names(methods)
+            ));
+        }
+        if !self.modes().contains(&SlstMode::Robust) {
+            return Err(format!(
+                "{flag} is a setting of the robust mode; --mode paper does not read it \
+                 (drop it, or run --mode robust)"
+            ));
+        }
+        Ok(())
     }
 
     /// The robust settings: the flags' values, and SL+ST's stop words, maximum length, minimum
@@ -168,6 +194,9 @@ impl RobustFlags {
 #[derive(Debug, Clone, Default)]
 struct RobustSettingFlags {
     values: Vec<(&'static str, String)>,
+    /// The flags given on the command line (`--clauses`, `--no-stem`); the other settings keep
+    /// their defaults.
+    given: Vec<String>,
 }
 
 /// The flag of one setting, typed and defaulted by the configuration's default value.
@@ -254,7 +283,18 @@ impl FromArgMatches for RobustSettingFlags {
             .iter()
             .filter_map(|flag| Some((flag.name, text(flag.name)?)))
             .collect();
-        Ok(RobustSettingFlags { values })
+        // A switch's `--no-` flag counts as giving the setting.
+        let typed = |id: &str| {
+            matches.try_contains_id(id).is_ok()
+                && matches.value_source(id) == Some(ValueSource::CommandLine)
+        };
+        let given = ROBUST_FLAGS
+            .iter()
+            .flat_map(|flag| [flag.name.to_string(), off_id(flag.name)])
+            .filter(|id| typed(id))
+            .map(|id| format!("--{}", id.replace('_', "-")))
+            .collect();
+        Ok(RobustSettingFlags { values, given })
     }
 
     fn update_from_arg_matches(
