@@ -339,7 +339,7 @@ fn queries_keep_working_while_another_process_adds() {
     );
     let start = Instant::now();
     let mut during = 0;
-    while start.elapsed() < Duration::from_secs(20) {
+    while start.elapsed() < Duration::from_secs(20) && during < 4 {
         let out = ok(&slst_in(d, &["query", "i.db", &names[2]]));
         assert!(out.contains("d2.txt  J = 1.000"), "{out}");
         if child.try_wait().unwrap().is_some() {
@@ -347,9 +347,16 @@ fn queries_keep_working_while_another_process_adds() {
         }
         during += 1;
     }
-    let status = child.wait().unwrap();
-    assert!(status.success());
+    // The add need not finish: an add stopped midway leaves a sound index (the test above).
+    if child.try_wait().unwrap().is_none() {
+        child.kill().unwrap();
+    } else {
+        assert!(child.wait().unwrap().success());
+    }
+    child.wait().unwrap();
     assert!(during >= 2, "only {during} queries ran during the add");
+    let out = ok(&slst_in(d, &["query", "i.db", &names[2]]));
+    assert!(out.contains("d2.txt  J = 1.000"), "{out}");
     assert!(ok(&slst_in(d, &["index", "check", "i.db"])).ends_with(": ok\n"));
 }
 
