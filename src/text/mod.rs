@@ -22,6 +22,7 @@
 //! path saves is in docs/benchmarks.md.
 
 mod ascii;
+pub mod figures;
 mod sentence;
 mod stopwords;
 mod terms;
