@@ -62,8 +62,9 @@ use crate::document::{Document, Encoding};
 use crate::error::{Error, Result};
 use crate::method::{Detector, Method, MethodDetector, MethodSettings, PairRule, SlstConfig};
 
-/// The storage format this build writes and the newest it reads.
-pub const FORMAT_VERSION: i64 = 2;
+/// The storage format this build writes and the only one it reads: 2 held one row per key in
+/// the inverted table; 3 keys robust mode's figures by their values (`text::figures`).
+pub const FORMAT_VERSION: i64 = 3;
 
 /// Documents per transaction when adding, unless told otherwise. Each transaction rewrites
 /// most pages of the postings (keys are hashes), so fewer, larger ones cost less; a killed add

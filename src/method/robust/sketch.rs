@@ -8,50 +8,14 @@ use std::ops::Range;
 use super::{RobustProfile, RobustSentence, RobustSlst, TermList};
 use crate::document::Document;
 use crate::text;
+use crate::text::figures::{Figures, Term};
 
 /// Whether a word is a *figure*: it has a digit (an amount, a date, a code) or is a cardinal
-/// number written out.
+/// number written out (`FED SETS TWO BILLION DLR REPURCHASE`, `seven ships loading`; the words
+/// [`text::figures`] reads as numbers). Scale words (`million`, `billion`) alone are not: they
+/// stay the same when the figure changes.
 pub(crate) fn is_figure_word(word: &str) -> bool {
-    word.bytes().any(|c| c.is_ascii_digit()) || is_number_word(word)
-}
-
-/// Whether a word is a cardinal number written as a word: a figure as much as `2` or `1.5` is
-/// (`FED SETS TWO BILLION DLR REPURCHASE`, `seven ships loading`). Scale words (`million`,
-/// `billion`) are not: they stay the same when the figure changes. A `match`, which compiles
-/// to a switch on the length and a comparison or two: every term is asked, so comparing each
-/// with all 28 words would cost a corpus run (docs/benchmarks.md).
-fn is_number_word(word: &str) -> bool {
-    matches!(
-        word,
-        "zero"
-            | "one"
-            | "two"
-            | "three"
-            | "four"
-            | "five"
-            | "six"
-            | "seven"
-            | "eight"
-            | "nine"
-            | "ten"
-            | "eleven"
-            | "twelve"
-            | "thirteen"
-            | "fourteen"
-            | "fifteen"
-            | "sixteen"
-            | "seventeen"
-            | "eighteen"
-            | "nineteen"
-            | "twenty"
-            | "thirty"
-            | "forty"
-            | "fifty"
-            | "sixty"
-            | "seventy"
-            | "eighty"
-            | "ninety"
-    )
+    word.bytes().any(|c| c.is_ascii_digit()) || text::figures::parse(word).is_some()
 }
 
 /// A term's 64-bit id: 255 minus its length in characters (at most 255) in the top byte, the
@@ -283,35 +247,47 @@ impl RobustSlst {
             capitalised.clear();
             let unit_text = &text[span.clone()];
             let after_headline = headline.is_some_and(|h| h != sentence);
+            // Each term: a word, or a number read as its value (`text::figures`).
+            let mut take = |r: Range<usize>, term: &Term| {
+                let (id, digits) = match term {
+                    Term::Figure { key, digits } => (marked_term_id(key, true), *digits),
+                    Term::Word(word) => {
+                        let id = match &mut stemmer {
+                            Some(s) => marked_term_id(s.stem(word), is_figure_word(word)),
+                            None => term_id(word),
+                        };
+                        (id, word.bytes().any(|c| c.is_ascii_digit()))
+                    }
+                };
+                if is_figure(id) {
+                    figures.push(id);
+                }
+                // Runs are of figures written in digits: a cardinal written out is a word
+                // (`an hundred and twenty` against `one hundred twenty` is one figure).
+                if is_figure(id) && digits {
+                    run = Some(mix(run.unwrap_or(FIGURE_RUN), id));
+                } else {
+                    if let Some(r) = run.take() {
+                        figure_runs.push((mix(before, id), r));
+                    }
+                    before = id;
+                }
+                if after_headline
+                    && r.start > 0
+                    && unit_text[r.clone()].starts_with(char::is_uppercase)
+                    && let Ok(k) = headline_terms.binary_search(&id)
+                {
+                    capitalised.push(k);
+                }
+                terms.push((id, span.start + r.end));
+            };
+            let mut numbers = Figures::default();
             text::for_each_word_span_in(unit_text, word, |r, word| {
                 if !self.config.stopwords.contains(word) {
-                    let id = match &mut stemmer {
-                        Some(s) => marked_term_id(s.stem(word), is_figure_word(word)),
-                        None => term_id(word),
-                    };
-                    if is_figure(id) {
-                        figures.push(id);
-                    }
-                    // Runs are of figures written in digits: a cardinal written out is a word
-                    // (`an hundred and twenty` against `one hundred twenty` is one figure).
-                    if is_figure(id) && word.bytes().any(|c| c.is_ascii_digit()) {
-                        run = Some(mix(run.unwrap_or(FIGURE_RUN), id));
-                    } else {
-                        if let Some(r) = run.take() {
-                            figure_runs.push((mix(before, id), r));
-                        }
-                        before = id;
-                    }
-                    if after_headline
-                        && r.start > 0
-                        && unit_text[r.clone()].starts_with(char::is_uppercase)
-                        && let Ok(k) = headline_terms.binary_search(&id)
-                    {
-                        capitalised.push(k);
-                    }
-                    terms.push((id, span.start + r.end));
+                    numbers.push(unit_text, r, word, &mut take);
                 }
             });
+            numbers.finish(&mut take);
             if !terms.is_empty() && headline.is_none_or(|h| h == sentence) {
                 headline = Some(sentence);
                 headline_terms.extend(terms.iter().map(|t| t.0));
