@@ -54,6 +54,11 @@ def test_every_string_layout_reads_the_same(text_type):
     assert lines(got) == lines(slst.pairs(DOCS))
 
 
+def test_a_record_batch_is_a_table_too():
+    (batch,) = table().combine_chunks().to_batches()
+    assert lines(slst.pairs(batch)) == lines(slst.pairs(DOCS))
+
+
 def test_a_record_batch_reader_is_read_batch_by_batch():
     batches = table().to_batches(max_chunksize=7)
     assert len(batches) > 10
