@@ -155,6 +155,11 @@ fn a_parquet_corpus_gives_the_pairs_of_the_same_texts_as_json_lines() {
     );
     batch(d, &["batch", "docs.jsonl", "-q", "--out", "b.jsonl"]);
     assert_eq!(read(d, "a.jsonl"), read(d, "b.jsonl"));
+    // The text column before the id column: each found by its name.
+    let swapped: Vec<_> = docs.iter().map(|(i, t)| (t.clone(), i.clone())).collect();
+    write_corpus(&d.join("swapped.parquet"), &swapped, ("text", "id"), false);
+    batch(d, &["batch", "swapped.parquet", "-q", "--out", "a.jsonl"]);
+    assert_eq!(read(d, "a.jsonl"), read(d, "b.jsonl"));
 }
 
 #[test]

@@ -7,9 +7,10 @@ done in Rust with the GIL released; the results are the same as the ``slst`` com
     r = slst.compare(text_a, text_b)          # robust SL+ST, as `slst compare`
     r.duplicate, r.resemblance, r.containment_a
     [text_a[b.a] for b in r.blocks]           # the common sentence blocks
-    for p in slst.pairs(docs):                # docs: any iterable of (id, text)
-        print(p.a, p.b, p.resemblance)
+    for p in slst.pairs(docs):                # docs: any iterable of (id, text),
+        print(p.a, p.b, p.resemblance)        # or an Arrow table (pyarrow, polars, ...)
     d = slst.dedup(docs, keep="longest")      # d.kept: the ids to keep; d.dropped: the rest
+    slst.pairs(table).to_arrow()              # the pairs as a pyarrow.Table
 
 Spans are ``slice`` objects over the Python strings: ``a[r.blocks[0].a]`` is the first block's
 text in ``a``.
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any, Iterable, List, Optional, Tuple, Union
+
+from ._slst import ID_COLUMN, TEXT_COLUMN
 
 from ._slst import (
     Block,
@@ -140,7 +143,7 @@ def verify(a: Sketch, b: Sketch, *, passages: bool = True) -> Comparison:
 
 
 def pairs(
-    docs: Iterable[Tuple[Any, Union[str, bytes]]],
+    docs: Union[Iterable[Tuple[Any, Union[str, bytes]]], Any],
     method: str = "slst",
     mode: str = "robust",
     *,
@@ -149,15 +152,22 @@ def pairs(
     max_df: int = 1000,
     threads: Optional[int] = None,
     group_at: float = 0.9,
+    id_column: str = ID_COLUMN,
+    text_column: str = TEXT_COLUMN,
     **params: Any,
 ) -> Pairs:
     """Every near-duplicate pair of a corpus. ``docs`` is any iterable of ``(id, text)``
     (a generator, a file being read): items are taken one at a time while the run goes on in
-    Rust without the GIL. Returns an iterator of :class:`Pair` — every pair, in the order
-    ``slst batch`` writes them (``Pair.to_json()`` is its line) — with
+    Rust without the GIL. Or it is an Arrow table — any object with ``__arrow_c_stream__``: a
+    pyarrow Table, RecordBatch or RecordBatchReader, a polars DataFrame — read a record batch
+    at a time, each document's id and text from the columns ``id_column`` and ``text_column``
+    (``id`` and ``text``, as ``slst batch`` reads Parquet; the id a string or an integer
+    column), with no Python object per row. Returns an iterator of :class:`Pair` — every pair,
+    in the order ``slst batch`` writes them (``Pair.to_json()`` is its line) — with
     ``clusters`` (lists of ids), ``groups`` (the duplicate groups: documents every two of which
     are a pair at J ≥ ``group_at``, lists of ids), ``group_records`` (their lines as ``slst
-    batch --groups FILE`` writes them) and ``documents`` (how many were read).
+    batch --groups FILE`` writes them), ``documents`` (how many were read) and ``to_arrow()``
+    (every pair as a ``pyarrow.Table``, the columns of ``slst batch``'s Parquet output).
 
     ``rule``: ``duplicates`` (the method's decision), ``contained`` (either containment at
     least ``containment``), ``scored`` (every pair with a score above 0) or ``templates`` (the
@@ -171,11 +181,13 @@ def pairs(
         max_df=max_df,
         threads=threads,
         group_at=group_at,
+        id_column=id_column,
+        text_column=text_column,
     )
 
 
 def dedup(
-    docs: Iterable[Union[str, bytes, Tuple[Any, Union[str, bytes]]]],
+    docs: Union[Iterable[Union[str, bytes, Tuple[Any, Union[str, bytes]]]], Any],
     method: str = "slst",
     mode: str = "robust",
     *,
@@ -184,28 +196,35 @@ def dedup(
     containment: float = 0.8,
     max_df: int = 1000,
     threads: Optional[int] = None,
+    id_column: str = ID_COLUMN,
+    text_column: str = TEXT_COLUMN,
     **params: Any,
 ) -> Dedup:
     """The corpus without its near-duplicates, as ``slst dedup`` decides it. ``docs`` is any
     iterable of ``(id, text)``, or of texts alone (their ids are then their positions, from
-    ``"0"``). The pairs are those of :func:`pairs` with the same settings; documents are ranked
-    by ``keep`` — ``first`` (input order), ``longest`` (most bytes of text) or
+    ``"0"``), or an Arrow table read from its columns ``id_column`` and ``text_column`` (as in
+    :func:`pairs`). The pairs are those of :func:`pairs` with the same settings; documents are
+    ranked by ``keep`` — ``first`` (input order), ``longest`` (most bytes of text) or
     ``most-sentences`` (most kept sentences), ties in input order — and walked in that order: a
     document that forms a pair with a document already kept is dropped, the others kept.
 
     Returns a :class:`Dedup`: ``kept`` (the kept ids, in input order), ``kept_indices``
     (their positions), ``dropped`` (a :class:`Dropped` row per dropped document: the kept
     document it copies, the pair's resemblance and containments, ``to_json()`` the line ``slst
-    dedup`` writes) and ``documents`` (how many were read)."""
-    items = (
-        (str(i), d) if isinstance(d, (str, bytes)) else d for i, d in enumerate(docs)
-    )
+    dedup`` writes), ``documents`` (how many were read), ``to_arrow()`` (the dropped rows as
+    a ``pyarrow.Table``) and, for an Arrow table, ``kept_table()`` (its kept rows)."""
+    if not hasattr(docs, "__arrow_c_stream__"):
+        docs = (
+            (str(i), d) if isinstance(d, (str, bytes)) else d for i, d in enumerate(docs)
+        )
     return _dedup(
         detector(method, mode, **params),
-        items,
+        docs,
         keep=keep,
         rule=rule,
         containment=containment,
         max_df=max_df,
         threads=threads,
+        id_column=id_column,
+        text_column=text_column,
     )

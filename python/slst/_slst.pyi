@@ -3,12 +3,15 @@
 from typing import Any, Iterable, Iterator, List, Optional, Tuple, Union, final
 
 __version__: str
+ID_COLUMN: str
+TEXT_COLUMN: str
 __all__ = [
     "Block",
     "Comparison",
     "Dedup",
     "Detector",
     "Dropped",
+    "ID_COLUMN",
     "Pair",
     "Pairs",
     "Passage",
@@ -16,6 +19,7 @@ __all__ = [
     "Sentence",
     "Sketch",
     "SlstError",
+    "TEXT_COLUMN",
     "__version__",
     "decide",
     "decode",
@@ -102,6 +106,8 @@ class Pairs(Iterator[Pair]):
     def __iter__(self) -> Pairs: ...
     def __next__(self) -> Pair: ...
     def __len__(self) -> int: ...
+    def to_arrow(self) -> Any: ...
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
 
 @final
 class Dropped:
@@ -121,15 +127,19 @@ class Dedup:
     kept_indices: List[int]
     dropped: List[Dropped]
     documents: int
+    def to_arrow(self) -> Any: ...
+    def kept_table(self) -> Any: ...
 
 def dedup(
     detector: Detector,
-    docs: Iterable[Tuple[Any, Union[str, bytes]]],
+    docs: Union[Iterable[Tuple[Any, Union[str, bytes]]], Any],
     keep: str = "first",
     rule: str = "duplicates",
     containment: float = 0.8,
     max_df: int = 1000,
     threads: Optional[int] = None,
+    id_column: str = ...,
+    text_column: str = ...,
 ) -> Dedup: ...
 def decide(
     n: int, pairs: List[Tuple[int, int]], order: List[int]
@@ -190,10 +200,12 @@ class Detector:
     ) -> Comparison: ...
     def pairs(
         self,
-        docs: Iterable[Tuple[Any, Union[str, bytes]]],
+        docs: Union[Iterable[Tuple[Any, Union[str, bytes]]], Any],
         rule: str = "duplicates",
         containment: float = 0.8,
         max_df: int = 1000,
         threads: Optional[int] = None,
         group_at: float = 0.9,
+        id_column: str = ...,
+        text_column: str = ...,
     ) -> Pairs: ...

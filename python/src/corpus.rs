@@ -12,14 +12,73 @@ use slst::corpus::Item;
 
 use crate::SlstError;
 
-/// The documents of a Python iterable, pulled one at a time (taking the GIL for each) while the
-/// corpus run goes on without it. An item is `(id, text)`; text is `str`, or `bytes` decoded as
-/// a file is (UTF-8, UTF-16 with a byte-order mark, else Windows-1252). The first bad item
-/// stops the stream and is raised when the run returns.
+/// Where the first bad document's error waits while the run returns.
+pub(crate) type ErrorSlot = Arc<Mutex<Option<PyErr>>>;
+
+/// The documents of a corpus given from Python, pulled one at a time while the corpus run goes
+/// on without the GIL: from an iterable of `(id, text)` (taking the GIL for each item; text is
+/// `str`, or `bytes` decoded as a file is: UTF-8, UTF-16 with a byte-order mark, else
+/// Windows-1252), or from an Arrow table (any object with `__arrow_c_stream__`, a record
+/// batch at a time: [`crate::arrow`]). The first bad document stops the stream and is raised
+/// when the run returns.
 pub(crate) struct PyDocs {
-    pub(crate) iter: Py<PyIterator>,
-    pub(crate) error: Arc<Mutex<Option<PyErr>>>,
-    pub(crate) done: bool,
+    source: Source,
+    error: ErrorSlot,
+    done: bool,
+}
+
+enum Source {
+    Iterable(Py<PyIterator>),
+    #[cfg(feature = "arrow")]
+    Arrow(crate::arrow::ArrowDocs),
+}
+
+impl PyDocs {
+    /// The documents of `docs`, an iterable of `(id, text)` or an Arrow table whose columns
+    /// `id_column` and `text_column` hold them; and the slot its first error goes to.
+    pub(crate) fn of(
+        docs: &Bound<'_, PyAny>,
+        id_column: &str,
+        text_column: &str,
+    ) -> PyResult<(PyDocs, ErrorSlot)> {
+        let source = if docs.hasattr(crate::arrow::CAPSULE_METHOD)? {
+            arrow_source(docs, id_column, text_column)?
+        } else {
+            Source::Iterable(docs.try_iter()?.unbind())
+        };
+        let error = ErrorSlot::default();
+        let docs = PyDocs {
+            source,
+            error: error.clone(),
+            done: false,
+        };
+        Ok((docs, error))
+    }
+
+    /// The next document, taking the GIL for the time it is read.
+    fn next_document(&mut self) -> PyResult<Option<Document>> {
+        match &mut self.source {
+            Source::Iterable(iter) => Python::attach(|py| {
+                let mut it = iter.bind(py).clone();
+                match it.next() {
+                    None => Ok(None),
+                    Some(item) => document_of(&item?, 0).map(Some),
+                }
+            }),
+            #[cfg(feature = "arrow")]
+            Source::Arrow(docs) => docs.next_document(),
+        }
+    }
+}
+
+#[cfg(feature = "arrow")]
+fn arrow_source(docs: &Bound<'_, PyAny>, id_column: &str, text_column: &str) -> PyResult<Source> {
+    crate::arrow::ArrowDocs::new(docs, id_column, text_column).map(Source::Arrow)
+}
+
+#[cfg(not(feature = "arrow"))]
+fn arrow_source(_: &Bound<'_, PyAny>, _: &str, _: &str) -> PyResult<Source> {
+    Err(SlstError::new_err(crate::arrow::NO_ARROW))
 }
 
 fn document_of(item: &Bound<'_, PyAny>, index: usize) -> PyResult<Document> {
@@ -69,14 +128,7 @@ impl Iterator for PyDocs {
         if self.done {
             return None;
         }
-        let next = Python::attach(|py| -> PyResult<Option<Document>> {
-            let mut it = self.iter.bind(py).clone();
-            match it.next() {
-                None => Ok(None),
-                Some(item) => document_of(&item?, 0).map(Some),
-            }
-        });
-        match next {
+        match self.next_document() {
             Ok(Some(doc)) => Some(Item::Document(doc)),
             Ok(None) => {
                 self.done = true;

@@ -1,14 +1,15 @@
 //! `slst.dedup`: which documents of a corpus to keep, and what each dropped one copies — the
 //! library's own dedup run ([`run`]), as `slst dedup` decides it.
 
-use std::sync::{Arc, Mutex};
-
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use slst::batch::dedup::{DedupConfig, KeepPolicy, run};
 use slst::batch::{BatchConfig, Candidates, Silent};
+use slst::corpus::jsonl::{ID_FIELD, TEXT_FIELD};
 use slst::method::{PairRule, WithDetector};
 
+use crate::arrow::Table;
 use crate::corpus::PyDocs;
 use crate::detector::Detector;
 use crate::{SlstError, error};
@@ -50,16 +51,24 @@ impl Dropped {
 }
 
 /// What a dedup run decided.
-#[pyclass(frozen, get_all, module = "slst._slst")]
+#[pyclass(frozen, module = "slst._slst")]
 pub struct Dedup {
     /// The kept documents' ids, in input order.
+    #[pyo3(get)]
     kept: Vec<String>,
     /// Their positions among the documents read, from 0.
+    #[pyo3(get)]
     kept_indices: Vec<usize>,
     /// The dropped documents, in input order.
+    #[pyo3(get)]
     dropped: Vec<Py<Dropped>>,
     /// Documents read.
+    #[pyo3(get)]
     documents: usize,
+    /// The dropped rows as Arrow record batches.
+    table: Table,
+    /// The Arrow table the documents came from, if they did.
+    source: Option<Py<PyAny>>,
 }
 
 #[pymethods]
@@ -72,10 +81,51 @@ impl Dedup {
             self.dropped.len()
         )
     }
+
+    /// The dropped rows as a `pyarrow.Table`, with the columns of `slst dedup`'s dropped
+    /// table: `dropped`, `kept`, `resemblance`, `containment_dropped`, `containment_kept`,
+    /// `method`, `rule`.
+    fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.table.to_pyarrow(py, "Dedup.to_arrow()")
+    }
+
+    /// For documents given as an Arrow table: its kept rows, every column, as a
+    /// `pyarrow.Table` — `pyarrow.table(docs).take(kept_indices)`, which copies the kept
+    /// rows' values once. The table is read again, so `docs` must be readable twice (a
+    /// Table, a RecordBatch, a DataFrame; not a RecordBatchReader, which is read once: read
+    /// it with `read_all()` first).
+    fn kept_table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let Some(source) = &self.source else {
+            return Err(PyTypeError::new_err(
+                "kept_table() is for documents given as an Arrow table; for an iterable, \
+                 kept_indices are the positions of the kept items",
+            ));
+        };
+        let pyarrow = crate::arrow::pyarrow(py, "Dedup.kept_table()")?;
+        let once = "a stream such as a RecordBatchReader is read once: give dedup the table \
+                    of its read_all()";
+        let table = pyarrow
+            .call_method1("table", (source.bind(py),))
+            .map_err(|e| {
+                SlstError::new_err(format!(
+                    "kept_table(): the documents cannot be read again ({e}; {once})"
+                ))
+            })?;
+        let rows = table.len()?;
+        if rows != self.documents {
+            return Err(SlstError::new_err(format!(
+                "kept_table(): the documents' table has {rows} rows now, not the {} read \
+                 ({once})",
+                self.documents
+            )));
+        }
+        table.call_method1("take", (self.kept_indices.clone(),))
+    }
 }
 
-/// What crosses back from the run: kept ids and positions, dropped rows, documents read.
-type Decided = (Vec<String>, Vec<usize>, Vec<Dropped>, usize);
+/// What crosses back from the run: kept ids and positions, dropped rows (and as a table),
+/// documents read.
+type Decided = (Vec<String>, Vec<usize>, Vec<Dropped>, Table, usize);
 
 struct RunDedup {
     docs: PyDocs,
@@ -91,8 +141,9 @@ impl WithDetector for RunDedup {
         let ids = &result.batch.corpus.ids;
         let kept_indices = result.decision.kept_documents();
         let kept = kept_indices.iter().map(|&i| ids[i].clone()).collect();
+        let records: Vec<_> = result.dropped_records().collect();
         let mut dropped = Vec::new();
-        for r in result.dropped_records() {
+        for r in &records {
             dropped.push(Dropped {
                 dropped: r.dropped.to_string(),
                 kept: r.kept.to_string(),
@@ -101,19 +152,21 @@ impl WithDetector for RunDedup {
                 containment_kept: r.containment_kept,
                 method: r.method.name().to_string(),
                 rule: r.rule.to_string(),
-                json: serde_json::to_string(&r).map_err(|e| e.to_string())?,
+                json: serde_json::to_string(r).map_err(|e| e.to_string())?,
             });
         }
-        Ok((kept, kept_indices, dropped, ids.len()))
+        let table = crate::arrow::dropped_table(&records)?;
+        Ok((kept, kept_indices, dropped, table, ids.len()))
     }
 }
 
 /// Dedup a corpus with `detector`: `docs` is any iterable of `(id, text)`, read one item at a
-/// time while the run goes on with the GIL released. The pairs are those of `Detector.pairs`
-/// with the same `rule`; documents are ranked by `keep` (`first`, `longest`,
-/// `most-sentences`), and one that pairs with a document already kept is dropped.
+/// time while the run goes on with the GIL released, or an Arrow table read from its columns
+/// `id_column` and `text_column`. The pairs are those of `Detector.pairs` with the same
+/// `rule`; documents are ranked by `keep` (`first`, `longest`, `most-sentences`), and one
+/// that pairs with a document already kept is dropped.
 #[pyfunction]
-#[pyo3(signature = (detector, docs, keep = "first", rule = "duplicates", containment = 0.8, max_df = 1000, threads = None))]
+#[pyo3(signature = (detector, docs, keep = "first", rule = "duplicates", containment = 0.8, max_df = 1000, threads = None, id_column = ID_FIELD, text_column = TEXT_FIELD))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn dedup(
     py: Python<'_>,
@@ -124,6 +177,8 @@ pub(crate) fn dedup(
     containment: f64,
     max_df: usize,
     threads: Option<usize>,
+    id_column: &str,
+    text_column: &str,
 ) -> PyResult<Dedup> {
     let keep = KeepPolicy::parse(keep).map_err(error)?;
     if keep.needs_record() {
@@ -135,13 +190,12 @@ pub(crate) fn dedup(
     }
     let rule =
         PairRule::from_name(rule, containment).map_err(|e| SlstError::new_err(e.to_string()))?;
-    let error_slot = Arc::new(Mutex::new(None));
+    let source = docs
+        .hasattr(crate::arrow::CAPSULE_METHOD)?
+        .then(|| docs.clone().unbind());
+    let (stream, error_slot) = PyDocs::of(docs, id_column, text_column)?;
     let work = RunDedup {
-        docs: PyDocs {
-            iter: docs.try_iter()?.unbind(),
-            error: error_slot.clone(),
-            done: false,
-        },
+        docs: stream,
         config: DedupConfig {
             batch: BatchConfig {
                 rule,
@@ -168,7 +222,7 @@ pub(crate) fn dedup(
     if let Some(e) = error_slot.lock().expect("not poisoned").take() {
         return Err(e);
     }
-    let (kept, kept_indices, dropped, documents) = out.map_err(SlstError::new_err)?;
+    let (kept, kept_indices, dropped, table, documents) = out.map_err(SlstError::new_err)?;
     let dropped = dropped
         .into_iter()
         .map(|d| Py::new(py, d))
@@ -178,6 +232,8 @@ pub(crate) fn dedup(
         kept_indices,
         dropped,
         documents,
+        table,
+        source,
     })
 }
 

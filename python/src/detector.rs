@@ -10,9 +10,11 @@ use pyo3::types::{PyDict, PyString};
 
 use slst::Document;
 use slst::align::AlignConfig;
+use slst::corpus::jsonl::{ID_FIELD, TEXT_FIELD};
 use slst::method::{Method, MethodDetector, MethodSettings, PairRule};
 
 use crate::comparison::{CompareSketches, CompareTexts, Comparison};
+use crate::corpus::PyDocs;
 use crate::join::{Fewest, MayKeep, Tolerance, Witnesses, WordJoin, witnesses};
 use crate::pairs::{Pairs, VerifyMany, run_pairs};
 use crate::settings::settings_of;
@@ -266,10 +268,12 @@ impl Detector {
     }
 
     /// Every near-duplicate pair of a corpus: `docs` is any iterable of `(id, text)`, read
-    /// one item at a time while the run goes on with the GIL released; the same pairs, in the
-    /// same order, as `slst batch` on the same documents; the duplicate groups at
-    /// J ≥ `group_at` as `slst batch --groups FILE` writes them.
-    #[pyo3(signature = (docs, rule = "duplicates", containment = 0.8, max_df = 1000, threads = None, group_at = 0.9))]
+    /// one item at a time while the run goes on with the GIL released, or an Arrow table
+    /// (`__arrow_c_stream__`) read a batch at a time from its columns `id_column` and
+    /// `text_column`; the same pairs, in the same order, as `slst batch` on the same
+    /// documents; the duplicate groups at J ≥ `group_at` as `slst batch --groups FILE` writes
+    /// them.
+    #[pyo3(signature = (docs, rule = "duplicates", containment = 0.8, max_df = 1000, threads = None, group_at = 0.9, id_column = ID_FIELD, text_column = TEXT_FIELD))]
     #[allow(clippy::too_many_arguments)]
     fn pairs(
         &self,
@@ -280,12 +284,14 @@ impl Detector {
         max_df: usize,
         threads: Option<usize>,
         group_at: f64,
+        id_column: &str,
+        text_column: &str,
     ) -> PyResult<Pairs> {
         let rule = pair_rule(rule, containment)?;
         run_pairs(
             py,
             self.inner.clone(),
-            docs,
+            PyDocs::of(docs, id_column, text_column)?,
             rule,
             max_df,
             threads,

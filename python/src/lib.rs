@@ -9,9 +9,11 @@
 //! is the library's typed `MethodSketch`, and every record's JSON is the one the CLI writes.
 //! Modules by what they do: [`detector`] (the class everything starts from), [`sketch`],
 //! [`comparison`] (two documents), [`pairs`] (corpus runs' records), [`dedup`] (which
-//! documents to keep), [`corpus`] (documents from Python), [`join`] (a distributed join's
-//! bounds), [`profile`], [`settings`] (by name) and [`spans`] (byte to character offsets).
+//! documents to keep), [`corpus`] (documents from Python), [`arrow`] (Arrow tables in and
+//! out), [`join`] (a distributed join's bounds), [`profile`], [`settings`] (by name) and
+//! [`spans`] (byte to character offsets).
 
+mod arrow;
 mod comparison;
 mod corpus;
 mod dedup;
@@ -75,5 +77,7 @@ fn _slst(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(join::plan_walk, m)?)?;
     m.add_function(wrap_pyfunction!(join::prefix_len, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ID_COLUMN", slst::corpus::jsonl::ID_FIELD)?;
+    m.add("TEXT_COLUMN", slst::corpus::jsonl::TEXT_FIELD)?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -14,7 +14,8 @@ use slst::batch::{self, BatchConfig, Candidates, Silent};
 use slst::method::{MethodDetector, PairRule, WithDetector};
 
 use crate::SlstError;
-use crate::corpus::PyDocs;
+use crate::arrow::Table;
+use crate::corpus::{ErrorSlot, PyDocs};
 
 /// One near-duplicate pair of a corpus run.
 #[pyclass(frozen, get_all, module = "slst._slst")]
@@ -57,6 +58,7 @@ impl Pair {
 /// groups' records) and how many documents were read.
 struct RunOutput {
     pairs: Vec<Pair>,
+    table: Result<Table, String>,
     clusters: Vec<Vec<String>>,
     groups: Vec<Vec<String>>,
     group_records: Vec<String>,
@@ -75,11 +77,16 @@ impl WithDetector for RunCorpus {
     fn with<D: slst::Detector>(self, d: &D) -> RunOutput {
         let result = batch::run(self.docs, d, &self.config, &Silent);
         let ids = &result.corpus.ids;
+        let records: Vec<_> = result
+            .pairs
+            .iter()
+            .map(|p| PairRecord::new(d, &result, p, false))
+            .collect();
         let pairs = result
             .pairs
             .iter()
-            .map(|p| {
-                let record = PairRecord::new(d, &result, p, false);
+            .zip(&records)
+            .map(|(p, record)| {
                 let c = &p.comparison;
                 Pair {
                     a: ids[p.a].clone(),
@@ -89,10 +96,11 @@ impl WithDetector for RunCorpus {
                     containment_b: c.similarity.containment_b,
                     duplicate: c.duplicate,
                     template: record.template.map(str::to_string),
-                    json: serde_json::to_string(&record).expect("a record serialises"),
+                    json: serde_json::to_string(record).expect("a record serialises"),
                 }
             })
             .collect();
+        let table = crate::arrow::pair_table(&records);
         let clusters = result
             .clusters()
             .into_iter()
@@ -115,6 +123,7 @@ impl WithDetector for RunCorpus {
             .collect();
         RunOutput {
             pairs,
+            table,
             clusters,
             groups,
             group_records,
@@ -128,6 +137,8 @@ impl WithDetector for RunCorpus {
 #[pyclass(module = "slst._slst")]
 pub struct Pairs {
     pairs: std::vec::IntoIter<Pair>,
+    /// Every pair of the run as Arrow record batches, iterated or not.
+    table: Table,
     /// The clusters (connected components of the pairs), as lists of ids, largest first.
     #[pyo3(get)]
     clusters: Vec<Vec<String>>,
@@ -161,6 +172,25 @@ impl Pairs {
 
     fn __len__(&self) -> usize {
         self.pairs.len()
+    }
+
+    /// Every pair of the run as a `pyarrow.Table` (whether or not iterated), with the columns
+    /// of `slst batch`'s Parquet output: `a`, `b`, `method`, `resemblance`,
+    /// `containment_a`, `containment_b`, `block_count`, `matched_sentences`, `template`.
+    fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.table.to_pyarrow(py, "Pairs.to_arrow()")
+    }
+
+    /// The Arrow PyCapsule interface: the table of `to_arrow()`, for polars or any
+    /// reader of `__arrow_c_stream__`, without pyarrow.
+    #[pyo3(signature = (requested_schema = None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = requested_schema;
+        self.table.capsule(py)
     }
 }
 
@@ -210,12 +240,13 @@ impl WithDetector for VerifyMany<'_> {
     }
 }
 
-/// The pairs of a corpus run over `docs` (an iterable of `(id, text)`), with `threads` threads
-/// (None: rayon's pool), the GIL released while it runs.
+/// The pairs of a corpus run over documents from Python (their stream, and the slot its
+/// first error goes to), with `threads` threads (None: rayon's pool), the GIL released while
+/// it runs.
 pub(crate) fn run_pairs(
     py: Python<'_>,
     detector: Arc<MethodDetector>,
-    docs: &Bound<'_, PyAny>,
+    (stream, error): (PyDocs, ErrorSlot),
     rule: PairRule,
     max_df: usize,
     threads: Option<usize>,
@@ -226,12 +257,6 @@ pub(crate) fn run_pairs(
             "group_at must be between 0 and 1, not {group_at}"
         )));
     }
-    let error = Arc::new(Mutex::new(None));
-    let stream = PyDocs {
-        iter: docs.try_iter()?.unbind(),
-        error: error.clone(),
-        done: false,
-    };
     let config = BatchConfig {
         rule,
         candidates: Candidates::Index,
@@ -262,6 +287,7 @@ pub(crate) fn run_pairs(
     let out = out.map_err(SlstError::new_err)?;
     Ok(Pairs {
         pairs: out.pairs.into_iter(),
+        table: out.table.map_err(SlstError::new_err)?,
         clusters: out.clusters,
         groups: out.groups,
         group_records: out.group_records,

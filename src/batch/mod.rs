@@ -24,6 +24,8 @@
 //! apart from pairs whose only common ground is held by more than `max_df` documents
 //! (boilerplate, listed in the summary). Results do not depend on the thread count.
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 mod cluster;
 pub mod dedup;
 mod groups;

@@ -2,6 +2,11 @@
 
 use serde_json::Value;
 
+/// The id field's (and a Parquet or Arrow id column's) default name.
+pub const ID_FIELD: &str = "id";
+/// The text field's (and a Parquet or Arrow text column's) default name.
+pub const TEXT_FIELD: &str = "text";
+
 /// Which fields of each JSON object hold the document's id and text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsonlOptions {
@@ -14,8 +19,8 @@ pub struct JsonlOptions {
 impl Default for JsonlOptions {
     fn default() -> Self {
         JsonlOptions {
-            id_field: "id".into(),
-            text_field: "text".into(),
+            id_field: ID_FIELD.into(),
+            text_field: TEXT_FIELD.into(),
         }
     }
 }

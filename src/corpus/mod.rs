@@ -14,8 +14,12 @@
 //!   [`read_stream`] the same for one byte stream (bytes in memory, a pipe);
 //! - [`read_document`]: one document from a path, as `slst compare` and `slst profile` need it
 //!   (collection files through the same stream reader);
-//! - [`write_trec`]: documents back to TREC SGML (`slst synth`, `slst sample`).
+//! - [`write_trec`]: documents back to TREC SGML (`slst synth`, `slst sample`);
+//! - `arrow` (the Cargo feature `arrow`): documents from Arrow record batches, as Parquet
+//!   corpora and the Python package's Arrow tables are read.
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 mod folder;
 pub mod jsonl;
 mod parquet;

@@ -12,6 +12,8 @@
 
 use std::path::Path;
 
+#[cfg(feature = "parquet")]
+use super::arrow::{Columns, Row, rows};
 use super::source::{Item, SourceOptions};
 use super::{Format, NO_PARQUET};
 #[cfg(feature = "parquet")]
@@ -92,63 +94,30 @@ const BATCH_ROWS: usize = 1024;
 #[cfg(feature = "parquet")]
 struct Rows {
     reader: parquet::arrow::arrow_reader::ParquetRecordBatchReader,
+    /// The columns' positions in the batches read (the file's order, only the two).
+    columns: Columns,
 }
 
 /// Open `path` and find its id and text columns, or say why not.
 #[cfg(feature = "parquet")]
 fn open(path: &Path, options: &SourceOptions) -> Result<Rows, String> {
+    use arrow_array::RecordBatchReader;
     use parquet::arrow::ProjectionMask;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)
         .map_err(|e| format!("not a readable Parquet file ({e})"))?;
-    let fields = builder.schema().fields().clone();
-    let names: Vec<&str> = fields.iter().map(|f| f.name().as_str()).collect();
-    let find = |name: &str, what: &str, flag: &str| -> Result<usize, String> {
-        names.iter().position(|n| *n == name).ok_or_else(|| {
-            format!(
-                "no column {name:?} (columns: {}; name the {what} column with {flag})",
-                names.join(", ")
-            )
-        })
-    };
-    let id = find(&options.jsonl.id_field, "id", "--id-column")?;
-    let text = find(&options.jsonl.text_field, "text", "--text-column")?;
-    for (i, ok) in [
-        (id, id_type(fields[id].data_type())),
-        (text, is_string(fields[text].data_type())),
-    ] {
-        if !ok {
-            return Err(format!(
-                "column {:?} is {}, not {}",
-                names[i],
-                fields[i].data_type(),
-                if i == text {
-                    "a string"
-                } else {
-                    "a string or an integer"
-                }
-            ));
-        }
-    }
-    let mask = ProjectionMask::roots(builder.parquet_schema(), [id, text]);
+    let (id, text) = (&options.jsonl.id_field, &options.jsonl.text_field);
+    let flag = |role: &str| format!("--{role}-column");
+    let found = Columns::find(builder.schema(), id, text).map_err(|e| e.message(flag))?;
+    let mask = ProjectionMask::roots(builder.parquet_schema(), [found.id, found.text]);
     let reader = builder
         .with_projection(mask)
         .with_batch_size(BATCH_ROWS)
         .build()
         .map_err(|e| format!("cannot read: {e}"))?;
-    Ok(Rows { reader })
-}
-
-#[cfg(feature = "parquet")]
-fn is_string(t: &arrow_schema::DataType) -> bool {
-    use arrow_schema::DataType;
-    matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View)
-}
-
-#[cfg(feature = "parquet")]
-fn id_type(t: &arrow_schema::DataType) -> bool {
-    is_string(t) || t.is_integer()
+    let columns = Columns::find(&reader.schema(), id, text).map_err(|e| e.message(flag))?;
+    Ok(Rows { reader, columns })
 }
 
 #[cfg(feature = "parquet")]
@@ -157,7 +126,7 @@ impl Rows {
     fn items(self, location: String, max_bytes: u64) -> Box<dyn Iterator<Item = Item>> {
         let mut row = 0usize;
         let mut failed = false;
-        let reader = self.reader;
+        let Rows { reader, columns } = self;
         Box::new(
             reader
                 .map_while(move |batch| {
@@ -166,7 +135,7 @@ impl Rows {
                     }
                     Some(match batch {
                         Ok(batch) => {
-                            let items = batch_items(&batch, row, &location, max_bytes);
+                            let items = batch_items(&batch, columns, row, &location, max_bytes);
                             row += batch.num_rows();
                             items
                         }
@@ -181,83 +150,33 @@ impl Rows {
     }
 }
 
-/// The items of one record batch (id, then text column) whose first row is row `first` of the
-/// file (rows counted from 1 in locations).
+/// The items of one record batch whose first row is row `first` of the file (rows counted
+/// from 1 in locations).
 #[cfg(feature = "parquet")]
 fn batch_items(
     batch: &arrow_array::RecordBatch,
+    columns: Columns,
     first: usize,
     location: &str,
     max_bytes: u64,
 ) -> Vec<Item> {
-    use arrow_array::cast::AsArray;
-    let ids = arrow_cast_to_strings(batch.column(0));
-    let texts = batch.column(1);
-    let text_at = |i: usize| -> Option<&str> {
-        use arrow_schema::DataType;
-        if texts.is_null(i) {
-            return None;
-        }
-        Some(match texts.data_type() {
-            DataType::Utf8 => texts.as_string::<i32>().value(i),
-            DataType::LargeUtf8 => texts.as_string::<i64>().value(i),
-            _ => texts.as_string_view().value(i),
-        })
-    };
-    (0..batch.num_rows())
-        .map(|i| {
+    rows(batch, columns)
+        .enumerate()
+        .map(|(i, row)| {
             let at = format!("{location}: row {}", first + i + 1);
-            let Some(id) = ids[i].clone() else {
-                return skip(None, at, "the id is null".into());
-            };
-            match text_at(i) {
-                None => skip(Some(id), at, "the text is null".into()),
-                Some(t) if t.len() as u64 > max_bytes => skip(
+            match row {
+                Row::NullId => skip(None, at, "the id is null".into()),
+                Row::NullText { id } => skip(Some(id), at, "the text is null".into()),
+                Row::Document { id, text } if text.len() as u64 > max_bytes => skip(
                     Some(id),
                     at,
                     format!(
                         "over the limit of {max_bytes} bytes (a text of {} bytes)",
-                        t.len()
+                        text.len()
                     ),
                 ),
-                Some(t) => Item::Document(Document::new(id, t.to_string())),
+                Row::Document { id, text } => Item::Document(Document::new(id, text.to_string())),
             }
         })
         .collect()
-}
-
-/// An id column's values as text: strings as they are, integers in decimal.
-#[cfg(feature = "parquet")]
-fn arrow_cast_to_strings(column: &arrow_array::ArrayRef) -> Vec<Option<String>> {
-    use arrow_array::Array;
-    use arrow_array::cast::AsArray;
-    use arrow_array::types::{
-        Int8Type, Int16Type, Int32Type, Int64Type, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
-    };
-    use arrow_schema::DataType;
-    let n = column.len();
-    let each = |f: &dyn Fn(usize) -> String| -> Vec<Option<String>> {
-        (0..n).map(|i| (!column.is_null(i)).then(|| f(i))).collect()
-    };
-    macro_rules! ints {
-        ($t:ty) => {{
-            let a = column.as_primitive::<$t>();
-            each(&|i| a.value(i).to_string())
-        }};
-    }
-    match column.data_type() {
-        DataType::Utf8 => each(&|i| column.as_string::<i32>().value(i).to_string()),
-        DataType::LargeUtf8 => each(&|i| column.as_string::<i64>().value(i).to_string()),
-        DataType::Utf8View => each(&|i| column.as_string_view().value(i).to_string()),
-        DataType::Int8 => ints!(Int8Type),
-        DataType::Int16 => ints!(Int16Type),
-        DataType::Int32 => ints!(Int32Type),
-        DataType::Int64 => ints!(Int64Type),
-        DataType::UInt8 => ints!(UInt8Type),
-        DataType::UInt16 => ints!(UInt16Type),
-        DataType::UInt32 => ints!(UInt32Type),
-        DataType::UInt64 => ints!(UInt64Type),
-        // Refused when the file was opened.
-        other => vec![Some(format!("<{other}>")); n],
-    }
 }

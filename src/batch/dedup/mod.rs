@@ -212,6 +212,17 @@ pub fn rule_name(rule: PairRule) -> String {
     }
 }
 
+/// The dropped table's columns ([`DroppedRecord`]'s fields), as the TSV header names them.
+pub const DROPPED_COLUMNS: [&str; 7] = [
+    "dropped",
+    "kept",
+    "resemblance",
+    "containment_dropped",
+    "containment_kept",
+    "method",
+    "rule",
+];
+
 /// One dropped document: `{"dropped","kept","resemblance","containment_dropped",
 /// "containment_kept","method","rule"}`; a containment the method cannot define is `null`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -301,10 +312,7 @@ pub fn write_dropped<'a>(
             }
         }
         DroppedFormat::Tsv => {
-            writeln!(
-                out,
-                "dropped\tkept\tresemblance\tcontainment_dropped\tcontainment_kept\tmethod\trule"
-            )?;
+            writeln!(out, "{}", DROPPED_COLUMNS.join("\t"))?;
             let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
             let number = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
             for r in records {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::builder::PossibleValue;
 use clap::{Args, ValueEnum};
 use slst::align::AlignConfig;
-use slst::corpus::jsonl::JsonlOptions;
+use slst::corpus::jsonl::{self, JsonlOptions};
 use slst::corpus::sgml::{IdSource, SgmlOptions};
 use slst::corpus::{self, FolderOptions, Format, ReadOptions, SourceOptions, WarcId, WebOptions};
 use slst::method::Method;
@@ -110,7 +110,7 @@ pub struct InputArgs {
         hide_short_help = true,
         long,
         visible_alias = "id-column",
-        default_value = "id",
+        default_value = jsonl::ID_FIELD,
         value_name = "FIELD"
     )]
     pub id_field: String,
@@ -119,7 +119,7 @@ pub struct InputArgs {
         hide_short_help = true,
         long,
         visible_alias = "text-column",
-        default_value = "text",
+        default_value = jsonl::TEXT_FIELD,
         value_name = "FIELD"
     )]
     pub text_field: String,
