@@ -212,11 +212,11 @@ fn join(n: &mut Number, gap: &str, word: &str, end: usize) -> Option<&'static st
     if !gap.chars().all(char::is_whitespace) && gap != "-" {
         return None;
     }
-    let spaced = gap != "-";
-    let part = if let Some(p) = percent_word(word).filter(|_| !n.percent && spaced) {
+    // `40 mln` and `40-mln-dlr`, `5 pct` and `5-pct`.
+    let part = if let Some(p) = percent_word(word).filter(|_| !n.percent) {
         n.percent = true;
         p
-    } else if let Some((w, s)) = scale(word).filter(|_| !n.percent && !n.scaled && spaced) {
+    } else if let Some((w, s)) = scale(word).filter(|_| !n.percent && !n.scaled) {
         // `two hundred` is 200 and may go on (`two hundred thousand`); `1.5 mln` is done.
         n.value *= s;
         n.scaled = s > 100.0;
