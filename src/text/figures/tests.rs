@@ -45,7 +45,10 @@ fn scale_words_are_read_into_the_number() {
     assert_eq!(terms("1.5 million dlrs"), ["<1500000>", "million", "dlrs"]);
     assert_eq!(terms("1,500,000 dlrs"), ["<1500000>", "dlrs"]);
     // Hyphenated, as in `a 40-mln-dlr purchase`.
-    assert_eq!(terms("a 40-mln-dlr purchase"), ["a", "<40000000>", "mln", "dlr", "purchase"]);
+    assert_eq!(
+        terms("a 40-mln-dlr purchase"),
+        ["a", "<40000000>", "mln", "dlr", "purchase"]
+    );
     assert_eq!(terms("a 5-pct rise"), ["a", "<5%>", "pct", "rise"]);
     assert_eq!(
         terms("2 bn yen, 2 billion yen, 2 bln yen")[0],
