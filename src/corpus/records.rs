@@ -111,7 +111,7 @@ pub struct Record {
 /// assert_eq!(records[0].raw.as_deref(), Some(&b"{\"id\":\"a\",\"text\":\"One.\"}\r\n"[..]));
 /// assert_eq!(records[1].origin.format, Some(Format::Jsonl));
 /// // The blank line between them is no record.
-/// assert_eq!(records[1].place, Some(Place::Bytes { start: 28, len: 24 }));
+/// assert_eq!(records[1].place, Some(Place::Bytes { start: 27, len: 24 }));
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn read_records(
