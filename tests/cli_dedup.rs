@@ -458,7 +458,7 @@ fn what_cannot_be_honoured_is_refused_before_any_work() {
     refused(
         d,
         &["dedup", "pages.warc", "--out", "k", "--dropped", "x.tsv"],
-        "pages.warc: WARC: dedup writes JSON lines, TREC or other SGML, and whole files",
+        "pages.warc: WARC: dedup writes JSON lines, TREC or other SGML, Parquet, and whole files",
     );
     let trec = repo()
         .join("corpora/bible/sample.trec")
@@ -509,6 +509,36 @@ fn a_folder_holding_warc_files_stops_before_writing() {
         "b.warc: WARC: dedup writes",
     );
     assert!(!d.join("kept").exists() && !d.join("x.tsv").exists());
+}
+
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn parquet_is_refused_by_a_build_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    planted(d);
+    std::fs::copy(d.join("docs.jsonl"), d.join("docs.parquet")).unwrap();
+    let without = "this slst was built without Parquet support; build with `--features parquet`";
+    refused(
+        d,
+        &["dedup", "docs.parquet", "--out", "k", "--dropped", "x.tsv"],
+        &format!("docs.parquet: {without}"),
+    );
+    refused(
+        d,
+        &[
+            "dedup",
+            "docs.jsonl",
+            "--format",
+            "parquet",
+            "--out",
+            "k",
+            "--dropped",
+            "x.tsv",
+        ],
+        &format!("--format = parquet: {without}"),
+    );
+    assert!(!d.join("k").exists() && !d.join("x.tsv").exists());
 }
 
 /// Reuters-21578, when the shared corpora are there: the invariants on a real news corpus,

@@ -394,3 +394,281 @@ fn pyarrow_reads_the_parquet_outputs() {
     );
     assert_eq!(String::from_utf8_lossy(&o.stdout), counts);
 }
+
+/// The shipped documents as a Parquet corpus with more columns than id and text: `url`, `id`,
+/// `text`, `n` (the row number), `score` (null on every third row) and `tags` (a list), in row
+/// groups of 16 rows, uncompressed.
+fn write_wide_corpus(path: &Path, docs: &[(String, String)]) {
+    use arrow_array::builder::{ListBuilder, StringBuilder};
+    use arrow_array::{Float64Array, UInt64Array};
+    let n = docs.len();
+    let mut tags = ListBuilder::new(StringBuilder::new());
+    for (id, _) in docs {
+        tags.values().append_value(&id[..2]);
+        tags.values().append_value("clough");
+        tags.append(true);
+    }
+    let tags = tags.finish();
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(StringArray::from_iter_values(
+            docs.iter().map(|d| format!("http://example.org/{}", d.0)),
+        )),
+        Arc::new(StringArray::from_iter_values(docs.iter().map(|d| &d.0))),
+        Arc::new(StringArray::from_iter_values(docs.iter().map(|d| &d.1))),
+        Arc::new(UInt64Array::from_iter_values(0..n as u64)),
+        Arc::new(Float64Array::from_iter(
+            (0..n).map(|i| (i % 3 != 0).then_some(i as f64 / 4.0)),
+        )),
+        Arc::new(tags.clone()),
+    ];
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("url", DataType::Utf8, false),
+        Field::new("id", DataType::Utf8, false),
+        Field::new("text", DataType::Utf8, false),
+        Field::new("n", DataType::UInt64, false),
+        Field::new("score", DataType::Float64, true),
+        Field::new("tags", tags.data_type().clone(), true),
+    ]));
+    let batch = RecordBatch::try_new(schema.clone(), columns).unwrap();
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(16))
+        .build();
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, Some(props)).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+}
+
+/// The ids of a dropped table (TSV), and its rows.
+fn dropped_ids(dir: &Path, name: &str) -> (Vec<String>, String) {
+    let table = read(dir, name);
+    let ids = table
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    (ids, table)
+}
+
+/// The number of rows of each row group of a Parquet file, and each column's compression.
+fn layout(path: &Path) -> (Vec<i64>, Vec<parquet::basic::Compression>) {
+    let file = std::fs::File::open(path).unwrap();
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let groups = builder.metadata().row_groups();
+    let rows = groups.iter().map(|g| g.num_rows()).collect();
+    let codecs = groups[0]
+        .columns()
+        .iter()
+        .map(|c| c.compression())
+        .collect();
+    (rows, codecs)
+}
+
+#[test]
+fn dedup_keeps_every_column_of_the_kept_rows_in_input_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let docs = documents();
+    write_wide_corpus(&d.join("docs.parquet"), &docs);
+    write_jsonl(&d.join("docs.jsonl"), &docs, false);
+    let summary = batch(
+        d,
+        &[
+            "dedup",
+            "docs.parquet",
+            "--out",
+            "kept.parquet",
+            "--dropped",
+            "dropped.tsv",
+        ],
+    );
+    batch(
+        d,
+        &[
+            "dedup",
+            "docs.jsonl",
+            "--out",
+            "kept.jsonl",
+            "--dropped",
+            "dropped-jsonl.tsv",
+        ],
+    );
+    // The same decision as for the same texts in JSON lines.
+    let (dropped, table) = dropped_ids(d, "dropped.tsv");
+    assert_eq!(table, read(d, "dropped-jsonl.tsv"));
+    assert!(dropped.len() > 5, "{summary}");
+    // Kept and dropped make the input; the kept rows are the input's, every column, in order.
+    let input = parquet_rows(&d.join("docs.parquet"));
+    let kept = parquet_rows(&d.join("kept.parquet"));
+    let expected: Vec<&Value> = input
+        .iter()
+        .filter(|r| !dropped.iter().any(|x| r["id"] == x.as_str()))
+        .collect();
+    assert_eq!(kept.iter().collect::<Vec<_>>(), expected);
+    assert_eq!(kept.len() + dropped.len(), docs.len());
+    assert!(kept.iter().any(|r| r.get("score").is_none()) && kept[0]["tags"][1] == "clough");
+    let ids: std::collections::HashSet<&str> =
+        kept.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), kept.len());
+    assert!(summary.contains(&format!(
+        "{} documents read, {} kept, {} dropped",
+        docs.len(),
+        kept.len(),
+        dropped.len()
+    )));
+    // The input's schema and compression; a row group for each input row group with a row
+    // kept, never more rows than it.
+    let schema = |name: &str| {
+        let file = std::fs::File::open(d.join(name)).unwrap();
+        let b = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        b.schema().fields().clone()
+    };
+    assert_eq!(schema("kept.parquet"), schema("docs.parquet"));
+    let (in_groups, in_codecs) = layout(&d.join("docs.parquet"));
+    let (out_groups, out_codecs) = layout(&d.join("kept.parquet"));
+    assert_eq!(out_codecs, in_codecs);
+    assert!(out_groups.len() <= in_groups.len() && out_groups.len() > 1);
+    assert!(out_groups.iter().all(|&n| (1..=16).contains(&n)));
+    // No two kept rows form a pair.
+    batch(d, &["batch", "kept.parquet", "-q", "--out", "pairs.jsonl"]);
+    assert_eq!(read(d, "pairs.jsonl"), "");
+}
+
+#[test]
+fn dedup_of_parquet_folders_and_refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let docs = documents();
+    // A folder of two files, cut between the copies: each kept file under its name.
+    std::fs::create_dir(d.join("in")).unwrap();
+    write_wide_corpus(&d.join("in/a.parquet"), &docs[..60]);
+    write_wide_corpus(&d.join("in/b.parquet"), &docs[60..]);
+    batch(
+        d,
+        &["dedup", "in", "--out", "kept", "--dropped", "dropped.tsv"],
+    );
+    let (dropped, _) = dropped_ids(d, "dropped.tsv");
+    let mut kept = parquet_rows(&d.join("kept/a.parquet"));
+    let b = parquet_rows(&d.join("kept/b.parquet"));
+    assert!(!b.is_empty() && b.len() < docs.len() - 60);
+    kept.extend(b);
+    assert_eq!(kept.len() + dropped.len(), docs.len());
+    batch(d, &["batch", "kept", "-q", "--out", "pairs.jsonl"]);
+    assert_eq!(read(d, "pairs.jsonl"), "");
+    // The same two files named: one output file, the same rows.
+    batch(
+        d,
+        &[
+            "dedup",
+            "in/a.parquet",
+            "in/b.parquet",
+            "--out",
+            "one.parquet",
+            "--dropped",
+            "x.tsv",
+        ],
+    );
+    assert_eq!(parquet_rows(&d.join("one.parquet")), kept);
+    // Refused before any work: files of two schemas into one file, a .gz name.
+    write_corpus(&d.join("narrow.parquet"), &docs[..5], ("id", "text"), false);
+    let refused = |args: &[&str], what: &str| {
+        let o = slst_in(d, args);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(what), "{}", stderr(&o));
+        assert!(!d.join("k.parquet").exists() && !d.join("k.parquet.gz").exists());
+    };
+    refused(
+        &[
+            "dedup",
+            "in/a.parquet",
+            "narrow.parquet",
+            "--out",
+            "k.parquet",
+            "--dropped",
+            "k.tsv",
+        ],
+        "narrow.parquet: its columns (id Utf8, text Utf8) are not those of in/a.parquet",
+    );
+    refused(
+        &[
+            "dedup",
+            "in/a.parquet",
+            "--out",
+            "k.parquet.gz",
+            "--dropped",
+            "k.tsv",
+        ],
+        "k.parquet.gz: cannot write: Parquet compresses its columns itself",
+    );
+}
+
+/// Reuters-21578 as a Parquet corpus (its documents as slst reads them, and the file each came
+/// from as a column): dedup drops what it drops from the SGML files, keeps the other rows with
+/// both columns, and batch finds no pair among them. A release build's test (`.ci/run`).
+#[test]
+#[ignore = "all of Reuters-21578: run in release with --include-ignored"]
+fn reuters_as_parquet_loses_the_copies_the_sgml_loses() {
+    let Some(reuters) = common::reuters_dir() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let files: Vec<String> = (0..22)
+        .map(|i| {
+            reuters
+                .join(format!("reut2-{i:03}.sgm"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    for f in &files {
+        let options = slst::corpus::SourceOptions::default();
+        for item in slst::corpus::read_sources(&[f.into()], &options) {
+            if let slst::corpus::Item::Document(doc) = item {
+                let name = Path::new(f).file_name().unwrap().to_string_lossy().into();
+                rows.push((doc.id, doc.text, name));
+            }
+        }
+    }
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("id", DataType::Utf8, false),
+        Field::new("text", DataType::Utf8, false),
+        Field::new("file", DataType::Utf8, false),
+    ]));
+    let column = |f: fn(&(String, String, String)) -> &str| -> ArrayRef {
+        Arc::new(StringArray::from_iter_values(rows.iter().map(f)))
+    };
+    let columns = vec![column(|r| &r.0), column(|r| &r.1), column(|r| &r.2)];
+    let batch_of_all = RecordBatch::try_new(schema.clone(), columns).unwrap();
+    let file = std::fs::File::create(d.join("reuters.parquet")).unwrap();
+    let mut w = ArrowWriter::try_new(file, schema, None).unwrap();
+    w.write(&batch_of_all).unwrap();
+    w.close().unwrap();
+    let mut args = vec!["dedup", "--out", "kept.sgm", "--dropped", "sgml.tsv", "-q"];
+    args.extend(files.iter().map(String::as_str));
+    batch(d, &args);
+    batch(
+        d,
+        &[
+            "dedup",
+            "reuters.parquet",
+            "--out",
+            "kept.parquet",
+            "--dropped",
+            "parquet.tsv",
+            "-q",
+        ],
+    );
+    let (dropped, table) = dropped_ids(d, "parquet.tsv");
+    assert_eq!(table, read(d, "sgml.tsv"));
+    assert!(dropped.len() > 100);
+    let kept = parquet_rows(&d.join("kept.parquet"));
+    assert_eq!(kept.len() + dropped.len(), rows.len());
+    assert!(
+        kept.iter()
+            .all(|r| r["file"].as_str().unwrap().starts_with("reut2-"))
+    );
+    batch(d, &["batch", "kept.parquet", "-q", "--out", "pairs.jsonl"]);
+    assert_eq!(read(d, "pairs.jsonl"), "");
+}

@@ -15,12 +15,13 @@ use serde::Serialize;
 use super::arrow::{BATCH_ROWS as ROWS, group_batch, group_schema, pair_batch, pair_schema};
 use super::output::{GroupRecord, PairRecord};
 
-fn io(e: impl std::error::Error + Send + Sync + 'static) -> std::io::Error {
+pub(super) fn io(e: impl std::error::Error + Send + Sync + 'static) -> std::io::Error {
     std::io::Error::other(e)
 }
 
-/// An Arrow writer into a buffer that is emptied into `out` after each row group.
-struct Sink<'o> {
+/// An Arrow writer into a buffer that is emptied into `out` after each row group (also for
+/// `slst dedup`'s kept rows of Parquet corpora).
+pub(super) struct Sink<'o> {
     writer: ArrowWriter<Vec<u8>>,
     out: &'o mut dyn Write,
 }
@@ -31,13 +32,32 @@ impl<'o> Sink<'o> {
             .set_compression(Compression::SNAPPY)
             .set_max_row_group_row_count(Some(ROWS))
             .build();
+        Self::with_properties(out, schema, props)
+    }
+
+    /// A sink of `schema` written with `props`.
+    pub(super) fn with_properties(
+        out: &'o mut dyn Write,
+        schema: SchemaRef,
+        props: WriterProperties,
+    ) -> std::io::Result<Self> {
         let writer = ArrowWriter::try_new(Vec::new(), schema, Some(props)).map_err(io)?;
         Ok(Sink { writer, out })
     }
 
     /// Write one batch as a row group, and pass its bytes on.
     fn write(&mut self, batch: &RecordBatch) -> std::io::Result<()> {
-        self.writer.write(batch).map_err(io)?;
+        self.append(batch)?;
+        self.end_row_group()
+    }
+
+    /// Add a batch to the row group being made.
+    pub(super) fn append(&mut self, batch: &RecordBatch) -> std::io::Result<()> {
+        self.writer.write(batch).map_err(io)
+    }
+
+    /// End the row group being made, if any, and pass its bytes on.
+    pub(super) fn end_row_group(&mut self) -> std::io::Result<()> {
         self.writer.flush().map_err(io)?;
         let buffer = self.writer.inner_mut();
         self.out.write_all(buffer)?;
@@ -46,7 +66,7 @@ impl<'o> Sink<'o> {
     }
 
     /// Write the footer, and pass the rest on.
-    fn finish(self) -> std::io::Result<()> {
+    pub(super) fn finish(self) -> std::io::Result<()> {
         let rest = self.writer.into_inner().map_err(io)?;
         self.out.write_all(&rest)
     }

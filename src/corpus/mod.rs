@@ -32,7 +32,7 @@ mod write;
 use std::path::Path;
 
 pub use folder::FolderOptions;
-pub use records::{Origin, Record, read_records};
+pub use records::{Origin, Place, Record, Stamp, open_read, read_records};
 use sgml::SgmlOptions;
 pub use source::{
     Item, Skipped, SourceOptions, check_sources, detect_format, read_sources, read_stream,

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::folder::FolderOptions;
 use super::jsonl::{self, JsonlOptions};
+use super::records::Place;
 use super::sgml::{self, SgmlOptions, SgmlSplitter};
 use super::web::{self, WebOptions};
 use super::{Format, NotText, decode_text};
@@ -240,16 +241,16 @@ pub(super) fn stream_items(
     Box::new(
         stream_records(reader, id, location, options, false)
             .1
-            .map(|(item, _)| item),
+            .map(|(item, _, _)| item),
     )
 }
 
 /// Items with, when `keep_raw` is set, the bytes each document of a JSON-lines or SGML stream
-/// was read from (its line, its element).
-pub(super) type RawItems = Box<dyn Iterator<Item = (Item, Option<Vec<u8>>)>>;
+/// was read from (its line, its element), and where those bytes lie in the stream.
+pub(super) type RawItems = Box<dyn Iterator<Item = (Item, Option<Vec<u8>>, Option<Place>)>>;
 
 /// The items of one opened stream, by its format, with that format (`None` when it could not
-/// be told) and, with `keep_raw`, each collection document's bytes as read.
+/// be told), with `keep_raw` each collection document's bytes as read, and their place.
 pub(super) fn stream_records(
     reader: Box<dyn Read>,
     id: String,
@@ -258,7 +259,7 @@ pub(super) fn stream_records(
     keep_raw: bool,
 ) -> (Option<Format>, RawItems) {
     let bare = |items: Box<dyn Iterator<Item = Item>>| -> RawItems {
-        Box::new(items.map(|item| (item, None)))
+        Box::new(items.map(|item| (item, None, None)))
     };
     let mut reader = BufReader::with_capacity(1 << 16, reader);
     let format = match options.format {
@@ -343,8 +344,8 @@ fn whole_item(
 }
 
 /// The documents of an SGML stream (TREC, or the elements `options.sgml` names), each
-/// element read and parsed on its own, so that a bad one is skipped with its line; with
-/// `keep_raw`, each document with its element's bytes.
+/// element read and parsed on its own, so that a bad one is skipped with its line; each
+/// document with its element's place and, with `keep_raw`, its bytes.
 fn sgml_items(
     mut reader: BufReader<Box<dyn Read>>,
     location: String,
@@ -367,7 +368,11 @@ fn sgml_items(
         match splitter.next_document() {
             Err(e) => {
                 failed = true;
-                Some((skipped(None, location.clone(), read_failure(&e)), None))
+                Some((
+                    skipped(None, location.clone(), read_failure(&e)),
+                    None,
+                    None,
+                ))
             }
             Ok(None) if !found_any => {
                 failed = true;
@@ -377,6 +382,7 @@ fn sgml_items(
                         location.clone(),
                         format!("no <{}> element found", sgml_options.doc_tag),
                     ),
+                    None,
                     None,
                 ))
             }
@@ -395,6 +401,7 @@ fn sgml_items(
                             ),
                         ),
                         None,
+                        None,
                     ));
                 }
                 let item = match decode_text(&raw.bytes) {
@@ -408,7 +415,11 @@ fn sgml_items(
                         }
                     }
                 };
-                Some((item, keep_raw.then_some(raw.bytes)))
+                let place = Place::Bytes {
+                    start: raw.start,
+                    len: raw.len,
+                };
+                Some((item, keep_raw.then_some(raw.bytes), Some(place)))
             }
         }
     }))
@@ -434,8 +445,8 @@ fn sgml_elements(format: Format, reuters: bool, options: &SourceOptions) -> Sgml
     }
 }
 
-/// The documents of a JSON-lines stream, a bad line skipped with its number; with `keep_raw`,
-/// each document with its line as read (its line end included).
+/// The documents of a JSON-lines stream, a bad line skipped with its number; each document with
+/// its line's place and, with `keep_raw`, the line as read (its line end included).
 fn jsonl_items(
     mut reader: BufReader<Box<dyn Read>>,
     location: String,
@@ -443,6 +454,7 @@ fn jsonl_items(
     keep_raw: bool,
 ) -> RawItems {
     let mut line_no = 0usize;
+    let mut offset = 0u64;
     let mut buf = Vec::new();
     let mut done = false;
     Box::new(std::iter::from_fn(move || {
@@ -453,23 +465,25 @@ fn jsonl_items(
                 Err(e) => {
                     done = true;
                     let at = format!("{location}:{line_no}");
-                    return Some((skipped(None, at, read_failure(&e)), None));
+                    return Some((skipped(None, at, read_failure(&e)), None, None));
                 }
                 Ok(0) => done = true,
                 Ok(len) => {
                     let at = format!("{location}:{line_no}");
+                    let place = Place::Bytes { start: offset, len };
+                    offset += len;
                     if len > options.max_bytes {
                         let reason = format!(
                             "over the limit of {} bytes (a line of {len} bytes)",
                             options.max_bytes
                         );
-                        return Some((skipped(None, at, reason), None));
+                        return Some((skipped(None, at, reason), None, None));
                     }
                     let line = match std::str::from_utf8(&buf) {
                         Ok(l) => l.trim(),
                         Err(_) => {
                             let reason = "not valid UTF-8 (JSON must be)".into();
-                            return Some((skipped(None, at, reason), None));
+                            return Some((skipped(None, at, reason), None, None));
                         }
                     };
                     if line.is_empty() {
@@ -479,8 +493,9 @@ fn jsonl_items(
                         Ok((id, text)) => (
                             Item::Document(Document::new(id, text)),
                             keep_raw.then(|| buf.clone()),
+                            Some(place),
                         ),
-                        Err(reason) => (skipped(None, at, reason), None),
+                        Err(reason) => (skipped(None, at, reason), None, None),
                     });
                 }
             }

@@ -9,19 +9,23 @@
 //! per connected component would not give either: a component can chain A ~ B ~ C with A and C
 //! unrelated, and dropping C for A would drop it for a document it does not resemble.
 //!
-//! [`write`](mod@write) writes the kept records as they were read (a second pass over the input) and the
-//! table of dropped documents.
+//! [`write`](mod@write) writes the kept records as they were read (copied from the places the
+//! first pass noted, [`run_records`]) and the table of dropped documents.
 
+#[cfg(feature = "parquet")]
+mod parquet;
 mod policy;
 pub mod write;
 
 use std::io::Write;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 pub use self::policy::{KeepPolicy, RankKey, order};
+use self::write::Places;
 use super::{BatchConfig, BatchResult, Progress};
-use crate::corpus::Item;
+use crate::corpus::{Item, Origin, Place, Record};
 use crate::method::{Detector, Method, PairRule};
 
 /// Settings of a dedup run: the batch run's, and which copy is kept.
@@ -158,17 +162,62 @@ pub fn run<D: Detector>(
     config: &DedupConfig,
     progress: &dyn Progress,
 ) -> DedupResult<D> {
+    let inputs = items.map(|(item, raw)| Input {
+        item,
+        raw,
+        from: None,
+    });
+    run_inputs(inputs, detector, config, progress, None)
+}
+
+/// [`run`] over corpus records ([`read_records`](crate::corpus::read_records), with each
+/// record's bytes for [`KeepPolicy::Field`]), noting where each document lies, for
+/// [`write::write_kept`].
+pub fn run_records<D: Detector>(
+    records: impl Iterator<Item = Record>,
+    detector: &D,
+    config: &DedupConfig,
+    progress: &dyn Progress,
+) -> (DedupResult<D>, Places) {
+    let mut places = Places::default();
+    let inputs = records.map(|r| Input {
+        item: r.item,
+        raw: r.raw,
+        from: Some((r.origin, r.place)),
+    });
+    let result = run_inputs(inputs, detector, config, progress, Some(&mut places));
+    (result, places)
+}
+
+/// One item read: the item, its record's bytes, and the file and place it was read from.
+struct Input {
+    item: Item,
+    raw: Option<Vec<u8>>,
+    from: Option<(Arc<Origin>, Option<Place>)>,
+}
+
+/// [`run`], noting each document's file and place in `places` when given.
+fn run_inputs<D: Detector>(
+    inputs: impl Iterator<Item = Input>,
+    detector: &D,
+    config: &DedupConfig,
+    progress: &dyn Progress,
+    mut places: Option<&mut Places>,
+) -> DedupResult<D> {
     let policy = &config.keep;
     let mut keys = Vec::new();
-    // Ids are made unique here, as the batch run makes them, so that a key is taken for each
-    // document the run keeps.
-    let items = super::unique_ids_of(items, |(item, _)| item).map(|(item, raw)| {
-        if let Item::Document(doc) = &item
-            && let Some(key) = policy.key_as_read(doc, raw.as_deref())
-        {
-            keys.push(key);
+    // Ids are made unique here, as the batch run makes them, so that a key (and a place) is
+    // taken for each document the run keeps.
+    let items = super::unique_ids_of(inputs, |input| &mut input.item).map(|input| {
+        if let Item::Document(doc) = &input.item {
+            if let Some(key) = policy.key_as_read(doc, input.raw.as_deref()) {
+                keys.push(key);
+            }
+            if let (Some(places), Some((origin, place))) = (places.as_deref_mut(), &input.from) {
+                places.note(origin, *place);
+            }
         }
-        item
+        input.item
     });
     let batch = super::run(items, detector, &config.batch, progress);
     let n = batch.corpus.ids.len();

@@ -131,3 +131,67 @@ fn dropped_tables_have_a_header_and_a_row_each() {
         DroppedFormat::Tsv
     );
 }
+
+/// The kept records of a gzip'd JSON-lines file (a blank line, a bad line, a CRLF line and a
+/// last line without its line end among them) are copied from the places the first pass noted,
+/// byte for byte; a file changed since the run is refused, and nothing is written.
+#[test]
+fn kept_records_are_copied_from_their_places_and_a_changed_input_is_refused() {
+    use std::io::Write as _;
+
+    use crate::batch::Silent;
+    use crate::corpus::{SourceOptions, read_records};
+    use crate::{SlSt, SlstConfig};
+    let corpora = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpora/clough-short-answers/corpus-20090418");
+    let text = |name: &str| std::fs::read_to_string(corpora.join(name)).unwrap();
+    let json = |id: &str, t: &str| serde_json::json!({"id": id, "text": t}).to_string();
+    let (source, answer) = (text("orig_taskb.txt"), text("orig_taska.txt"));
+    let lines = [
+        format!("{}\r\n", json("a", &source)),
+        "\n".into(),
+        "{bad\n".into(),
+        format!("{}\n", json("b", &answer)),
+        format!("{}\n", json("copy", &source)),
+        json("c", &text("orig_taskc.txt")),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("docs.jsonl.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(lines.concat().as_bytes()).unwrap();
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let options = SourceOptions::default();
+    let sources = [path.clone()];
+    let detector = SlSt::new(SlstConfig::default()).unwrap();
+    let records = read_records(&sources, &options, false);
+    let (result, places) = run_records(records, &detector, &DedupConfig::default(), &Silent);
+    assert_eq!(result.decision.kept, [true, true, false, true]);
+    assert_eq!(places.len(), 4);
+    let plan = |out: &str| {
+        let (out, dropped) = (dir.path().join(out), dir.path().join("dropped.tsv"));
+        write::plan(&sources, &out, &dropped, &options, &KeepPolicy::First).unwrap()
+    };
+    let output = plan("kept.jsonl");
+    assert_eq!(
+        output.layout,
+        write::Layout::File(crate::corpus::Format::Jsonl)
+    );
+    let kept = &result.decision.kept;
+    assert_eq!(write::write_kept(&output, &places, kept).unwrap(), 3);
+    let expected = [&lines[0], &lines[3], &lines[5], "\n"].concat();
+    assert_eq!(std::fs::read_to_string(&output.path).unwrap(), expected);
+    // The same bytes, modified later: refused, and the output is not written.
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+    file.set_modified(later).unwrap();
+    let output = plan("again.jsonl");
+    let e = write::write_kept(&output, &places, kept)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("again.jsonl: cannot write: the input changed while dedup ran (")
+            && e.contains("docs.jsonl.gz: its length or modification time); nothing was written"),
+        "{e}"
+    );
+    assert!(!output.path.exists());
+}

@@ -21,7 +21,7 @@ pub struct DedupArgs {
     #[arg(required = true)]
     pub sources: Vec<PathBuf>,
     /// Where to write the kept documents: a file for JSON-lines or SGML files (gzip'd if the
-    /// name ends in .gz), a new or empty folder for folders.
+    /// name ends in .gz) or Parquet files, a new or empty folder for folders.
     #[arg(long, value_name = "OUT")]
     pub out: PathBuf,
     /// Where to write the dropped documents, one row each with the kept document it copies
@@ -87,9 +87,9 @@ impl WithDetector for Run<'_> {
                     unwritable = Some(e);
                     return None;
                 }
-                Some((r.item, r.raw))
+                Some(r)
             });
-        let result = dedup::run(records, detector, config, &bars);
+        let (result, places) = dedup::run_records(records, detector, config, &bars);
         if let Some(e) = unwritable {
             return Err(e);
         }
@@ -103,8 +103,7 @@ impl WithDetector for Run<'_> {
         }
         bars.stage("writing kept documents", None);
         let kept = &result.decision.kept;
-        let written =
-            dedup::write::write_kept(&self.output, &args.sources, &self.options, ids, kept)?;
+        let written = dedup::write::write_kept(&self.output, &places, kept)?;
         bars.finish_stage();
         let format = match args.dropped_format {
             Some(DroppedFormatArg::Tsv) => DroppedFormat::Tsv,

@@ -12,6 +12,8 @@ pub struct RawElement {
     /// starts, or to the end of the stream); only the first `limit + 1` bytes when the element
     /// is longer than the splitter's limit ([`SgmlSplitter::with_limit`]).
     pub bytes: Vec<u8>,
+    /// Where the element starts: its offset in the stream, in bytes.
+    pub start: u64,
     /// The element's whole length in bytes.
     pub len: u64,
     /// 1-based line of the opening tag.
@@ -33,6 +35,8 @@ pub struct SgmlSplitter<R> {
     eof: bool,
     /// Newlines in the bytes already consumed.
     line: usize,
+    /// The bytes already consumed.
+    offset: u64,
     /// Elements longer than this keep only their first `limit + 1` bytes.
     limit: Option<u64>,
 }
@@ -53,6 +57,7 @@ impl<R: Read> SgmlSplitter<R> {
             pos: 0,
             eof: false,
             line: 1,
+            offset: 0,
             limit: None,
         }
     }
@@ -90,6 +95,7 @@ impl<R: Read> SgmlSplitter<R> {
 
     fn consume(&mut self, n: usize) {
         self.line += self.data()[..n].iter().filter(|&&b| b == b'\n').count();
+        self.offset += n as u64;
         self.pos += n;
     }
 
@@ -123,7 +129,7 @@ impl<R: Read> SgmlSplitter<R> {
             self.fill()?;
         };
         self.consume(start);
-        let line = self.line;
+        let (line, offset) = (self.line, self.offset);
         // Over the limit: the element's first bytes, and how many were dropped since.
         let mut head: Option<Vec<u8>> = None;
         let mut dropped: u64 = 0;
@@ -173,6 +179,11 @@ impl<R: Read> SgmlSplitter<R> {
             None => self.data()[..end].to_vec(),
         };
         self.consume(end);
-        Ok(Some(RawElement { bytes, len, line }))
+        Ok(Some(RawElement {
+            bytes,
+            start: offset,
+            len,
+            line,
+        }))
     }
 }

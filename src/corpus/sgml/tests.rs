@@ -19,12 +19,18 @@ fn a_limit_keeps_memory_bounded_and_the_next_document_whole() {
     let b = splitter.next_document().unwrap().unwrap();
     assert_eq!(b.bytes, b"<DOC>\n<DOCNO>b</DOCNO></DOC>");
     assert_eq!((b.len, b.line), (b.bytes.len() as u64, 3));
+    // Each element's place in the stream, the long one read past included.
+    let at = |e: &RawElement| &stream.as_bytes()[e.start as usize..];
+    assert_eq!((a.start, at(&b).starts_with(&b.bytes)), (0, true));
+    assert_eq!(b.start, a.len + 1);
     // Never closed: runs to the end, still counted.
     let c = splitter.next_document().unwrap().unwrap();
     assert_eq!(
         (c.bytes.len(), c.len, c.line),
         (1001, long.len() as u64 + 27, 5)
     );
+    assert_eq!(c.start + c.len, stream.len() as u64);
+    assert!(at(&c).starts_with(&c.bytes));
     assert!(splitter.next_document().unwrap().is_none());
 }
 
