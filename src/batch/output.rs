@@ -291,12 +291,17 @@ pub fn write_atomically(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
     // The error names the file asked for, never the temporary file beside it, whose name the
-    // operating system's message would otherwise carry.
+    // operating system's message, or one that wraps it, would otherwise carry; a message of the
+    // writer's own (`the input changed while dedup ran`) is kept.
+    let (_, prefix) = partial_beside(path);
     let io = |source: std::io::Error| Error::Write {
         path: path.to_path_buf(),
         source: match source.raw_os_error() {
             Some(code) => std::io::Error::from_raw_os_error(code),
-            None => std::io::Error::new(source.kind(), source.kind().to_string()),
+            None if source.to_string().contains(&prefix) => {
+                std::io::Error::new(source.kind(), source.kind().to_string())
+            }
+            None => source,
         },
     };
     if path.as_os_str() == "-" {
@@ -521,6 +526,26 @@ mod tests {
     use std::os::unix::fs::FileTypeExt;
 
     /// Regression: `--out /dev/null` run as root renamed a file over the device.
+    #[test]
+    fn a_writers_own_message_is_kept_and_the_temporary_files_name_never_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        let e = write_atomically(&path, |_| Err(std::io::Error::other("the input changed")))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the input changed"), "{e}");
+        let (_, prefix) = partial_beside(&path);
+        let e = write_atomically(&path, |_| {
+            Err(std::io::Error::other(format!(
+                "failed at {prefix}x{PARTIAL}"
+            )))
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(!e.contains(&prefix) && e.contains("out.txt"), "{e}");
+        assert!(!path.exists());
+    }
+
     #[test]
     fn write_atomically_writes_a_named_pipe_in_place() {
         let dir = tempfile::tempdir().unwrap();
