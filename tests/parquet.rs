@@ -340,61 +340,6 @@ fn parquet_pairs_and_groups_read_back_equal_the_json_lines() {
     assert!(parquet_rows(&d.join("none.parquet")).is_empty());
 }
 
-/// pyarrow, where the test machine has it, reads every Parquet file slst writes.
-#[test]
-fn pyarrow_reads_the_parquet_outputs() {
-    let has_pyarrow = std::process::Command::new("python3")
-        .args(["-c", "import pyarrow"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_pyarrow {
-        eprintln!("pyarrow is not installed here: skipped (docs/development.md)");
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    write_jsonl(&d.join("docs.jsonl"), &documents(), false);
-    batch(
-        d,
-        &[
-            "batch",
-            "docs.jsonl",
-            "-q",
-            "--blocks",
-            "--out",
-            "p.parquet",
-            "--groups",
-            "g.parquet",
-        ],
-    );
-    batch(
-        d,
-        &[
-            "batch",
-            "docs.jsonl",
-            "-q",
-            "--out",
-            "p.jsonl",
-            "--groups",
-            "g.jsonl",
-        ],
-    );
-    let script = "import pyarrow.parquet as pq, sys\n\
-                  for name in sys.argv[1:]:\n    print(pq.read_table(name).num_rows)\n";
-    let o = std::process::Command::new("python3")
-        .args(["-c", script, "p.parquet", "g.parquet"])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let counts = format!(
-        "{}\n{}\n",
-        read(d, "p.jsonl").lines().count(),
-        read(d, "g.jsonl").lines().count()
-    );
-    assert_eq!(String::from_utf8_lossy(&o.stdout), counts);
-}
-
 /// The shipped documents as a Parquet corpus with more columns than id and text: `url`, `id`,
 /// `text`, `n` (the row number), `score` (null on every third row) and `tags` (a list), in row
 /// groups of 16 rows, uncompressed.
