@@ -95,6 +95,83 @@ fn with_file<T>(text: &str, f: impl FnOnce(&str) -> T) -> T {
     f(path.to_str().unwrap())
 }
 
+/// `compare --method all --json` of `a` and `b` with the list `name`, with the records' stop-word
+/// ids taken out (the list's id, and the document's with `auto`).
+fn every_method(a: &str, b: &str, name: &str) -> serde_json::Value {
+    let mut v = json(&[
+        "compare",
+        "--method",
+        "all",
+        "--json",
+        "--stopwords",
+        name,
+        a,
+        b,
+    ]);
+    for record in v.as_array_mut().unwrap() {
+        record["params"]
+            .as_object_mut()
+            .unwrap()
+            .remove("stopwords");
+        for side in ["a", "b"] {
+            record[side].as_object_mut().unwrap().remove("stopwords");
+        }
+    }
+    v
+}
+
+#[test]
+fn auto_takes_each_documents_language_and_names_the_list_per_document() {
+    let english = "corpora/clough/g0pA_taskb.txt";
+    let v = json(&["compare", "--json", "--stopwords", "auto", RU_RAIN, english]);
+    assert_eq!(v["a"]["stopwords"], "ru-nltk-151");
+    assert_eq!(v["b"]["stopwords"], "en-nltk-179");
+    assert_eq!(v["params"]["stopwords"], "auto");
+    // Without `auto`, the documents' records name no list of their own.
+    let v = json(&["compare", "--json", "--stopwords", "ru", RU_RAIN, english]);
+    assert!(v["a"].get("stopwords").is_none());
+    // Profile reports the list chosen, and counts as the Russian list does.
+    let (v, lengths) = lengths(RU_RAIN, "auto");
+    assert_eq!(lengths, [5, 8, 5, 7, 7, 2]);
+    assert_eq!(v["stopwords"], "ru-nltk-151");
+    // Every method, on English and on Russian text, is as with the language's own list.
+    let other = "corpora/clough/orig_taskb.txt";
+    assert_eq!(
+        every_method(english, other, "auto"),
+        every_method(english, other, "english")
+    );
+    let text = std::fs::read_to_string(common::repo().join(RU_RAIN)).unwrap();
+    let edited = text.replace("Вечером все соседи", "Вечером все жильцы");
+    with_file(&edited, |b| {
+        let auto = every_method(RU_RAIN, b, "auto");
+        assert_eq!(auto, every_method(RU_RAIN, b, "russian"));
+        assert_ne!(auto, every_method(RU_RAIN, b, "english"));
+    });
+}
+
+#[test]
+fn synth_refuses_auto_before_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.jsonl");
+    let truth = dir.path().join("truth.tsv");
+    let o = slst(&[
+        "synth",
+        "--docs",
+        "4",
+        "--stopwords",
+        "auto",
+        "--out",
+        out.to_str().unwrap(),
+        "--truth",
+        truth.to_str().unwrap(),
+        "no-such-corpus",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("--stopwords = auto: one list"), "{err}");
+    assert!(!out.exists() && !truth.exists());
+}
+
 #[test]
 fn an_unknown_list_name_is_refused_with_the_built_in_names() {
     let o = slst(&["profile", "--stopwords", "klingon", RU_RAIN]);
@@ -104,7 +181,13 @@ fn an_unknown_list_name_is_refused_with_the_built_in_names() {
         err.starts_with("slst: error: klingon: cannot read: "),
         "{err}"
     );
-    for name in ["russian, ru", "ukrainian, uk", "english, en", "none"] {
+    for name in [
+        "russian, ru",
+        "ukrainian, uk",
+        "english, en",
+        "none",
+        "auto",
+    ] {
         assert!(err.contains(name), "{name}: {err}");
     }
     assert!(!err.contains("panicked"), "{err}");
@@ -165,6 +248,9 @@ fn edited_seed_paragraphs_are_found_in_russian_and_ukrainian() {
         std::fs::write(&a, &prose).unwrap();
         std::fs::write(&b, edit(&prose, from, to)).unwrap();
         found(a.to_str().unwrap(), b.to_str().unwrap(), name, id);
+        // `auto` tells the paper's language and takes its list.
+        let (v, _) = lengths(a.to_str().unwrap(), "auto");
+        assert_eq!(v["stopwords"], id, "{file}");
         originals.push(a);
     }
     // Different papers are not: the test can fail.

@@ -4,7 +4,7 @@
 //! give different results. Each list therefore carries an id that reports record.
 
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// An in-memory hash (never persisted): foldhash is the fastest measured for short words.
 type FastSet = HashSet<String, foldhash::fast::RandomState>;
@@ -77,6 +77,9 @@ pub struct StopWords {
     packed: Arc<HashSet<u128, foldhash::fast::RandomState>>,
     /// The longest word's byte length: a longer term cannot be a stop word.
     longest: usize,
+    /// `auto`: no words of its own; each document takes its language's list
+    /// ([`StopWords::for_text`]).
+    auto: bool,
 }
 
 /// The longest word that [`pack`] packs.
@@ -164,6 +167,7 @@ impl StopWords {
             long: Arc::new(long),
             packed: Arc::new(packed),
             longest,
+            auto: false,
         }
     }
 
@@ -193,11 +197,13 @@ impl StopWords {
         LANGUAGES.iter().map(|&(name, code, _)| (name, code))
     }
 
-    /// The names of the built-in lists, as `--stopwords` takes them: `none`, then each
+    /// The names of the built-in lists, as `--stopwords` takes them: `auto`, `none`, then each
     /// language's English name and ISO 639-1 code (`russian`, `ru`, …). A list's id is taken
     /// too.
     pub fn builtin_names() -> Vec<String> {
-        std::iter::once("none".to_string())
+        ["auto", "none"]
+            .map(String::from)
+            .into_iter()
             .chain(
                 Self::builtin_languages()
                     .flat_map(|(name, code)| [name.to_string(), code.to_string()]),
@@ -219,12 +225,56 @@ impl StopWords {
         Self::parse("en-nltk-179", ENGLISH_NLTK)
     }
 
+    /// Each document's own language's list (id `auto`): [`StopWords::for_text`] chooses it by
+    /// [`crate::text::language`], and takes English when the language is not told reliably or
+    /// has no list. Holds no words itself.
+    pub fn auto() -> Self {
+        Self {
+            auto: true,
+            ..Self::from_words("auto", FastSet::default())
+        }
+    }
+
+    /// Whether this is [`StopWords::auto`].
+    pub fn is_auto(&self) -> bool {
+        self.auto
+    }
+
+    /// The list for a document of this text: this list, or for [`StopWords::auto`] the list of
+    /// the text's language (English when there is none).
+    ///
+    /// # Example
+    /// ```
+    /// use slst::text::StopWords;
+    /// let auto = StopWords::auto();
+    /// let ru = "Утром над городом прошёл сильный дождь, и улицы быстро опустели. \
+    ///           К полудню небо прояснилось, а ветер стих.";
+    /// assert_eq!(auto.for_text(ru).id(), "ru-nltk-151");
+    /// assert_eq!(auto.for_text("12 34").id(), "en-nltk-179");
+    /// assert_eq!(StopWords::none().for_text(ru).id(), "none");
+    /// ```
+    pub fn for_text(&self, text: &str) -> &Self {
+        if !self.auto {
+            return self;
+        }
+        /// Each language's list, built once.
+        static LISTS: [OnceLock<StopWords>; LANGUAGES.len()] =
+            [const { OnceLock::new() }; LANGUAGES.len()];
+        let position = |code: &str| LANGUAGES.iter().position(|&(_, c, _)| c == code);
+        let at = super::language(text)
+            .and_then(position)
+            .or_else(|| position("en"))
+            .unwrap_or_default();
+        let (_, code, source) = LANGUAGES[at];
+        LISTS[at].get_or_init(|| Self::language(code, source))
+    }
+
     /// No stop words at all (id `none`): every word is a term.
     pub fn none() -> Self {
         Self::from_words("none", FastSet::default())
     }
 
-    /// A built-in list by its name or id: `none`, or a language's English name, ISO 639-1 code or
+    /// A built-in list by its name or id: `none`, `auto` ([`StopWords::auto`]), or a language's English name, ISO 639-1 code or
     /// list id (`english`, `en`, `en-nltk-179`; `russian`, `ru`, `ru-nltk-151`; `ukrainian`,
     /// `uk`, `uk-iso-73`; all in [`StopWords::builtin_names`]).
     ///
@@ -236,8 +286,10 @@ impl StopWords {
     /// ```
     pub fn builtin(name: &str) -> Option<Self> {
         let name = name.trim();
-        if name == "none" {
-            return Some(Self::none());
+        match name {
+            "none" => return Some(Self::none()),
+            "auto" => return Some(Self::auto()),
+            _ => {}
         }
         LANGUAGES.iter().find_map(|&(language, code, source)| {
             if name == language || name == code {
@@ -385,8 +437,16 @@ mod tests {
             );
         }
         let names = StopWords::builtin_names();
-        assert_eq!(names.len(), 1 + 2 * LANGUAGES.len());
+        assert_eq!(names.len(), 2 + 2 * LANGUAGES.len());
         assert!(names.iter().all(|n| StopWords::builtin(n).is_some()));
+        let auto = StopWords::builtin("auto").unwrap();
+        assert!(auto.is_auto() && auto.is_empty() && auto.id() == "auto");
+        assert!(!StopWords::english().is_auto() && !StopWords::none().is_auto());
+        // Each language's list is built once and shared.
+        let uk = "Коефіцієнт Жаккара обчислюється таким чином. У відповідність кожному з \
+                  векторів ставиться відповідна множина хешів.";
+        assert!(std::ptr::eq(auto.for_text(uk), auto.for_text(uk)));
+        assert_eq!(auto.for_text(uk), &StopWords::builtin("uk").unwrap());
     }
 
     #[test]

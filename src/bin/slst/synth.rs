@@ -60,7 +60,7 @@ pub struct SynthArgs {
     #[arg(hide_short_help = true, long, default_value_t = 8, value_name = "N")]
     pub min_sentences: usize,
     /// Stop words for substitute's stop word ↔ content word swaps (as `compare --stopwords`
-    /// takes them: a language, `none` or a file).
+    /// takes them: a language, `none` or a file; not `auto`).
     #[arg(
         hide_short_help = true,
         long,
@@ -108,6 +108,7 @@ pub fn run(args: SynthArgs) -> Result<()> {
         min_sentences: args.min_sentences,
         stopwords,
     };
+    config.validate()?;
     let docs = read_documents(
         &args.sources,
         &args.input.source_options(&args.folders)?,
