@@ -33,6 +33,17 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A stop-word list named neither a file nor a built-in list.
+    #[error("{}: cannot read: {source}; nor is it a built-in stop-word list ({names})", path.display())]
+    UnknownStopWords {
+        /// The name, read as a path.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+        /// The built-in lists' names.
+        names: String,
+    },
     /// An output file could not be written (folder missing or read-only, disk full, …).
     #[error("{}: cannot write: {source}", path.display())]
     Write {

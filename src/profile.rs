@@ -212,12 +212,13 @@ impl SentenceProfile {
             dropped_long: 0,
         };
         let k = config.leading_terms;
+        let stopwords = config.stopwords.for_text(text);
         let mut leading: Vec<String> = vec![String::new(); k];
         for span in text::split_sentences(text) {
             let mut length = 0usize;
             leading.iter_mut().for_each(String::clear);
             text::for_each_word(&text[span.clone()], |word| {
-                if !config.stopwords.contains(word) {
+                if !stopwords.contains(word) {
                     if length < k {
                         leading[length].push_str(word);
                     }

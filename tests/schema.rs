@@ -174,6 +174,7 @@ fn compare_eval_query_and_index_output_follow_their_schemas() {
         &["--containment", "0.5"],
         &["--method", "all"],
         &["--method", "spotsigs"],
+        &["--method", "all", "--stopwords", "auto"],
     ] {
         let mut args = vec!["compare", "--json", &a, &b];
         args.extend_from_slice(extra);

@@ -66,7 +66,7 @@ pub(crate) fn profile(
     config.validate().map_err(error)?;
     let doc = Document::new("doc", text);
     let p = py.detach(|| SentenceProfile::from_text("doc", text, &config));
-    let record = ProfileRecord::new(&doc, &p, config.stopwords.id());
+    let record = ProfileRecord::new(&doc, &p, config.stopwords.for_text(text).id());
     let json = serde_json::to_string(&Versioned::new(&record))
         .map_err(|e| SlstError::new_err(e.to_string()))?;
     let flat: Vec<usize> = p

@@ -65,7 +65,10 @@ fn read<C: MethodConfig + Default>(
         }
     }
     let mut config = C::default().with_map(map).ok()?;
-    *config.stopwords_mut() = StopWords::parse(&id, &words.join("\n"));
+    // `auto` holds no words: it is kept as the setting, each document's list chosen anew.
+    *config.stopwords_mut() = StopWords::builtin(&id)
+        .filter(StopWords::is_auto)
+        .unwrap_or_else(|| StopWords::parse(&id, &words.join("\n")));
     Some(config)
 }
 
@@ -194,5 +197,11 @@ mod tests {
         let read = from_json(Method::Slst, &json).unwrap().unwrap().1;
         assert_eq!(read.robust, settings.robust);
         assert!(read.robust.stopwords.contains("alpha"));
+        // `auto` reads back as `auto`, not as an empty list of that name.
+        settings.robust.stopwords = StopWords::auto();
+        let json = to_json(&settings.detector(Method::Slst).unwrap()).unwrap();
+        let read = from_json(Method::Slst, &json).unwrap().unwrap().1;
+        assert!(read.robust.stopwords.is_auto());
+        assert_eq!(read.robust, settings.robust);
     }
 }

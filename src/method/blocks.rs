@@ -360,13 +360,15 @@ impl Detector for Blocks {
         } else {
             vec![doc.text.clone()]
         };
+        // The document's language chooses the list (`auto`), not each block's few words.
+        let stopwords = self.config.stopwords.for_text(&doc.text);
         let prints: Vec<Vec<(u64, u32)>> = match self.kind {
             BlockFingerprint::SpecialChars => texts.iter().map(|t| special_chars(t)).collect(),
             BlockFingerprint::Md5 => texts
                 .iter()
                 .map(|t| {
                     use ::md5::Digest;
-                    let terms = Terms::new(t, &self.config.stopwords);
+                    let terms = Terms::new(t, stopwords);
                     if terms.is_empty() {
                         return Vec::new();
                     }
@@ -377,10 +379,7 @@ impl Detector for Blocks {
                 })
                 .collect(),
             BlockFingerprint::Shingle => {
-                let terms: Vec<Terms> = texts
-                    .iter()
-                    .map(|t| Terms::new(t, &self.config.stopwords))
-                    .collect();
+                let terms: Vec<Terms> = texts.iter().map(|t| Terms::new(t, stopwords)).collect();
                 let total: usize = terms.iter().map(Terms::len).sum();
                 terms
                     .iter()

@@ -138,7 +138,7 @@ impl Detector for Md5 {
 
     fn sketch(&self, doc: &Document) -> Md5Sketch {
         use ::md5::Digest;
-        let terms = Terms::new(&doc.text, &self.config.stopwords);
+        let terms = Terms::new(&doc.text, self.config.stopwords.for_text(&doc.text));
         Md5Sketch {
             digest: (!terms.is_empty())
                 .then(|| hex(&::md5::Md5::digest(terms.joined().as_bytes()))),

@@ -332,7 +332,7 @@ impl Detector for MegaShingle {
     }
 
     fn sketch(&self, doc: &Document) -> MegaShingleSketch {
-        let terms = Terms::new(&doc.text, &self.config.stopwords);
+        let terms = Terms::new(&doc.text, self.config.stopwords.for_text(&doc.text));
         let preimages = shingle_fingerprints(&terms, self.config.shingle_size, ShingleHash::Rabin);
         self.sketch_fingerprints(&preimages)
     }

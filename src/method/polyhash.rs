@@ -375,13 +375,14 @@ impl PolyHash {
     /// concatenated.
     pub fn canonical(&self, text: &str) -> String {
         let stemmer = self.config.stemmer.map(rust_stemmers::Stemmer::create);
+        let stopwords = self.config.stopwords.for_text(text);
         let mut out = String::with_capacity(text.len());
         let mut word_buf = String::new();
         // Stems of the words seen so far: a text repeats its vocabulary, and the stemmer
         // allocates on every call. In memory only, so its randomly seeded hasher is harmless.
         let mut stems: HashMap<String, String, foldhash::fast::RandomState> = HashMap::default();
         text::for_each_word(text, |word| {
-            if self.config.stopwords.contains(word) {
+            if stopwords.contains(word) {
                 return;
             }
             // Words may hold inner punctuation ("u.s", "team's", "3.5"): step 3 removes it

@@ -205,6 +205,22 @@ impl Params {
         }
     }
 
+    /// The id of the stop-word list (`auto` for [`crate::text::StopWords::auto`]), for the
+    /// methods that use one.
+    pub fn stopwords(&self) -> Option<&str> {
+        match self {
+            Params::Slst(p) => Some(&p.stopwords),
+            Params::Robust(p) => Some(p.config.stopwords.id()),
+            Params::Shingle(p) => Some(&p.stopwords),
+            Params::MegaShingle(p) => Some(&p.stopwords),
+            Params::PolyHash(p) => Some(&p.stopwords),
+            Params::SpotSigs(p) => Some(&p.stopwords),
+            Params::SentLen(p) => Some(&p.stopwords),
+            Params::Md5(p) => Some(&p.stopwords),
+            Params::Blocks(p) => p.stopwords.as_deref(),
+        }
+    }
+
     /// The threshold θ of the decision, for the methods that have one.
     pub fn threshold(&self) -> Option<f64> {
         match self {

@@ -254,11 +254,12 @@ impl SpotSigs {
     /// The signatures of a text, in the order of their antecedents.
     pub fn signatures(&self, text: &str) -> Vec<String> {
         let words = Terms::new(text, &StopWords::none());
+        let stopwords = self.config.stopwords.for_text(text);
         let n = words.len();
         // next[k]: the first non-stop word at or after k (n when there is none).
         let mut next = vec![n; n + 1];
         for k in (0..n).rev() {
-            next[k] = if self.config.stopwords.contains(words.term(k)) {
+            next[k] = if stopwords.contains(words.term(k)) {
                 next[k + 1]
             } else {
                 k

@@ -57,6 +57,10 @@ pub struct DocumentSummary {
     pub counts: Option<SentenceCounts>,
     /// How the text was decoded.
     pub encoding: Encoding,
+    /// The stop-word list chosen for this document, when the setting is `auto`
+    /// ([`crate::text::StopWords::for_text`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopwords: Option<String>,
 }
 
 impl DocumentSummary {
@@ -66,7 +70,19 @@ impl DocumentSummary {
             id: doc.id.clone(),
             counts,
             encoding: doc.encoding,
+            stopwords: None,
         }
+    }
+
+    /// The summary, with the list chosen for the document when the method's stop words
+    /// (`params`) are `auto`.
+    pub fn with_stopwords(mut self, doc: &Document, params: &Params) -> Self {
+        self.stopwords = params
+            .stopwords()
+            .and_then(crate::text::StopWords::builtin)
+            .filter(crate::text::StopWords::is_auto)
+            .map(|auto| auto.for_text(&doc.text).id().to_string());
+        self
     }
 }
 
@@ -264,14 +280,17 @@ impl<'a, E: Evidence> CompareRecord<'a, E> {
             (s.containment_a.is_none() || s.containment_b.is_none())
                 .then(|| format!("containment is not defined for {}", comparison.method))
         });
+        let params = detector.params();
         CompareRecord {
             method: comparison.method,
             resemblance: s.resemblance,
             containment_a: s.containment_a,
             containment_b: s.containment_b,
             duplicate: comparison.duplicate,
-            a: DocumentSummary::new(a.0, detector.sentence_counts(a.1)),
-            b: DocumentSummary::new(b.0, detector.sentence_counts(b.1)),
+            a: DocumentSummary::new(a.0, detector.sentence_counts(a.1))
+                .with_stopwords(a.0, &params),
+            b: DocumentSummary::new(b.0, detector.sentence_counts(b.1))
+                .with_stopwords(b.0, &params),
             matched_sentences: found.as_ref().map(|f| f.iter().map(|x| x.block.len).sum()),
             blocks: found.as_ref().map(|f| {
                 f.iter()
@@ -284,7 +303,7 @@ impl<'a, E: Evidence> CompareRecord<'a, E> {
             rule: detector.rule(),
             contained: None,
             evidence: found.is_none().then_some(ev),
-            params: detector.params(),
+            params,
         }
     }
 

@@ -221,7 +221,25 @@ impl Default for SynthConfig {
 }
 
 /// Check every setting of `config`.
+impl SynthConfig {
+    /// Check the settings, before any document is read.
+    ///
+    /// # Errors
+    /// [`Error::InvalidParameter`] naming the setting.
+    pub fn validate(&self) -> Result<()> {
+        check_config(self)
+    }
+}
+
+/// What [`SynthConfig::validate`] checks.
 pub(super) fn check_config(config: &SynthConfig) -> Result<()> {
+    if config.stopwords.is_auto() {
+        return Err(Error::InvalidParameter {
+            name: "synth.stopwords",
+            value: "auto".into(),
+            expected: "one list (the substitutions draw from one vocabulary of every document)",
+        });
+    }
     if config.kinds.is_empty() {
         return Err(Error::InvalidParameter {
             name: "synth.kinds",

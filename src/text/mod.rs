@@ -23,10 +23,12 @@
 
 mod ascii;
 pub mod figures;
+mod language;
 mod sentence;
 mod stopwords;
 mod terms;
 
+pub use language::language;
 pub use sentence::{split_sentences, split_sentences_icu};
 pub use stopwords::StopWords;
 pub use terms::Terms;

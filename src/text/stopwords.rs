@@ -4,7 +4,7 @@
 //! give different results. Each list therefore carries an id that reports record.
 
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// An in-memory hash (never persisted): foldhash is the fastest measured for short words.
 type FastSet = HashSet<String, foldhash::fast::RandomState>;
@@ -16,17 +16,70 @@ use crate::error::{Error, Result};
 /// `src/text/data/en-nltk-179.txt`.
 const ENGLISH_NLTK: &str = include_str!("data/en-nltk-179.txt");
 
+/// Where a built-in list other than English comes from: NLTK's stop-word corpus (the Snowball
+/// project's lists, and others NLTK added) or, for a language NLTK lacks, Stopwords-ISO; both as
+/// the `stop-words` crate carries them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Nltk,
+    Iso,
+}
+
+/// The built-in lists by language: English name, ISO 639-1 code, source. English is NLTK's
+/// older list of 179 words ([`ENGLISH_NLTK`]), not the crate's longer one.
+const LANGUAGES: &[(&str, &str, Source)] = &[
+    ("albanian", "sq", Source::Nltk),
+    ("arabic", "ar", Source::Nltk),
+    ("azerbaijani", "az", Source::Nltk),
+    ("basque", "eu", Source::Nltk),
+    ("belarusian", "be", Source::Nltk),
+    ("bengali", "bn", Source::Nltk),
+    ("catalan", "ca", Source::Nltk),
+    ("chinese", "zh", Source::Nltk),
+    ("danish", "da", Source::Nltk),
+    ("dutch", "nl", Source::Nltk),
+    ("english", "en", Source::Nltk),
+    ("finnish", "fi", Source::Nltk),
+    ("french", "fr", Source::Nltk),
+    ("german", "de", Source::Nltk),
+    ("greek", "el", Source::Nltk),
+    ("hebrew", "he", Source::Nltk),
+    ("hungarian", "hu", Source::Nltk),
+    ("indonesian", "id", Source::Nltk),
+    ("italian", "it", Source::Nltk),
+    ("kazakh", "kk", Source::Nltk),
+    ("nepali", "ne", Source::Nltk),
+    ("norwegian", "no", Source::Nltk),
+    ("portuguese", "pt", Source::Nltk),
+    ("romanian", "ro", Source::Nltk),
+    ("russian", "ru", Source::Nltk),
+    ("slovenian", "sl", Source::Nltk),
+    ("spanish", "es", Source::Nltk),
+    ("swedish", "sv", Source::Nltk),
+    ("tajik", "tg", Source::Nltk),
+    ("tamil", "ta", Source::Nltk),
+    ("turkish", "tr", Source::Nltk),
+    ("ukrainian", "uk", Source::Iso),
+    ("uzbek", "uz", Source::Nltk),
+];
+
 /// A set of stop words with an id naming where it came from. Cheap to clone: the sets are
 /// shared.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StopWords {
     id: String,
     words: Arc<FastSet>,
-    /// The words of up to [`PACKED_MAX`] bytes, packed ([`pack`]): looking up a packed word
-    /// hashes one integer instead of a string, and every term is looked up.
+    /// The words of more than [`PACKED_MAX`] bytes, with their spellings with `ё` ([`yo_spellings`]).
+    long: Arc<FastSet>,
+    /// The words of up to [`PACKED_MAX`] bytes, with their spellings with `ё`, packed ([`pack`]):
+    /// looking up a packed word hashes one integer instead of a string, and every term is looked
+    /// up.
     packed: Arc<HashSet<u128, foldhash::fast::RandomState>>,
     /// The longest word's byte length: a longer term cannot be a stop word.
     longest: usize,
+    /// `auto`: no words of its own; each document takes its language's list
+    /// ([`StopWords::for_text`]).
+    auto: bool,
 }
 
 /// The longest word that [`pack`] packs.
@@ -68,21 +121,94 @@ fn pack_naive(word: &str) -> u128 {
     u128::from_le_bytes(bytes)
 }
 
+/// A word and its spellings with `ё` for any of its Cyrillic `е`s: Russian print mostly leaves
+/// `ё` out, so lists spell `её`, `всё`, `ещё` with `е` while texts use both. (Words with more
+/// than six `е`s, which no list holds, get only their first six varied.)
+fn yo_spellings(word: &str) -> Vec<String> {
+    let at: Vec<usize> = word
+        .char_indices()
+        .filter(|&(_, c)| c == 'е')
+        .map(|(i, _)| i)
+        .take(6)
+        .collect();
+    (0..1u32 << at.len())
+        .map(|mask| {
+            let mut out = String::with_capacity(word.len());
+            let mut last = 0;
+            for (bit, &i) in at.iter().enumerate() {
+                out.push_str(&word[last..i]);
+                out.push(if mask >> bit & 1 == 1 { 'ё' } else { 'е' });
+                last = i + 'е'.len_utf8();
+            }
+            out.push_str(&word[last..]);
+            out
+        })
+        .collect()
+}
+
 impl StopWords {
     /// A list from its id and words (already normalised).
     fn from_words(id: &str, words: FastSet) -> Self {
-        let packed = words
+        let spellings: Vec<String> = words.iter().flat_map(|w| yo_spellings(w)).collect();
+        let packed = spellings
             .iter()
             .filter(|w| w.len() <= PACKED_MAX)
             .map(|w| pack(w))
             .collect();
-        let longest = words.iter().map(String::len).max().unwrap_or(0);
+        let long = spellings
+            .iter()
+            .filter(|w| w.len() > PACKED_MAX)
+            .cloned()
+            .collect();
+        let longest = spellings.iter().map(String::len).max().unwrap_or(0);
         StopWords {
             id: id.to_string(),
             words: Arc::new(words),
+            long: Arc::new(long),
             packed: Arc::new(packed),
             longest,
+            auto: false,
         }
+    }
+
+    /// The built-in list of a language (a row of [`LANGUAGES`]); its id is the ISO 639-1 code,
+    /// the source and the number of words (`ru-nltk-151`).
+    fn language(code: &str, source: Source) -> Self {
+        if code == "en" {
+            return Self::english();
+        }
+        let words = stop_words::lookup(code).unwrap_or_default();
+        let list = Self::parse("", &words.join("\n"));
+        let source = match source {
+            Source::Nltk => "nltk",
+            Source::Iso => "iso",
+        };
+        Self::from_words(&format!("{code}-{source}-{}", list.len()), list.words_set())
+    }
+
+    /// The words as a set (a copy).
+    fn words_set(&self) -> FastSet {
+        self.words.as_ref().clone()
+    }
+
+    /// The languages with a built-in list: English name and ISO 639-1 code (`("russian",
+    /// "ru")`), by name.
+    pub fn builtin_languages() -> impl Iterator<Item = (&'static str, &'static str)> {
+        LANGUAGES.iter().map(|&(name, code, _)| (name, code))
+    }
+
+    /// The names of the built-in lists, as `--stopwords` takes them: `auto`, `none`, then each
+    /// language's English name and ISO 639-1 code (`russian`, `ru`, …). A list's id is taken
+    /// too.
+    pub fn builtin_names() -> Vec<String> {
+        ["auto", "none"]
+            .map(String::from)
+            .into_iter()
+            .chain(
+                Self::builtin_languages()
+                    .flat_map(|(name, code)| [name.to_string(), code.to_string()]),
+            )
+            .collect()
     }
 }
 
@@ -99,18 +225,81 @@ impl StopWords {
         Self::parse("en-nltk-179", ENGLISH_NLTK)
     }
 
+    /// Each document's own language's list (id `auto`): [`StopWords::for_text`] chooses it by
+    /// [`crate::text::language`], and takes English when the language is not told reliably or
+    /// has no list. Holds no words itself.
+    pub fn auto() -> Self {
+        Self {
+            auto: true,
+            ..Self::from_words("auto", FastSet::default())
+        }
+    }
+
+    /// Whether this is [`StopWords::auto`].
+    pub fn is_auto(&self) -> bool {
+        self.auto
+    }
+
+    /// The list for a document of this text: this list, or for [`StopWords::auto`] the list of
+    /// the text's language (English when there is none).
+    ///
+    /// # Example
+    /// ```
+    /// use slst::text::StopWords;
+    /// let auto = StopWords::auto();
+    /// let ru = "Утром над городом прошёл сильный дождь, и улицы быстро опустели. \
+    ///           К полудню небо прояснилось, а ветер стих.";
+    /// assert_eq!(auto.for_text(ru).id(), "ru-nltk-151");
+    /// assert_eq!(auto.for_text("12 34").id(), "en-nltk-179");
+    /// assert_eq!(StopWords::none().for_text(ru).id(), "none");
+    /// ```
+    pub fn for_text(&self, text: &str) -> &Self {
+        if !self.auto {
+            return self;
+        }
+        /// Each language's list, built once.
+        static LISTS: [OnceLock<StopWords>; LANGUAGES.len()] =
+            [const { OnceLock::new() }; LANGUAGES.len()];
+        let position = |code: &str| LANGUAGES.iter().position(|&(_, c, _)| c == code);
+        let at = super::language(text)
+            .and_then(position)
+            .or_else(|| position("en"))
+            .unwrap_or_default();
+        let (_, code, source) = LANGUAGES[at];
+        LISTS[at].get_or_init(|| Self::language(code, source))
+    }
+
     /// No stop words at all (id `none`): every word is a term.
     pub fn none() -> Self {
         Self::from_words("none", FastSet::default())
     }
 
-    /// A built-in list by its name or id: `english` (or `en`, `en-nltk-179`) or `none`.
+    /// A built-in list by its name or id: `none`, `auto` ([`StopWords::auto`]), or a language's English name, ISO 639-1 code or
+    /// list id (`english`, `en`, `en-nltk-179`; `russian`, `ru`, `ru-nltk-151`; `ukrainian`,
+    /// `uk`, `uk-iso-73`; all in [`StopWords::builtin_names`]).
+    ///
+    /// # Example
+    /// ```
+    /// let stop = slst::text::StopWords::builtin("russian").unwrap();
+    /// assert_eq!(stop.id(), "ru-nltk-151");
+    /// assert!(stop.contains("и") && stop.contains("всё"));
+    /// ```
     pub fn builtin(name: &str) -> Option<Self> {
-        match name.trim() {
-            "english" | "en" | "en-nltk-179" => Some(Self::english()),
-            "none" => Some(Self::none()),
-            _ => None,
+        let name = name.trim();
+        match name {
+            "none" => return Some(Self::none()),
+            "auto" => return Some(Self::auto()),
+            _ => {}
         }
+        LANGUAGES.iter().find_map(|&(language, code, source)| {
+            if name == language || name == code {
+                return Some(Self::language(code, source));
+            }
+            // An id: the code, then a dash (so `uk` is not taken for the start of `ukrainian`).
+            let id = name.strip_prefix(code)?.strip_prefix('-')?;
+            let list = Self::language(code, source);
+            (list.id()[code.len() + 1..] == *id).then_some(list)
+        })
     }
 
     /// A built-in list by its name (see [`StopWords::builtin`]), else the list in the file of
@@ -119,10 +308,20 @@ impl StopWords {
     /// # Errors
     /// The file cannot be read, or is not text.
     pub fn named(name: &str) -> Result<Self> {
-        match Self::builtin(name) {
-            Some(list) => Ok(list),
-            None => Self::from_file(Path::new(name.trim())),
+        if let Some(list) = Self::builtin(name) {
+            return Ok(list);
         }
+        let path = Path::new(name.trim());
+        Self::from_file(path).map_err(|e| match e {
+            Error::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+                Error::UnknownStopWords {
+                    path,
+                    source,
+                    names: Self::builtin_names().join(", "),
+                }
+            }
+            e => e,
+        })
     }
 
     /// A list given one word per line; blank lines and lines starting with `#` are ignored, words
@@ -155,7 +354,7 @@ impl StopWords {
         if term.len() <= PACKED_MAX {
             self.packed.contains(&pack(term))
         } else {
-            term.len() <= self.longest && self.words.contains(term)
+            term.len() <= self.longest && self.long.contains(term)
         }
     }
 
@@ -207,7 +406,8 @@ impl<'de> serde::Deserialize<'de> for StopWords {
         let id = String::deserialize(deserializer)?;
         StopWords::builtin(&id).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "no built-in stop-word list {id:?} (english, en-nltk-179 or none)"
+                "no built-in stop-word list {id:?} (one of: {})",
+                StopWords::builtin_names().join(", ")
             ))
         })
     }
@@ -220,6 +420,74 @@ mod tests {
     #[test]
     fn english_list_has_179_words() {
         assert_eq!(StopWords::english().len(), 179);
+    }
+
+    #[test]
+    fn every_language_resolves_by_name_code_and_id() {
+        for &(name, code, source) in LANGUAGES {
+            let list = StopWords::builtin(name).unwrap();
+            let tag = if source == Source::Iso { "iso" } else { "nltk" };
+            assert_eq!(list.id(), format!("{code}-{tag}-{}", list.len()), "{name}");
+            assert!(list.len() > 20, "{name}: {} words", list.len());
+            assert_eq!(StopWords::builtin(code).as_ref(), Some(&list), "{code}");
+            assert_eq!(
+                StopWords::builtin(list.id()).as_ref(),
+                Some(&list),
+                "{name}"
+            );
+        }
+        let names = StopWords::builtin_names();
+        assert_eq!(names.len(), 2 + 2 * LANGUAGES.len());
+        assert!(names.iter().all(|n| StopWords::builtin(n).is_some()));
+        let auto = StopWords::builtin("auto").unwrap();
+        assert!(auto.is_auto() && auto.is_empty() && auto.id() == "auto");
+        assert!(!StopWords::english().is_auto() && !StopWords::none().is_auto());
+        // Each language's list is built once and shared.
+        let uk = "Коефіцієнт Жаккара обчислюється таким чином. У відповідність кожному з \
+                  векторів ставиться відповідна множина хешів.";
+        assert!(std::ptr::eq(auto.for_text(uk), auto.for_text(uk)));
+        assert_eq!(auto.for_text(uk), &StopWords::builtin("uk").unwrap());
+    }
+
+    #[test]
+    fn russian_ukrainian_and_english_ids_and_words() {
+        let ru = StopWords::builtin("ru").unwrap();
+        assert_eq!(ru.id(), "ru-nltk-151");
+        for w in ["и", "в", "не", "что", "она", "между", "потому", "всегда"]
+        {
+            assert!(ru.contains(w), "{w}");
+        }
+        assert!(!ru.contains("дубликат") && !ru.contains("the"));
+        let uk = StopWords::builtin("ukrainian").unwrap();
+        assert_eq!(uk.id(), "uk-iso-73");
+        for w in ["але", "від", "для", "що", "який"] {
+            assert!(uk.contains(w), "{w}");
+        }
+        // The default stays the older NLTK list, byte for byte, under every name.
+        for name in ["english", "en", "en-nltk-179"] {
+            assert_eq!(StopWords::builtin(name), Some(StopWords::english()));
+        }
+        for unknown in ["klingon", "ru-nltk-150", "uk-nltk-73", "ukr", "e", ""] {
+            assert!(StopWords::builtin(unknown).is_none(), "{unknown:?}");
+        }
+    }
+
+    #[test]
+    fn cyrillic_words_lowercase_and_match_with_yo() {
+        let ru = StopWords::builtin("russian").unwrap();
+        // Lists spell `ё` as `е`; texts write either.
+        for w in ["ее", "её", "все", "всё", "еще", "ещё"] {
+            assert!(ru.contains(w), "{w}");
+        }
+        assert!(!ru.contains("дом") && !ru.contains("ёж"));
+        let t = crate::text::Terms::new("Её ВСЁ ЕЩЁ НЕТ дома.", &ru);
+        assert_eq!(t.joined(), "дома");
+        assert_eq!(yo_spellings("нее"), ["нее", "нёе", "неё", "нёё"]);
+        assert_eq!(yo_spellings("the"), ["the"]);
+        // A long word (more than PACKED_MAX bytes) with `е`.
+        let long = StopWords::parse("t", "непременно");
+        assert!(long.contains("непременно") && long.contains("непремённо"));
+        assert_eq!(long.len(), 1);
     }
 
     #[test]

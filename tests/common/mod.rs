@@ -91,7 +91,19 @@ pub fn pool() -> &'static [String] {
 /// skipped. With `SLST_REQUIRE_CORPORA` set (CI, when the corpora are present), a missing corpus
 /// fails the test instead.
 pub fn shared_corpus(name: &str) -> Option<PathBuf> {
-    let dir = repo().join("../shared/corpora").join(name);
+    shared_dir(&repo().join("../shared/corpora").join(name))
+}
+
+/// The seed papers of the shared folder beside the repository (`../shared/seeds`: the method's
+/// papers, Russian, Ukrainian and English), when they are there; skipped or required as
+/// [`shared_corpus`].
+pub fn shared_seeds() -> Option<PathBuf> {
+    shared_dir(&repo().join("../shared/seeds"))
+}
+
+/// `dir` when it is there, else `None` with a note (or a failure with `SLST_REQUIRE_CORPORA`).
+fn shared_dir(dir: &Path) -> Option<PathBuf> {
+    let dir = dir.to_path_buf();
     if dir.is_dir() {
         return Some(dir);
     }
@@ -101,8 +113,8 @@ pub fn shared_corpus(name: &str) -> Option<PathBuf> {
         dir.display()
     );
     eprintln!(
-        "note: {} is not there, so this test is skipped (the shared corpora sit beside the \
-         repository as ../shared/corpora; CI runs these tests with them)",
+        "note: {} is not there, so this test is skipped (the shared corpora and seeds sit \
+         beside the repository in ../shared; CI runs these tests with them)",
         dir.display()
     );
     None

@@ -356,10 +356,35 @@ pub struct ProfileFlags {
     /// Leading terms kept per sentence for verification.
     #[arg(hide_short_help = true, long, default_value_t = ProfileConfig::default().leading_terms, value_name = "K")]
     pub leading_terms: usize,
-    /// Stop words: `english` (built-in list, the default), `none`, or a file with one word per
-    /// line.
-    #[arg(long, default_value = "english", value_name = "english|none|FILE")]
+    #[arg(
+        long,
+        default_value = "english",
+        value_name = "LANGUAGE|auto|none|FILE",
+        help = STOPWORDS_HELP,
+        long_help = stopwords_long_help()
+    )]
     pub stopwords: String,
+}
+
+/// `--stopwords`' short help.
+pub const STOPWORDS_HELP: &str = "Stop words: a built-in list by language (english, the default; \
+     russian, ukrainian, … or ISO 639-1 codes; all in --help), auto (each document's language's), \
+     none, or a file with one word per line";
+
+/// `--stopwords`' long help: every built-in list by name and code.
+pub fn stopwords_long_help() -> String {
+    let languages: Vec<String> = StopWords::builtin_languages()
+        .map(|(name, code)| format!("{name}/{code}"))
+        .collect();
+    format!(
+        "Stop words: a built-in list by language: {} (NLTK's lists; Ukrainian's is \
+         Stopwords-ISO's; english, the default, is NLTK's older list of 179 words); auto: each \
+         document's list by its language as whatlang tells it, English when it is not told \
+         reliably or has no list (compare's a and b records name the list chosen); none; or a \
+         file with one word per line (a built-in name wins: write ./ru for a file named ru). The \
+         list's id is in every report (ru-nltk-151: language, source, words)",
+        languages.join(", ")
+    )
 }
 
 impl ProfileFlags {

@@ -417,7 +417,8 @@ impl WithDetector for Queries<'_> {
                     }
                 })
                 .collect();
-            let query = DocumentSummary::new(&doc, d.sentence_counts(&result.sketch));
+            let query = DocumentSummary::new(&doc, d.sentence_counts(&result.sketch))
+                .with_stopwords(&doc, &d.params());
             if args.json {
                 let record = QueryRecord {
                     schema_version: SCHEMA_VERSION,

@@ -39,7 +39,7 @@ pub fn run(args: ProfileArgs) -> Result<()> {
     let config = args.profile.config()?;
     let doc = args.input.read(&args.file, args.doc.as_deref())?;
     let profile = SentenceProfile::new(&doc, &config);
-    let record = ProfileRecord::new(&doc, &profile, config.stopwords.id());
+    let record = ProfileRecord::new(&doc, &profile, config.stopwords.for_text(&doc.text).id());
     if args.json {
         crate::emit(&(to_json(&slst::report::Versioned::new(&record)) + "\n"))
     } else {

@@ -59,12 +59,13 @@ pub struct SynthArgs {
     /// Only documents with at least this many sentences become originals.
     #[arg(hide_short_help = true, long, default_value_t = 8, value_name = "N")]
     pub min_sentences: usize,
-    /// Stop words for substitute's stop word ↔ content word swaps: `english`, `none` or a file.
+    /// Stop words for substitute's stop word ↔ content word swaps (as `compare --stopwords`
+    /// takes them: a language, `none` or a file; not `auto`).
     #[arg(
         hide_short_help = true,
         long,
         default_value = "english",
-        value_name = "english|none|FILE"
+        value_name = "LANGUAGE|none|FILE"
     )]
     pub stopwords: String,
     #[command(flatten)]
@@ -98,11 +99,7 @@ pub fn run(args: SynthArgs) -> Result<()> {
             .map(|k| k.parse())
             .collect::<Result<Vec<KindSpec>>>()?
     };
-    let stopwords = match args.stopwords.as_str() {
-        "english" | "en" => StopWords::english(),
-        "none" => StopWords::none(),
-        path => StopWords::from_file(Path::new(path))?,
-    };
+    let stopwords = StopWords::named(&args.stopwords)?;
     let config = SynthConfig {
         docs: args.docs,
         seed: args.seed,
@@ -111,6 +108,7 @@ pub fn run(args: SynthArgs) -> Result<()> {
         min_sentences: args.min_sentences,
         stopwords,
     };
+    config.validate()?;
     let docs = read_documents(
         &args.sources,
         &args.input.source_options(&args.folders)?,

@@ -192,6 +192,7 @@ impl RobustSlst {
     /// [`RobustSlst::profile_of`] with the thread's working lists.
     fn profile_with(&self, doc: &Document, scratch: &mut Scratch) -> RobustProfile {
         let text = &doc.text;
+        let stopwords = self.config.stopwords.for_text(text);
         let mut profile = RobustProfile {
             id: doc.id.clone(),
             sentences: Vec::new(),
@@ -283,7 +284,7 @@ impl RobustSlst {
             };
             let mut numbers = Figures::default();
             text::for_each_word_span_in(unit_text, word, |r, word| {
-                if !self.config.stopwords.contains(word) {
+                if !stopwords.contains(word) {
                     numbers.push(unit_text, r, word, &mut take);
                 }
             });

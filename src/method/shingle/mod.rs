@@ -467,7 +467,7 @@ impl Detector for Shingles {
     }
 
     fn sketch(&self, doc: &Document) -> ShingleSketch {
-        let terms = Terms::new(&doc.text, &self.config.stopwords);
+        let terms = Terms::new(&doc.text, self.config.stopwords.for_text(&doc.text));
         self.sketch_fingerprints(shingle_fingerprints(
             &terms,
             self.config.size,
