@@ -545,19 +545,11 @@ fn parquet_is_refused_by_a_build_without_it() {
 /// read as SGML and written as its `<REUTERS>` elements.
 #[test]
 fn reuters_loses_its_copies() {
-    let Some(reuters) = common::reuters_dir() else {
+    let Some(files) = common::reuters_files() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let files: Vec<String> = (0..22)
-        .map(|i| {
-            reuters
-                .join(format!("reut2-{i:03}.sgm"))
-                .display()
-                .to_string()
-        })
-        .collect();
     let mut args = vec!["dedup", "--out", "kept.sgm", "--dropped", "dropped.tsv"];
     args.extend(files.iter().map(String::as_str));
     let summary = ok(d, &args);

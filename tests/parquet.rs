@@ -553,19 +553,11 @@ fn dedup_of_parquet_folders_and_refusals() {
 #[test]
 #[ignore = "all of Reuters-21578: run in release with --include-ignored"]
 fn reuters_as_parquet_loses_the_copies_the_sgml_loses() {
-    let Some(reuters) = common::reuters_dir() else {
+    let Some(files) = common::reuters_files() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let files: Vec<String> = (0..22)
-        .map(|i| {
-            reuters
-                .join(format!("reut2-{i:03}.sgm"))
-                .display()
-                .to_string()
-        })
-        .collect();
     let mut rows: Vec<(String, String, String)> = Vec::new();
     for f in &files {
         let options = slst::corpus::SourceOptions::default();

@@ -125,6 +125,17 @@ pub fn reuters_dir() -> Option<PathBuf> {
     shared_corpus("reuters21578")
 }
 
+/// The 22 Reuters-21578 SGML files, in order, as paths to give the command, when the shared
+/// corpora are there.
+pub fn reuters_files() -> Option<Vec<String>> {
+    let dir = reuters_dir()?;
+    Some(
+        (0..22)
+            .map(|i| dir.join(format!("reut2-{i:03}.sgm")).display().to_string())
+            .collect(),
+    )
+}
+
 /// The first `n` Reuters-21578 documents (title + body), as `slst batch` reads them, when the
 /// shared corpora are there.
 pub fn reuters(n: usize) -> Option<Vec<String>> {
