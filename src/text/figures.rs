@@ -42,7 +42,7 @@ pub enum Term<'a> {
     /// A number, at its first word.
     Figure {
         /// Its value, as [`key`] writes it.
-        key: String,
+        key: &'a str,
         /// Whether any of its words has a digit (`5`, not `five`).
         digits: bool,
     },
@@ -91,6 +91,9 @@ pub struct Figures {
     whole: Option<Number>,
     /// The words of the pending number after its first, in order: where each is, its term.
     parts: Vec<(Range<usize>, &'static str)>,
+    /// Where a number's key is written, kept from one number to the next: a corpus run reads
+    /// millions of numbers.
+    key: String,
 }
 
 impl Figures {
@@ -192,10 +195,10 @@ impl Figures {
     /// its other words.
     fn flush(&mut self, emit: &mut impl FnMut(Range<usize>, &Term)) {
         if let Some(w) = self.whole.take() {
-            emit(w.first.0..w.first.1, &figure(&w));
+            emit(w.first.0..w.first.1, &figure(&w, &mut self.key));
         }
         if let Some(n) = self.pending.take() {
-            emit(n.first.0..n.first.1, &figure(&n));
+            emit(n.first.0..n.first.1, &figure(&n, &mut self.key));
             for (span, part) in self.parts.drain(..) {
                 emit(span, &Term::Word(part));
             }
@@ -233,10 +236,12 @@ fn join(n: &mut Number, gap: &str, word: &str, end: usize) -> Option<&'static st
     Some(part)
 }
 
-/// The figure term of a number.
-fn figure(n: &Number) -> Term<'static> {
+/// The figure term of a number, its key written in `buf`.
+fn figure<'a>(n: &Number, buf: &'a mut String) -> Term<'a> {
+    buf.clear();
+    write_key(n.value, n.percent, buf);
     Term::Figure {
-        key: key(n.value, n.percent),
+        key: buf,
         digits: n.digits,
     }
 }
@@ -250,16 +255,24 @@ fn figure(n: &Number) -> Term<'static> {
 /// assert_eq!(slst::text::figures::key(1.0 / 3.0, false), "0.333333");
 /// ```
 pub fn key(value: f64, percent: bool) -> String {
+    let mut key = String::new();
+    write_key(value, percent, &mut key);
+    key
+}
+
+/// [`key`], appended to `out`.
+fn write_key(value: f64, percent: bool, out: &mut String) {
+    use std::fmt::Write;
     let rounded = (value * 1e6).round() / 1e6;
-    let mut key = if rounded.abs() < 1e15 && rounded.fract() == 0.0 {
-        format!("{}", rounded as i64)
+    // Writing to a String cannot fail.
+    let _ = if rounded.abs() < 1e15 && rounded.fract() == 0.0 {
+        write!(out, "{}", rounded as i64)
     } else {
-        format!("{rounded}")
+        write!(out, "{rounded}")
     };
     if percent {
-        key.push('%');
+        out.push('%');
     }
-    key
 }
 
 /// The value of a word that writes a number on its own: digits with thousands separators and a
