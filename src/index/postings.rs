@@ -87,24 +87,17 @@ impl Changes {
     /// read, merged and written back (or deleted when it is left empty).
     pub(super) fn apply(mut self, tx: &Transaction<'_>, first_new: u32) -> rusqlite::Result<()> {
         self.changes.sort_unstable_by_key(|&(k, d, _)| (k, d));
-        let mut append = tx.prepare_cached(
-            "INSERT INTO postings (key, docs) VALUES (?1, ?2) \
-             ON CONFLICT(key) DO UPDATE SET docs = CAST(docs || excluded.docs AS BLOB)",
-        )?;
+        let mut appends = Appends::new(tx)?;
         let mut read = tx.prepare_cached("SELECT docs FROM postings WHERE key = ?1")?;
         let mut write =
             tx.prepare_cached("INSERT OR REPLACE INTO postings (key, docs) VALUES (?1, ?2)")?;
         let mut delete = tx.prepare_cached("DELETE FROM postings WHERE key = ?1")?;
-        let mut blob = Vec::new();
         let mut run_changes: Vec<(u32, Option<u32>)> = Vec::new();
         for run in self.changes.chunk_by(|x, y| x.0 == y.0) {
             let key = run[0].0;
             if run.iter().all(|&(_, d, u)| d >= first_new && u.is_some()) {
-                blob.clear();
-                for &(_, d, u) in run {
-                    push(&mut blob, d, u.unwrap_or_default());
-                }
-                append.execute(params![key, blob])?;
+                let entries = run.iter().map(|&(_, d, u)| (d, u.unwrap_or_default()));
+                appends.push(key, entries)?;
                 continue;
             }
             let old: Vec<u8> = read
@@ -120,6 +113,85 @@ impl Changes {
                 write.execute(params![key, new])?;
             }
         }
+        appends.flush()
+    }
+}
+
+/// Keys appended to per statement: one statement's rows are written through one cursor, which
+/// SQLite moves from one key to the next in key order rather than seeking each from the root,
+/// and the statement's own overhead is paid once for them all.
+const APPEND_ROWS: usize = 64;
+
+/// The appends of [`Changes::apply`], written [`APPEND_ROWS`] keys at a time (in key order):
+/// each key's entries go to the end of its list, or make a new list.
+struct Appends<'t> {
+    tx: &'t Transaction<'t>,
+    /// The keys, and where each one's entries lie in `blobs`.
+    rows: Vec<(i64, std::ops::Range<usize>)>,
+    blobs: Vec<u8>,
+    /// The statement for [`APPEND_ROWS`] keys.
+    full: String,
+}
+
+/// The statement that appends `rows` keys' entries.
+fn append_sql(rows: usize) -> String {
+    let values = vec!["(?, ?)"; rows].join(", ");
+    format!(
+        "INSERT INTO postings (key, docs) VALUES {values} \
+         ON CONFLICT(key) DO UPDATE SET docs = CAST(docs || excluded.docs AS BLOB)"
+    )
+}
+
+impl<'t> Appends<'t> {
+    fn new(tx: &'t Transaction<'t>) -> rusqlite::Result<Self> {
+        Ok(Appends {
+            tx,
+            rows: Vec::with_capacity(APPEND_ROWS),
+            blobs: Vec::new(),
+            full: append_sql(APPEND_ROWS),
+        })
+    }
+
+    /// Append `entries` (row, units; in row order) to `key`'s list.
+    fn push(
+        &mut self,
+        key: i64,
+        entries: impl Iterator<Item = (u32, u32)>,
+    ) -> rusqlite::Result<()> {
+        let start = self.blobs.len();
+        for (doc, units) in entries {
+            push(&mut self.blobs, doc, units);
+        }
+        self.rows.push((key, start..self.blobs.len()));
+        if self.rows.len() == APPEND_ROWS {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Write the appends held.
+    fn flush(&mut self) -> rusqlite::Result<()> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let mut statement = if self.rows.len() == APPEND_ROWS {
+            self.tx.prepare_cached(&self.full)?
+        } else {
+            self.tx.prepare_cached(&append_sql(self.rows.len()))?
+        };
+        let blobs = &self.blobs;
+        let values: Vec<(&i64, &[u8])> = self
+            .rows
+            .iter()
+            .map(|(key, r)| (key, &blobs[r.clone()]))
+            .collect();
+        let params: Vec<&dyn rusqlite::ToSql> = values
+            .iter()
+            .flat_map(|(key, blob)| [*key as &dyn rusqlite::ToSql, blob as &dyn rusqlite::ToSql])
+            .collect();
+        statement.execute(params.as_slice())?;
+        self.rows.clear();
+        self.blobs.clear();
         Ok(())
     }
 }

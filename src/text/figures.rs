@@ -37,7 +37,8 @@ pub const PART: &str = "\u{2044}";
 /// A unit's term, as [`Figures`] gives it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Term<'a> {
-    /// A word as it was given, or a word of a number (a scale or percent word, [`PART`]).
+    /// A word as it was given, or a word of a number (a scale or percent word, [`PART`]);
+    /// never a word that [`parse`] reads as a number.
     Word(&'a str),
     /// A number, at its first word.
     Figure {
@@ -304,8 +305,26 @@ pub fn parse(word: &str) -> Option<f64> {
     if !first_ok || !groups.all(|g| g.len() == 3 && g.bytes().all(|c| c.is_ascii_digit())) {
         return None;
     }
-    let digits: String = int.chars().filter(|&c| c != ',').collect();
-    format!("{digits}.{frac}0").parse().ok()
+    // `int` without its commas, `.`, `frac`, `0`: a decimal that `f64` parses correctly
+    // rounded, written on the stack when it fits (every term of a corpus is asked).
+    let decimal = int
+        .bytes()
+        .filter(|&c| c != b',')
+        .chain(*b".")
+        .chain(frac.bytes())
+        .chain(*b"0");
+    let mut buf = [0u8; 64];
+    let mut n = 0;
+    for c in decimal {
+        let Some(slot) = buf.get_mut(n) else {
+            let digits: String = int.chars().filter(|&c| c != ',').collect();
+            return format!("{digits}.{frac}0").parse().ok();
+        };
+        *slot = c;
+        n += 1;
+    }
+    // Only ASCII digits and `.` were written.
+    std::str::from_utf8(&buf[..n]).ok()?.parse().ok()
 }
 
 /// A scale word, as a term, and its factor.

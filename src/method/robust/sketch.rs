@@ -22,11 +22,13 @@ pub(crate) fn is_figure_word(word: &str) -> bool {
 /// top 56 bits of its XXH3 hash below, whose lowest bit says whether the term is a *figure*
 /// ([`is_figure_word`], [`is_figure`]). Sorted ids put the longest terms first (ties by hash):
 /// the order of the anchor rule ([`RobustConfig::anchor_terms`]), fixed without any corpus.
+#[cfg(test)]
 pub(crate) fn term_id(term: &str) -> u64 {
     marked_term_id(term, is_figure_word(term))
 }
 
-/// [`term_id`] with the figure mark given (a stem keeps the mark of its word).
+/// A term's id (see `term_id`) with the figure mark given: a stem keeps the mark of its word,
+/// and a profile knows which of its words are figures without asking [`is_figure_word`].
 fn marked_term_id(term: &str, figure: bool) -> u64 {
     let length = term.chars().count().min(255) as u64;
     ((255 - length) << 56)
@@ -253,11 +255,15 @@ impl RobustSlst {
                 let (id, digits) = match term {
                     Term::Figure { key, digits } => (marked_term_id(key, true), *digits),
                     Term::Word(word) => {
+                        // `Figures` gives as words only words that read as no number, so a
+                        // word is a figure (`is_figure_word`) when it has a digit.
+                        let digits = word.bytes().any(|c| c.is_ascii_digit());
+                        debug_assert_eq!(digits, is_figure_word(word));
                         let id = match &mut stemmer {
-                            Some(s) => marked_term_id(s.stem(word), is_figure_word(word)),
-                            None => term_id(word),
+                            Some(s) => marked_term_id(s.stem(word), digits),
+                            None => marked_term_id(word, digits),
                         };
-                        (id, word.bytes().any(|c| c.is_ascii_digit()))
+                        (id, digits)
                     }
                 };
                 if is_figure(id) {

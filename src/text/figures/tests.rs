@@ -143,3 +143,45 @@ fn keys_are_rounded_and_have_no_exponent() {
     assert_eq!(key(2.0 / 3.0, true), "0.666667%");
     assert_eq!(key(1e20, false), "100000000000000000000");
 }
+
+/// The value of a word in digits as `parse` first computed it: the digits without separators,
+/// `.`, the fraction and `0`, in a `String`.
+fn parse_by_format(word: &str) -> Option<f64> {
+    let (int, frac) = word.split_once('.').unwrap_or((word, ""));
+    let digits: String = int.chars().filter(|&c| c != ',').collect();
+    format!("{digits}.{frac}0").parse().ok()
+}
+
+#[test]
+fn numbers_in_digits_parse_as_the_decimal_they_write() {
+    let long = "9".repeat(70);
+    let long_fraction = format!("0.{}1", "3".repeat(80));
+    let grouped = format!("1{}", ",000".repeat(20));
+    let words = [
+        "0",
+        "7",
+        "1000",
+        "1,000",
+        "1,234,567.50",
+        "07.50",
+        ".5",
+        "2.",
+        "3.14159265358979323846",
+        "123456789012345678",
+        "9007199254740993",
+        "0.1",
+        "1e5",
+    ];
+    for word in words
+        .iter()
+        .copied()
+        .chain([&*long, &*long_fraction, &*grouped])
+    {
+        let Some(value) = parse(word) else {
+            assert_eq!(word, "1e5", "only `1e5` is no number here");
+            continue;
+        };
+        assert_eq!(Some(value), parse_by_format(word), "{word}");
+    }
+    assert_eq!(parse(&long), Some(1e70));
+}
