@@ -176,13 +176,17 @@ fn decided(dir: &std::path::Path, a: &str, b: &str, flags: &[&str]) -> (bool, St
     (v["duplicate"].as_bool().unwrap(), name)
 }
 
+/// A pair, its decision and what decides it; the flags that turn that condition off, and what
+/// decides the pair then (empty: the flags turn a condition on, which then decides it).
+type Case<'a> = (&'a str, &'a str, bool, &'a str, &'a [&'a str], &'a str);
+
 /// Each pair is decided by the condition written beside it; with that condition off, by
 /// another (the next condition in order, or none).
 #[test]
 fn each_condition_decides_the_pair_it_was_written_for() {
     let dir = corpus();
     #[rustfmt::skip]
-    let cases: &[(&str, &str, bool, &str, &[&str], &str)] = &[
+    let cases: &[Case] = &[
         // The same estimate with one figure corrected: J ≥ θ (one place with other figures is
         // allowed; none, and the correction is refused).
         ("est-march.txt", "est-march-corrected.txt", true, "resemblance", &["--figure-swaps", "1"], "other-figures"),
@@ -320,7 +324,11 @@ fn batch_pair_records_carry_what_decided_them() {
             .contains(&r["decided_by"].as_str().unwrap());
         assert_eq!(r.get("template").is_some(), refused, "{r}");
         assert_eq!(
-            r.as_object().unwrap().keys().last().map(String::as_str),
+            r.as_object()
+                .unwrap()
+                .keys()
+                .next_back()
+                .map(String::as_str),
             Some("decided_by")
         );
     }
