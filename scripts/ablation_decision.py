@@ -26,7 +26,10 @@ value, one at a time; the flags are those of `slst --help-all`, "Method slst"), 
 
 With the default settings, a batch run of each source with `--templates report` counts the
 pairs each condition decides (`decided_by`; a loose match is not a template, so `loose-words`
-is not counted there). Writes OUT/ablation-decision.json and OUT/ablation-decision.md.
+is not counted there). A refusal that refuses no pair of a labelled set or synthetic kind cannot
+change its figures: that row is not run, and says so. Writes OUT/ablation-decision.json and
+OUT/ablation-decision.md; `--only` runs some sources and keeps the other sources' figures
+(`--only ''` only writes the page again).
 """
 import argparse
 import csv
@@ -154,6 +157,15 @@ def labelled_sets(corpora):
     return sets
 
 
+def changes_nothing(name, decides):
+    """Whether turning `name` off cannot change a decision of a source: a refusal that refuses
+    no pair there (every pair it refuses is a template, so the batch run with templates
+    reported counts it). Not `loose-words` (no template, not counted), nor the accepting clauses
+    (`--matched-containment-from 0` also holds long documents to the headline check)."""
+    kinds = {n: k for n, k, _, _ in CONDITIONS}
+    return kinds.get(name) == "refuses" and name != "loose-words" and not decides.get(name)
+
+
 def decision_f1(bin_, args, flags):
     out = json.loads(run(bin_, "eval", *args, "--method", "slst", "--mode", "robust", "--json",
                          *flags))
@@ -169,9 +181,12 @@ def labelled(bin_, corpora, work):
         if inputs:
             decides.update(batch_pairs(bin_, inputs, [], work, f"{name}-templates", True).values())
     rows = {}
-    for label, _, flags in ROWS:
-        rows[label] = {name: decision_f1(bin_, args, flags) for name, args, _ in sets}
-        rows[label]["mean_f1"] = sum(r["f1"] for r in rows[label].values()) / len(sets)
+    for label, name, flags in ROWS:
+        if changes_nothing(name, decides):
+            rows[label] = dict(rows["default"], skipped=True)
+            continue
+        rows[label] = {set_: decision_f1(bin_, args, flags) for set_, args, _ in sets}
+        rows[label]["mean_f1"] = sum(rows[label][n]["f1"] for n, _, _ in sets) / len(sets)
         print("labelled", label, round(rows[label]["mean_f1"], 4), file=sys.stderr)
     return {"decides": dict(decides), "rows": rows, "sets": [s[0] for s in sets]}
 
@@ -207,9 +222,12 @@ def synthetic(bin_, corpora, work):
     for kind, _, corpus in made:
         decides.update(batch_pairs(bin_, [corpus], [], work, f"synth-{kind}", True).values())
     rows = {}
-    for label, _, flags in ROWS:
+    for label, name, flags in ROWS:
+        if changes_nothing(name, decides):
+            rows[label] = dict(rows["default"], skipped=True)
+            continue
         rows[label] = {kind: decision_f1(bin_, args, flags) for kind, args, _ in made}
-        rows[label]["mean_f1"] = sum(r["f1"] for r in rows[label].values()) / len(made)
+        rows[label]["mean_f1"] = sum(rows[label][k]["f1"] for k, _, _ in made) / len(made)
         print("synthetic", label, round(rows[label]["mean_f1"], 4), file=sys.stderr)
     return {"decides": dict(decides), "rows": rows, "kinds": KINDS}
 
@@ -308,7 +326,8 @@ def markdown(result, kept):
                   "|---|" + "---|" * (len(names) + 1)]
         for label, _, _ in ROWS:
             x = r["rows"][label]
-            lines.append(f"| {label} | " + " | ".join(f"{x[n]['f1']:.4f}" for n in names)
+            mark = " (refuses no pair here: not run)" if x.get("skipped") else ""
+            lines.append(f"| {label}{mark} | " + " | ".join(f"{x[n]['f1']:.4f}" for n in names)
                          + f" | {x[key]:.4f} |")
         best = {n: r["rows"]["default"][n]["best_f1"] for n in names}
         same = all(r["rows"][label][n]["best_f1"] == best[n] for label, _, _ in ROWS
