@@ -231,7 +231,8 @@ fn compare_eval_query_and_index_output_follow_their_schemas() {
 fn the_schemas_refuse_what_slst_does_not_write() {
     let mut s = Schemas::new();
     let pair = serde_json::json!({"a": "x", "b": "y", "method": "slst", "resemblance": 0.5,
-        "containment_a": 1.0, "containment_b": null, "block_count": 1, "matched_sentences": 2});
+        "containment_a": 1.0, "containment_b": null, "block_count": 1, "matched_sentences": 2,
+        "decided_by": "resemblance"});
     let group = serde_json::json!({"group": 1, "method": "slst", "kind": "exact", "size": 2,
         "min_resemblance": 1.0, "documents": ["x", "y"]});
     assert_eq!(s.check("pair", &pair), Ok(()));
@@ -244,7 +245,30 @@ fn the_schemas_refuse_what_slst_does_not_write() {
     let mut wrong = pair.clone();
     wrong["resemblance"] = "0.5".into();
     assert!(s.check("pair", &wrong).is_err());
+    let mut unnamed = pair.clone();
+    unnamed["decided_by"] = "luck".into();
+    assert!(s.check("pair", &unnamed).is_err());
     let mut lone = pair;
     lone.as_object_mut().unwrap().remove("matched_sentences");
     assert!(s.check("pair", &lone).is_err());
+}
+
+/// The schemas list exactly the names of `decided_by` the library writes.
+#[test]
+fn the_schemas_name_every_condition_that_decides_a_pair() {
+    let common: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("docs/schemas/common.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let listed: Vec<&str> = common["$defs"]["decided_by"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let names: Vec<&str> = slst::method::DecidedBy::ALL
+        .iter()
+        .map(|d| d.name())
+        .collect();
+    assert_eq!(listed, names);
 }

@@ -73,6 +73,7 @@ class Comparison:
     rule: str
     note: Optional[str]
     template: Optional[str]
+    decided_by: str
     blocks: List[Block]
     passages: Optional[List[Passage]]
     json: str
@@ -93,6 +94,7 @@ class Pair:
     containment_b: Optional[float]
     duplicate: bool
     template: Optional[str]
+    decided_by: str
     json: str
     def to_json(self) -> str: ...
 

@@ -69,6 +69,9 @@ pub struct Comparison {
     /// Why the pair is a template and not a duplicate, when the method refused it as one
     /// (robust SL+ST: one text filled with other figures, one notice for another party).
     template: Option<String>,
+    /// The condition of the decision that decided the pair (`resemblance`, `containment`, a
+    /// refusal such as `other-figures`, …; docs/methods.md).
+    decided_by: String,
     /// The blocks (SL+ST; empty for the other methods).
     blocks: Vec<Py<Block>>,
     /// The passages (when asked for and the method has blocks), else None.
@@ -116,6 +119,7 @@ pub(crate) struct Compared {
     rule: String,
     note: Option<String>,
     template: Option<String>,
+    decided_by: String,
     blocks: Vec<SpanData>,
     passages: Option<Vec<SpanData>>,
 }
@@ -132,6 +136,7 @@ impl Compared {
             rule: record.rule.clone(),
             note: record.note.clone(),
             template: record.template.clone(),
+            decided_by: record.decided_by.name().to_string(),
             blocks: record
                 .blocks
                 .iter()
@@ -219,6 +224,7 @@ impl Compared {
             rule: self.rule,
             note: self.note,
             template: self.template,
+            decided_by: self.decided_by,
             blocks,
             passages,
             json: self.json,

@@ -35,6 +35,9 @@ pub struct Pair {
     /// Why the pair is a template and not a duplicate, for a pair reported as one
     /// (`rule="templates"`).
     template: Option<String>,
+    /// The condition of the method's decision that decided the pair (`resemblance`,
+    /// `containment`, a refusal such as `other-figures`, …; docs/methods.md).
+    decided_by: String,
     /// The line `slst batch` writes for this pair (JSON lines).
     json: String,
 }
@@ -96,6 +99,7 @@ impl WithDetector for RunCorpus {
                     containment_b: c.similarity.containment_b,
                     duplicate: c.duplicate,
                     template: record.template.map(str::to_string),
+                    decided_by: record.decided_by.name().to_string(),
                     json: serde_json::to_string(record).expect("a record serialises"),
                 }
             })
@@ -176,7 +180,8 @@ impl Pairs {
 
     /// Every pair of the run as a `pyarrow.Table` (whether or not iterated), with the columns
     /// of `slst batch`'s Parquet output: `a`, `b`, `method`, `resemblance`,
-    /// `containment_a`, `containment_b`, `block_count`, `matched_sentences`, `template`.
+    /// `containment_a`, `containment_b`, `block_count`, `matched_sentences`, `template`,
+    /// `decided_by`.
     fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.table.to_pyarrow(py, "Pairs.to_arrow()")
     }

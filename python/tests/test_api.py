@@ -258,10 +258,15 @@ def test_templates_are_reported_as_slst_batch_reports_them_on_reuters(reuters_js
     templates = [p for p in pairs if p.template is not None]
     assert 0 < len(templates) < len(lines)
     assert all(not p.duplicate and json.loads(p.to_json())["template"] == p.template for p in templates)
+    # Each pair names what decided it, as its line does: a refusal for a template.
+    assert all(json.loads(p.to_json())["decided_by"] == p.decided_by for p in pairs)
+    assert {p.decided_by for p in pairs if p.duplicate} <= {"resemblance", "containment", "blocks", "words"}
+    assert "other-figures" in {p.decided_by for p in templates}
     # compare names the same reason.
     texts = dict(docs())
     t = templates[0]
-    assert slst.compare(texts[t.a], texts[t.b]).template == t.template
+    c = slst.compare(texts[t.a], texts[t.b])
+    assert (c.template, c.decided_by) == (t.template, t.decided_by)
     # Templates join no cluster: the clusters are those of the duplicates alone.
     rows = [r.split("\t") for r in clusters.read_text().splitlines()[1:]]
     by_cluster = {}

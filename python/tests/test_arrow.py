@@ -123,7 +123,7 @@ def test_to_arrow_holds_the_values_of_the_json_lines():
     assert isinstance(arrow, pa.Table)
     assert arrow.column_names == [
         "a", "b", "method", "resemblance", "containment_a", "containment_b",
-        "block_count", "matched_sentences", "template",
+        "block_count", "matched_sentences", "template", "decided_by",
     ]
     assert arrow.num_rows == len(records) > 100
     rows = arrow.to_pylist()

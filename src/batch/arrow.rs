@@ -31,6 +31,7 @@ fn flat_fields() -> Vec<Field> {
         (DataType::UInt64, true),
         (DataType::UInt64, true),
         (DataType::Utf8, true),
+        (DataType::Utf8, false),
     ];
     PAIR_COLUMNS
         .iter()
@@ -106,6 +107,7 @@ pub fn pair_batch<E: Serialize>(
         counts(chunk.iter().map(|r| r.block_count)),
         counts(chunk.iter().map(|r| r.matched_sentences)),
         strings(chunk.iter().map(|r| r.template)),
+        strings(chunk.iter().map(|r| Some(r.decided_by.name()))),
     ];
     if details {
         columns.push(blocks_column(chunk)?);

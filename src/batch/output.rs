@@ -10,7 +10,7 @@ pub use super::summary::{BatchSummary, BoilerplateRecord};
 use super::{BatchResult, DuplicateGroup, DuplicateGroups, PairResult};
 use crate::error::{Error, Result};
 pub use crate::method::locate;
-use crate::method::{Comparison, Detector, Evidence, Method};
+use crate::method::{Comparison, DecidedBy, Detector, Evidence, Method};
 
 /// The format of a pairs (or groups) file. Every format holds one record shape: a pairs file
 /// holds pair records only, a groups file group records only.
@@ -123,7 +123,7 @@ impl PairFormat {
 /// The flat columns of a pair record, in order: the columns of TSV, CSV and Parquet, and the
 /// JSON line's fields but the nested ones (`blocks`, `evidence`) and the `note` that comes with
 /// them. A column a record lacks is empty (`null` in Parquet).
-pub const PAIR_COLUMNS: [&str; 9] = [
+pub const PAIR_COLUMNS: [&str; 10] = [
     "a",
     "b",
     "method",
@@ -133,6 +133,7 @@ pub const PAIR_COLUMNS: [&str; 9] = [
     "block_count",
     "matched_sentences",
     "template",
+    "decided_by",
 ];
 
 /// A block of a reported pair, located in both documents (as in `slst compare --json`).
@@ -155,8 +156,9 @@ pub struct PairBlock {
 
 /// One reported pair: `{"a","b","method","resemblance","containment_a","containment_b",
 /// "block_count","matched_sentences"}` plus, with details, `"blocks"` (SL+ST in either mode) or
-/// `"note"` and `"evidence"` (the other methods), and `"template"` for a pair reported as a
-/// template ([`crate::method::PairRule::WithTemplates`]). `a` is the earlier document. Methods other
+/// `"note"` and `"evidence"` (the other methods), `"template"` for a pair reported as a
+/// template ([`crate::method::PairRule::WithTemplates`]), and last `"decided_by"`, the condition
+/// of the method's decision that decided the pair ([`DecidedBy`]). `a` is the earlier document. Methods other
 /// than SL+ST have no blocks: `block_count` is absent, and a containment they cannot define is
 /// `null`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -192,6 +194,8 @@ pub struct PairRecord<'a, E: Serialize> {
     /// ([`Evidence::template`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<&'a str>,
+    /// The condition of the method's decision that decided the pair.
+    pub decided_by: DecidedBy,
 }
 
 impl<'a, E: Evidence> PairRecord<'a, E> {
@@ -257,6 +261,7 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
             note: if others { c.evidence.note() } else { None },
             evidence: others.then_some(&c.evidence),
             template: c.template(),
+            decided_by: c.decided_by(),
         }
     }
 }
@@ -430,6 +435,7 @@ impl<E: Serialize> PairRecord<'_, E> {
             count(self.block_count),
             count(self.matched_sentences),
             self.template.unwrap_or_default().to_string(),
+            self.decided_by.name().to_string(),
         ]
     }
 }

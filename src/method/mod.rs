@@ -41,6 +41,7 @@
 
 mod blocks;
 mod candidates;
+mod decided;
 mod md5;
 mod megashingle;
 mod names;
@@ -60,6 +61,7 @@ pub use self::blocks::{
     BlocksSketch, BlocksSketchView, equivalence, special_chars, weighted_jaccard,
 };
 pub use self::candidates::{BoilerplateBlock, CandidateSet, CandidateSource, Groups};
+pub use self::decided::DecidedBy;
 pub use self::md5::{Md5, Md5Config, Md5Evidence, Md5Params, Md5Sketch};
 pub use self::megashingle::{
     MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleParams, MegaShingleSketch,
@@ -221,6 +223,12 @@ pub trait Evidence: Serialize + Clone + Send + Sync {
     /// for another party (robust SL+ST, [`crate::method::Refusal::is_template`]). A corpus
     /// run can report such pairs as templates instead of dropping them.
     fn template(&self) -> Option<&str> {
+        None
+    }
+
+    /// The condition of the decision that decided the pair, for a method whose decision has
+    /// several ([`DecidedBy`]); `None` (the default): the method's one rule decided it.
+    fn decided_by(&self) -> Option<DecidedBy> {
         None
     }
 
@@ -413,6 +421,14 @@ impl<E: Evidence> Comparison<E> {
         } else {
             self.evidence.template()
         }
+    }
+
+    /// The condition of the method's decision that decided the pair ([`Evidence::decided_by`];
+    /// for a method with one rule, [`DecidedBy::of_rule`]).
+    pub fn decided_by(&self) -> DecidedBy {
+        self.evidence
+            .decided_by()
+            .unwrap_or(DecidedBy::of_rule(self.duplicate))
     }
 
     /// Whether a report by `rule` keeps this comparison.

@@ -16,7 +16,9 @@ pub use self::profile::{ProfileRecord, SentenceRecord};
 use self::text::yes_no;
 use crate::align::Passage;
 use crate::document::{Document, Encoding};
-use crate::method::{Comparison, Detector, Evidence, FoundBlock, Method, Params, SentenceCounts};
+use crate::method::{
+    Comparison, DecidedBy, Detector, Evidence, FoundBlock, Method, Params, SentenceCounts,
+};
 
 /// The version of the output schema (`docs/schema.md`). Version 2: one comparison record for
 /// every method, blocks in one place, the mode in `params`; version 4: one record shape per
@@ -214,7 +216,7 @@ impl Contained {
 
 /// The record of one comparison, for every method (`slst compare --json`, and each hit of
 /// `slst query --json`): `{"method","resemblance","containment_a","containment_b","duplicate",
-/// "a","b",["matched_sentences","blocks"],["note"],"rule",["contained"],["evidence"],"params"}`.
+/// "decided_by","a","b",["matched_sentences","blocks"],["note"],"rule",["contained"],["evidence"],"params"}`.
 ///
 /// A containment a method cannot define is `null`, and `note` says so. SL+ST (either mode)
 /// gives `matched_sentences` and `blocks`; every other method gives its `evidence`.
@@ -230,6 +232,8 @@ pub struct CompareRecord<'a, E: Serialize> {
     pub containment_b: Option<f64>,
     /// The decision.
     pub duplicate: bool,
+    /// The condition of the decision that decided the pair ([`DecidedBy`]).
+    pub decided_by: DecidedBy,
     /// Document A.
     pub a: DocumentSummary,
     /// Document B.
@@ -287,6 +291,7 @@ impl<'a, E: Evidence> CompareRecord<'a, E> {
             containment_a: s.containment_a,
             containment_b: s.containment_b,
             duplicate: comparison.duplicate,
+            decided_by: comparison.decided_by(),
             a: DocumentSummary::new(a.0, detector.sentence_counts(a.1))
                 .with_stopwords(a.0, &params),
             b: DocumentSummary::new(b.0, detector.sentence_counts(b.1))

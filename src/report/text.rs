@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::{CompareRecord, DocumentSummary};
+use crate::method::DecidedBy;
 
 /// "yes" or "no".
 pub(crate) fn yes_no(b: bool) -> &'static str {
@@ -97,6 +98,7 @@ impl<E: Serialize> CompareRecord<'_, E> {
                 self.rule
             ));
         }
+        out.push_str(&self.decided_by_line());
         if let Some(c) = self.contained {
             out.push_str(&c.to_text());
         }
@@ -144,6 +146,16 @@ impl<E: Serialize> CompareRecord<'_, E> {
         out
     }
 
+    /// `decided by: NAME (what it says)`; a refusal's note is the record's note, shown above.
+    fn decided_by_line(&self) -> String {
+        let d = self.decided_by;
+        if matches!(d, DecidedBy::Refused(_)) {
+            format!("decided by: {}\n", d.name())
+        } else {
+            format!("decided by: {} ({})\n", d.name(), d.note())
+        }
+    }
+
     fn method_text(&self) -> String {
         let score = |x: Option<f64>| match x {
             Some(x) => format!("{x:.4}"),
@@ -168,6 +180,7 @@ impl<E: Serialize> CompareRecord<'_, E> {
             self.rule,
             yes_no(self.duplicate)
         ));
+        out.push_str(&self.decided_by_line());
         if let Some(c) = self.contained {
             out.push_str(&c.to_text());
         }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::matching::{self, canonical};
 use super::{RobustConfig, RobustProfile, RobustSlst, Term, sketch};
 use crate::block::Block;
-use crate::method::{Comparison, Detector, Evidence, FoundBlock, PairRule};
+use crate::method::{Comparison, DecidedBy, Detector, Evidence, FoundBlock, PairRule};
 use crate::similarity::Similarity;
 
 /// Whether the first term of either one-sentence profile appears in the other's sentence (true
@@ -169,6 +169,8 @@ pub struct RobustComparison {
     /// [`RobustConfig::vocabulary`]) is not a duplicate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<Refusal>,
+    /// The condition that decided the pair ([`DecidedBy`]).
+    pub decided_by: DecidedBy,
 }
 
 /// Why robust SL+ST refuses a pair whose resemblance reaches the threshold: each is one
@@ -270,6 +272,10 @@ impl Evidence for RobustComparison {
         self.refused.filter(|r| r.is_template()).map(Refusal::note)
     }
 
+    fn decided_by(&self) -> Option<DecidedBy> {
+        Some(self.decided_by)
+    }
+
     fn swapped(&self) -> Self {
         let mut blocks: Vec<RobustBlock> =
             self.blocks.iter().map(|b| b.clone().swapped()).collect();
@@ -287,6 +293,7 @@ impl Evidence for RobustComparison {
             vocabulary: self.vocabulary,
             by_words: self.by_words,
             refused: self.refused,
+            decided_by: self.decided_by,
         }
     }
 }
@@ -353,6 +360,7 @@ impl RobustSlst {
             figures,
             figure_containment: 0.0,
             term_containment: 0.0,
+            kept_on_blocks: false,
         };
         decision.figure_containment = decision.figure_containment();
         let mut refused = if reaches {
@@ -377,6 +385,14 @@ impl RobustSlst {
         }
         let (figure_containment, term_containment) =
             (decision.figure_containment, decision.term_containment);
+        let decided_by = match refused {
+            Some(r) => DecidedBy::Refused(r),
+            None if !judged => DecidedBy::BelowThreshold,
+            None if by_words => DecidedBy::Words,
+            None if decision.kept_on_blocks => DecidedBy::Blocks,
+            None if similarity.resemblance >= self.config.threshold => DecidedBy::Resemblance,
+            None => DecidedBy::Containment,
+        };
         Comparison {
             method: self.method(),
             duplicate: judged && refused.is_none(),
@@ -394,6 +410,7 @@ impl RobustSlst {
                 vocabulary,
                 by_words,
                 refused,
+                decided_by,
             },
         }
     }
@@ -507,6 +524,9 @@ struct Decision<'a, T: Term> {
     /// latter set by [`Decision::refusal`] when it comes to it).
     figure_containment: f64,
     term_containment: f64,
+    /// Whether a condition on figures or words held over the blocks only
+    /// ([`DecidedBy::Blocks`]).
+    kept_on_blocks: bool,
 }
 
 impl<T: Term> Decision<'_, T> {
@@ -522,7 +542,7 @@ impl<T: Term> Decision<'_, T> {
 
     /// The share of the figures of the document with fewer of them that the other holds, or of
     /// those in its blocks when it may be judged on them and the whole texts fall short.
-    fn figure_containment(&self) -> f64 {
+    fn figure_containment(&mut self) -> f64 {
         let (a, b, config) = (self.a, self.b, self.config);
         let mut figure_containment = matching::containment(&a.figures, &b.figures);
         if self.on_blocks && figure_containment < config.min_figure_containment {
@@ -531,19 +551,21 @@ impl<T: Term> Decision<'_, T> {
             let [x, y] = self.block_terms();
             figure_containment =
                 figure_containment.max(matching::containment(&figures(x), &figures(y)));
+            self.kept_on_blocks |= figure_containment >= config.min_figure_containment;
         }
         figure_containment
     }
 
     /// The term containment, computed only here: the vocabularies are merged last, only for a
     /// pair every other part of the decision keeps (most candidates never need them).
-    fn term_containment(&self) -> f64 {
+    fn term_containment(&mut self) -> f64 {
         let (a, b) = (self.a, self.b);
         let mut term_containment =
             matching::containment(&a.vocabulary_of::<T>(), &b.vocabulary_of::<T>());
         if self.on_blocks && term_containment < self.config.min_term_containment {
             let [x, y] = self.block_terms();
             term_containment = term_containment.max(matching::containment(x, y));
+            self.kept_on_blocks |= term_containment >= self.config.min_term_containment;
         }
         term_containment
     }

@@ -1,0 +1,157 @@
+//! Which condition of a method's decision decided a pair ([`DecidedBy`]): the one place its
+//! names and notes are written. Reports carry it as `decided_by` (`slst compare --json` and its
+//! text, `slst query`, the pair records of `slst batch`, the Python package).
+//!
+//! Robust SL+ST names the clause that accepted a pair (`resemblance`, `containment`, `blocks`,
+//! `words`), the condition that refused it (one name per [`Refusal`]), or `below-threshold`.
+//! Every other method has one rule (the record's `rule`): `rule` when it holds, else
+//! `below-threshold`. The field names the *method's* decision: a pair a corpus run reports by
+//! another rule (`--containment`, every scored pair) may carry a refusal or `below-threshold`.
+
+use serde::Serialize;
+
+use super::Refusal;
+
+/// The condition that decided a pair, accepted or refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecidedBy {
+    /// Robust SL+ST: the resemblance reaches the threshold, and no condition refuses the pair.
+    Resemblance,
+    /// Robust SL+ST: the resemblance falls short, but one document lies in the other
+    /// ([`crate::method::RobustConfig::contained`]).
+    Containment,
+    /// Robust SL+ST: the whole texts fall short of the conditions on figures or words, and the
+    /// sentences the two share meet them
+    /// ([`crate::method::RobustConfig::matched_containment_from`]).
+    Blocks,
+    /// Robust SL+ST: the two texts share their words ([`crate::method::RobustConfig::vocabulary`]),
+    /// whatever their blocks.
+    Words,
+    /// Any other method: its one rule holds.
+    Rule,
+    /// Robust SL+ST: a condition refuses the pair.
+    Refused(Refusal),
+    /// No clause accepts the pair: its scores fall short of the rule.
+    BelowThreshold,
+}
+
+impl DecidedBy {
+    /// Every name, accepted first, then refused, then not reached (for the docs and tests).
+    pub const ALL: [DecidedBy; 14] = [
+        DecidedBy::Resemblance,
+        DecidedBy::Containment,
+        DecidedBy::Blocks,
+        DecidedBy::Words,
+        DecidedBy::Rule,
+        DecidedBy::Refused(Refusal::LooseWords),
+        DecidedBy::Refused(Refusal::FiguresInBlocks),
+        DecidedBy::Refused(Refusal::FiguresInDocuments),
+        DecidedBy::Refused(Refusal::OtherFigures),
+        DecidedBy::Refused(Refusal::HeadlineLeads),
+        DecidedBy::Refused(Refusal::HeadlineEdits),
+        DecidedBy::Refused(Refusal::OtherWords),
+        DecidedBy::Refused(Refusal::HeadlineSubjects),
+        DecidedBy::BelowThreshold,
+    ];
+
+    /// The stable short name reports write (kebab-case).
+    pub fn name(self) -> &'static str {
+        match self {
+            DecidedBy::Resemblance => "resemblance",
+            DecidedBy::Containment => "containment",
+            DecidedBy::Blocks => "blocks",
+            DecidedBy::Words => "words",
+            DecidedBy::Rule => "rule",
+            DecidedBy::Refused(r) => r.name(),
+            DecidedBy::BelowThreshold => "below-threshold",
+        }
+    }
+
+    /// What the condition says of the pair, in words (a refusal's own note).
+    pub fn note(self) -> &'static str {
+        match self {
+            DecidedBy::Resemblance => "the resemblance reaches the threshold",
+            DecidedBy::Containment => "one document's sentences lie in the other",
+            DecidedBy::Blocks => {
+                "judged on the text the two share: its figures and words agree where the whole texts' do not"
+            }
+            DecidedBy::Words => "the two texts share their words, whatever their sentences",
+            DecidedBy::Rule => "the method's rule holds",
+            DecidedBy::Refused(r) => r.note(),
+            DecidedBy::BelowThreshold => "the scores fall short of the rule",
+        }
+    }
+
+    /// Whether the condition makes the pair a duplicate.
+    pub fn accepts(self) -> bool {
+        matches!(
+            self,
+            DecidedBy::Resemblance
+                | DecidedBy::Containment
+                | DecidedBy::Blocks
+                | DecidedBy::Words
+                | DecidedBy::Rule
+        )
+    }
+
+    /// The name of a method with one rule: `rule` for a duplicate, else `below-threshold`.
+    pub fn of_rule(duplicate: bool) -> DecidedBy {
+        if duplicate {
+            DecidedBy::Rule
+        } else {
+            DecidedBy::BelowThreshold
+        }
+    }
+}
+
+impl Serialize for DecidedBy {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl Refusal {
+    /// The refusal's stable short name, as `decided_by` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Refusal::LooseWords => "loose-words",
+            Refusal::FiguresInBlocks => "figures-in-blocks",
+            Refusal::FiguresInDocuments => "figures-in-documents",
+            Refusal::OtherFigures => "other-figures",
+            Refusal::HeadlineLeads => "headline-leads",
+            Refusal::HeadlineEdits => "headline-edits",
+            Refusal::OtherWords => "other-words",
+            Refusal::HeadlineSubjects => "headline-subjects",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_kebab_case_and_unique_and_only_refusals_refuse() {
+        let mut names: Vec<&str> = DecidedBy::ALL.iter().map(|d| d.name()).collect();
+        for name in &names {
+            assert!(
+                name.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                    && !name.starts_with('-')
+                    && !name.ends_with('-'),
+                "{name}"
+            );
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), DecidedBy::ALL.len());
+        for d in DecidedBy::ALL {
+            assert_eq!(
+                d.accepts(),
+                !matches!(d, DecidedBy::Refused(_) | DecidedBy::BelowThreshold)
+            );
+            assert_eq!(serde_json::to_value(d).unwrap(), d.name());
+        }
+        let refused = DecidedBy::Refused(Refusal::OtherFigures);
+        assert_eq!(refused.note(), Refusal::OtherFigures.note());
+    }
+}
