@@ -1,5 +1,6 @@
 """New sentences for make_synthetic.py --kind realistic: a word trigram model, a novelty filter,
-and the shared component whose document frequencies do not depend on the corpus size.
+the shared component whose document frequencies do not depend on the corpus size, and (version 2)
+the new words that replace rare ones so that the vocabulary keeps growing.
 
 Standard library only; everything is deterministic for the same training sentences and seeds.
 """
