@@ -4,6 +4,7 @@
 Usage:
     make_synthetic.py N OUT.jsonl TRUTH.tsv [--kind pool|realistic] [--seed 1]
                       [--corpora ../shared/corpora] [--boilerplate 0.05] [--shared 0.06]
+                      [--realistic-version 2]
 
 Deterministic: the same N, kind, seed and source corpora give the same bytes (--kind pool
 writes the bytes it wrote before --kind existed).
@@ -26,7 +27,13 @@ Two kinds of corpus:
   proportion to d^-4, d = 2-200); the boilerplate tails are shared passages of 2-4 new
   sentences whose d is drawn from synthetic_text.TAIL_CLASSES (3 to 300 documents), and about
   0.5 % of the originals end with one of the few sentences held by thousands
-  (synthetic_text.HEAVY_CLASSES, 2,500 and 3,500 documents). The
+  (synthetic_text.HEAVY_CLASSES, 2,500 and 3,500 documents). Version 2 (the default;
+  --realistic-version 1 writes the first version's bytes) also replaces, in every walk, 75 % of
+  the tokens whose word occurs at most 10 times in the pool by new words of the same shape
+  (synthetic_text.NewWords): without it the vocabulary is the pool's and stops growing (Heaps'
+  beta 0.22 from 10,000 to 20,000 documents), so the rarest words of a sentence recur in
+  proportion to N; with it the vocabulary grows like Reuters-21578's (beta about 0.57;
+  scripts/vocab_stats.py, docs/benchmarks.md). The
   share of sentences in >= 2 documents and the sentence pairs per document then stay near the
   same values at any N (calibration: docs/benchmarks.md). Generating it is slower: 1.6 ms of
   CPU per document (3.3 ms wall on a loaded 2-core machine), plus about half a minute to read
@@ -191,8 +198,11 @@ class RealisticSource:
 
     typecode = "q"
 
-    def __init__(self, pool, shared):
+    def __init__(self, pool, shared, version=2):
         self.model = synthetic_text.TrigramModel(pool)
+        self.version = version
+        if version >= 2:
+            self.model = synthetic_text.RenamingModel(self.model, synthetic_text.NewWords(pool))
         self.novelty = synthetic_text.Novelty()
         for s in pool:
             self.novelty.add(s)
@@ -228,8 +238,8 @@ class RealisticSource:
         return [self.cache.get(s) or self.model.sentence(s) for s in sentences]
 
     def describe(self):
-        return (f"trigram model of {self.model.sentences} pool sentences, {len(self.model.words) - 1} words; "
-                f"shared body sentences {self.shared}")
+        return (f"version {self.version}, trigram model of {self.model.sentences} pool sentences, "
+                f"{len(self.model.words) - 1} words; shared body sentences {self.shared}")
 
 
 def generate(args, source, rng, out, truth):
@@ -282,11 +292,14 @@ def main():
     ap.add_argument("--boilerplate", type=float, default=P_BOILER, help="share of documents with a boilerplate tail")
     ap.add_argument("--shared", type=float, default=P_SHARED,
                     help="realistic: share of an original's sentences that are shared sentences")
+    ap.add_argument("--realistic-version", type=int, choices=(1, 2), default=2,
+                    help="realistic: 2 (default) replaces rare words by new ones (a growing vocabulary); "
+                         "1 writes the corpus of the first version, the pool's words only")
     args = ap.parse_args()
 
     pool, nbible, nreuters = sentence_pool(args.corpora)
     rng = random.Random(args.seed)
-    source = PoolSource(pool, rng) if args.kind == "pool" else RealisticSource(pool, args.shared)
+    source = PoolSource(pool, rng) if args.kind == "pool" else RealisticSource(pool, args.shared, args.realistic_version)
     with open(args.out, "w", encoding="utf-8") as out, open(args.truth, "w", encoding="utf-8") as truth:
         kinds, pairs = generate(args, source, rng, out, truth)
     print(

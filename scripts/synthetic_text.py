@@ -1,5 +1,6 @@
 """New sentences for make_synthetic.py --kind realistic: a word trigram model, a novelty filter,
-and the shared component whose document frequencies do not depend on the corpus size.
+the shared component whose document frequencies do not depend on the corpus size, and (version 2)
+the new words that replace rare ones so that the vocabulary keeps growing.
 
 Standard library only; everything is deterministic for the same training sentences and seeds.
 """
@@ -165,3 +166,135 @@ class SharedItems:
             item, used = self.make(rng), 0
         self.current[d] = (item, used + 1)
         return item
+
+
+# Version 2 of the realistic kind: a vocabulary that keeps growing. A trigram walk only emits the
+# pool's words, so at a million documents every rare word of the pool recurs in proportion to N,
+# and the vocabulary stops growing (Heaps' beta falls towards 0; real text keeps beta near 0.5-0.6:
+# new names, figures, spellings). So each token of a walk whose word is rare in the pool
+# (at most RARE_COUNT occurrences) is, with probability RENAME_RATE, replaced by variant j >= 1 of
+# that word: j drawn from a discrete Lomax law (survival (1 + j / VARIANT_SCALE)^-(VARIANT_ALPHA - 1)),
+# whose pmf falls as j^-VARIANT_ALPHA, so that the distinct variants of a word grow as
+# uses^(1 / VARIANT_ALPHA) (Heaps' beta 1 / VARIANT_ALPHA at large N). Variant j of a word is a
+# fixed function of the word and j: as many syllables of the pool's rare words as the word has
+# (SyllableModel; the same capitalisation), or, for a figure, the same figure shape with other digits. The
+# replacements of a sentence are a function of its seed, so a copied sentence copies its new words.
+# Calibration: docs/benchmarks.md ("Synthetic corpora"), scripts/runs/2026-11-29-vocabulary.
+RARE_COUNT, RENAME_RATE, VARIANT_ALPHA, VARIANT_SCALE = 10, 0.75, 1.75, 1.0
+
+TOKEN = re.compile(r"^([^0-9A-Za-z]*)([0-9A-Za-z](?:.*[0-9A-Za-z])?)([^0-9A-Za-z]*)$")
+ALPHA = re.compile(r"[A-Za-z]+$")
+FIGURE = re.compile(r"[0-9](?:[0-9.,]*[0-9])?$")
+
+
+def core_of(token):
+    """(leading punctuation, core, trailing punctuation) of a whitespace token, or None when it
+    holds no letter or digit."""
+    m = TOKEN.match(token)
+    return m.groups() if m else None
+
+
+SYLLABLE = re.compile(r"[^aeiouy]*[aeiouy]+|[^aeiouy]+$")
+
+
+class SyllableModel:
+    """Syllables (consonants then vowels) and final consonant clusters of a set of lowercase
+    words. word(rng, n) is n syllables (at least 2): the first drawn as often as words begin
+    with it, the others uniformly from the distinct inner syllables (thousands: so new words
+    rarely collide; a trigram model of letters repeated 13 % of 10,000 walks), then, as often
+    as the words end in a consonant, a final cluster drawn as often as words end with it."""
+
+    def __init__(self, words):
+        first, inner, codas, n = [], set(), [], 0
+        for w in sorted(words):
+            parts = SYLLABLE.findall(w)
+            sylls = [p for p in parts if p[-1] in "aeiouy"]
+            if not sylls:
+                continue
+            n += 1
+            first.append(sylls[0])
+            inner.update(sylls[1:])
+            if parts[-1][-1] not in "aeiouy":
+                codas.append(parts[-1])
+        self.first, self.inner, self.codas = first, sorted(inner), codas
+        self.coda_rate = len(codas) / n if n else 0.0
+
+    @staticmethod
+    def syllables(word):
+        return sum(1 for p in SYLLABLE.findall(word) if p[-1] in "aeiouy")
+
+    def word(self, rng, n):
+        out = rng.choice(self.first) + "".join(rng.choice(self.inner) for _ in range(max(1, n - 1)))
+        if self.codas and rng.random() < self.coda_rate:
+            out += rng.choice(self.codas)
+        return out
+
+
+class NewWords:
+    """Replaces rare words of a walk by their variants (see the comment above RARE_COUNT)."""
+
+    def __init__(self, sentences, rare=RARE_COUNT, rate=RENAME_RATE, alpha=VARIANT_ALPHA, scale=VARIANT_SCALE):
+        count = {}
+        for s in sentences:
+            for t in s.split():
+                parts = core_of(t)
+                if parts:
+                    key = parts[1].lower()
+                    count[key] = count.get(key, 0) + 1
+        self.rare = {k for k, c in count.items() if c <= rare and (ALPHA.match(k) or FIGURE.match(k))}
+        self.letters = SyllableModel(k for k in self.rare if ALPHA.match(k))
+        self.rate, self.alpha, self.scale = rate, alpha, scale
+        self.tokens = {}  # token -> (lead, core, trail) when its core is rare, else False
+        self.cache = {}
+
+    def variant_index(self, u):
+        """j >= 1 from a uniform u in (0, 1]: the discrete Lomax law."""
+        return int(self.scale * (u ** (-1.0 / (self.alpha - 1.0)) - 1.0)) + 1
+
+    def variant(self, core, j):
+        """Variant j of a rare core, with the core's shape (capitalisation, or digits)."""
+        key = (core, j)
+        v = self.cache.get(key)
+        if v is None:
+            h = hashlib.blake2b(f"{core.lower()}\0{j}".encode("utf-8"), digest_size=8).digest()
+            rng = random.Random(int.from_bytes(h, "little"))
+            if core[0].isdigit():
+                v = "".join(str(rng.randrange(1 if i == 0 and c != "0" else 0, 10)) if c.isdigit() else c
+                            for i, c in enumerate(core))
+            else:
+                w = self.letters.word(rng, self.letters.syllables(core.lower()))
+                v = w.upper() if core.isupper() and len(core) > 1 else w.capitalize() if core[0].isupper() else w
+            if len(self.cache) >= 1 << 20:
+                self.cache.clear()
+            self.cache[key] = v
+        return v
+
+    def apply(self, text, seed):
+        """text with its rare tokens replaced, as a function of text and seed."""
+        if text is None:
+            return None
+        rnd = random.Random(seed ^ 0x5EED_0F_4E57_0F_ED).random
+        out = text.split(" ")
+        for i, t in enumerate(out):
+            parts = self.tokens.get(t)
+            if parts is None:
+                parts = core_of(t) or False
+                if parts and parts[1].lower() not in self.rare:
+                    parts = False
+                if len(self.tokens) < 1 << 21:
+                    self.tokens[t] = parts
+            if parts and rnd() < self.rate:
+                lead, core, trail = parts
+                out[i] = lead + self.variant(core, self.variant_index(1.0 - rnd())) + trail
+        return " ".join(out)
+
+
+class RenamingModel:
+    """A TrigramModel whose walks have their rare words replaced (NewWords): sentence(seed)."""
+
+    def __init__(self, model, new_words):
+        self.model, self.new_words = model, new_words
+        self.sentences, self.words = model.sentences, model.words
+
+    def sentence(self, seed):
+        return self.new_words.apply(self.model.sentence(seed), seed)

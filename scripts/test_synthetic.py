@@ -2,6 +2,7 @@
 """Tests of the realistic corpus's pieces and of corpus_stats.py on hand-made cases
 (python3 scripts/test_synthetic.py; standard library only, no corpus needed)."""
 import json
+import math
 import pathlib
 import random
 import sys
@@ -39,6 +40,57 @@ class Trigrams(unittest.TestCase):
     def test_a_walk_is_a_function_of_its_seed(self):
         model = synthetic_text.TrigramModel(TRAINING)
         self.assertEqual(model.sentence(12345), model.sentence(12345))
+
+
+class NewWords(unittest.TestCase):
+    RARE = ["Smith said Zorbatex Corp earned 1,234 dlrs in Qwerty.", "Jones said Zorbatex Corp lost 56 dlrs."]
+
+    def new_words(self, rate=1.0):
+        return synthetic_text.NewWords(TRAINING + self.RARE, rare=3, rate=rate)
+
+    def test_rare_words_are_replaced_with_their_shape_and_punctuation(self):
+        words = self.new_words()
+        self.assertIn("zorbatex", words.rare)
+        self.assertNotIn("said", words.rare)  # five times in the training sentences
+        text = "Smith said Zorbatex Corp earned 1,234 dlrs in Qwerty."
+        out = words.apply(text, 42).split(" ")
+        self.assertEqual(len(out), 9)
+        for old, new in zip(text.split(" "), out):
+            if synthetic_text.core_of(old)[1].lower() in words.rare:
+                self.assertNotEqual(old, new)
+            else:
+                self.assertEqual(old, new)
+        self.assertRegex(out[0], r"^[A-Z][a-z]+$")
+        self.assertRegex(out[2], r"^[A-Z][a-z]+$")
+        self.assertRegex(out[5], r"^[1-9],[0-9]{3}$")
+        self.assertRegex(out[8], r"^[A-Z][a-z]+\.$")
+
+    def test_replacements_are_a_function_of_the_text_and_seed(self):
+        a, b = self.new_words(rate=0.5), self.new_words(rate=0.5)
+        text = "Smith said Zorbatex Corp earned 1,234 dlrs in Qwerty."
+        self.assertEqual(a.apply(text, 7), b.apply(text, 7))
+        self.assertEqual(len({a.apply(text, seed) for seed in range(50)}) > 1, True)
+
+    def test_renamed_walks_are_cut_back_out_whole_by_the_splitter(self):
+        model = synthetic_text.RenamingModel(synthetic_text.TrigramModel(TRAINING + self.RARE), self.new_words())
+        rng = random.Random(5)
+        walks = [w for w in (model.sentence(rng.getrandbits(63)) for _ in range(300)) if w]
+        self.assertEqual(SPLIT.split(" ".join(walks)), walks)
+
+    def test_the_vocabulary_keeps_growing(self):
+        # variants of one word: distinct ones grow as uses^(1/alpha), about 0.57 (uses 1,000 -> 10,000)
+        words = self.new_words()
+        rng = random.Random(3)
+        seen, distinct = set(), []
+        for n in range(1, 10001):
+            seen.add(words.variant_index(1.0 - rng.random()))
+            if n in (1000, 10000):
+                distinct.append(len(seen))
+        beta = math.log10(distinct[1] / distinct[0])
+        self.assertGreater(beta, 0.4)
+        self.assertLess(beta, 0.75)
+        self.assertEqual(words.variant("Zorbatex", 5), words.variant("Zorbatex", 5))
+        self.assertEqual(words.variant("ZORBATEX", 5), words.variant("Zorbatex", 5).upper())
 
 
 class Novelty(unittest.TestCase):
