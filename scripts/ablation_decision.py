@@ -270,8 +270,8 @@ def made_by(made):
     by_command = {}
     for source, command in made.items():
         by_command.setdefault(command, []).append(source)
-    return "; ".join(f"`{c.split(' (git')[0]}` (git{c.split(' (git')[1]}, {', '.join(s)})"
-                     for c, s in by_command.items())
+    return "; ".join(f"`{c.split(' (git ')[0]}` (git {c.split(' (git ')[1].rstrip(')')}: "
+                     f"{', '.join(s)})" for c, s in by_command.items())
 
 
 HAND = "<!-- Written by hand below this line; scripts/ablation_decision.py keeps it. -->"
@@ -291,7 +291,9 @@ def markdown(result, kept):
              "| condition | setting | " + " | ".join(sources) + " | verdict |",
              "|---|---|" + "---|" * len(sources) + "---|"]
     for name, _, setting, _ in CONDITIONS:
-        cells = [f"{v[name][s]} ({result[s]['decides'].get(name, 0)})" for s in sources]
+        counted = (lambda s: "—") if name == "loose-words" else (  # noqa: E731
+            lambda s: result[s]["decides"].get(name, 0))
+        cells = [f"{v[name][s]} ({counted(s)})" for s in sources]
         lines.append(f"| `{name}` | `{setting}` | " + " | ".join(cells)
                      + f" | {v[name]['overall']} |")
     lines += ["", "In brackets: the pairs the condition decides on that source. "
