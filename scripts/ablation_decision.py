@@ -174,20 +174,27 @@ def decision_f1(bin_, args, flags):
         "best_f1": m["best"]["f1"]}
 
 
+def f1_rows(bin_, source, runs, decides):
+    """Per row of ROWS: the decision's F1 on each (name, eval arguments) of `runs` and their
+    mean; a row whose condition decides no pair of the source copies the default."""
+    rows = {}
+    for label, name, flags in ROWS:
+        if changes_nothing(name, decides):
+            rows[label] = dict(rows["default"], skipped=True)
+            continue
+        rows[label] = {run_name: decision_f1(bin_, args, flags) for run_name, args in runs}
+        rows[label]["mean_f1"] = sum(rows[label][n]["f1"] for n, _ in runs) / len(runs)
+        print(source, label, round(rows[label]["mean_f1"], 4), file=sys.stderr)
+    return rows
+
+
 def labelled(bin_, corpora, work):
     sets = labelled_sets(corpora)
     decides = Counter()
     for name, _, inputs in sets:
         if inputs:
             decides.update(batch_pairs(bin_, inputs, [], work, f"{name}-templates", True).values())
-    rows = {}
-    for label, name, flags in ROWS:
-        if changes_nothing(name, decides):
-            rows[label] = dict(rows["default"], skipped=True)
-            continue
-        rows[label] = {set_: decision_f1(bin_, args, flags) for set_, args, _ in sets}
-        rows[label]["mean_f1"] = sum(rows[label][n]["f1"] for n, _, _ in sets) / len(sets)
-        print("labelled", label, round(rows[label]["mean_f1"], 4), file=sys.stderr)
+    rows = f1_rows(bin_, "labelled", [(n, args) for n, args, _ in sets], decides)
     return {"decides": dict(decides), "rows": rows, "sets": [s[0] for s in sets]}
 
 
@@ -221,14 +228,7 @@ def synthetic(bin_, corpora, work):
     decides = Counter()
     for kind, _, corpus in made:
         decides.update(batch_pairs(bin_, [corpus], [], work, f"synth-{kind}", True).values())
-    rows = {}
-    for label, name, flags in ROWS:
-        if changes_nothing(name, decides):
-            rows[label] = dict(rows["default"], skipped=True)
-            continue
-        rows[label] = {kind: decision_f1(bin_, args, flags) for kind, args, _ in made}
-        rows[label]["mean_f1"] = sum(rows[label][k]["f1"] for k, _, _ in made) / len(made)
-        print("synthetic", label, round(rows[label]["mean_f1"], 4), file=sys.stderr)
+    rows = f1_rows(bin_, "synthetic", [(k, args) for k, args, _ in made], decides)
     return {"decides": dict(decides), "rows": rows, "kinds": KINDS}
 
 
