@@ -388,7 +388,7 @@ fn reuters_subset_indexed_robust_equals_all_pairs() {
 /// duplicates are those of a run that drops templates, and no template joins a cluster. (With
 /// the default sampled keys, one template of two edited sentences is not a candidate.)
 #[test]
-#[ignore = "slow in a debug build: cargo test --release --test robust -- --ignored"]
+#[ignore = "slow in a debug build: cargo test --test robust -- --ignored"]
 fn reuters_templates_are_reported_by_the_index_as_by_every_pair() {
     let Some(texts) = reuters(2000) else { return };
     let d = RobustSlst::new(RobustConfig {

@@ -6,7 +6,7 @@
 //! The shipped corpora (`corpora/`, the three Bible versions included) are always checked, and
 //! so is Reuters-21578 when `../shared/corpora/reuters21578` is present (about 10 s unoptimised).
 //! The mini newsgroups (`../shared/corpora/mini-newsgroups`) run on request:
-//! `cargo test --release --test tokenise -- --ignored`.
+//! `cargo test --test tokenise -- --ignored`.
 
 mod common;
 
@@ -116,7 +116,7 @@ fn reuters21578_tokenises_as_icu() {
 }
 
 #[test]
-#[ignore = "reads the mini newsgroups from ../shared/corpora; run with --release -- --ignored"]
+#[ignore = "reads the mini newsgroups from ../shared/corpora; run with -- --ignored"]
 fn mini_newsgroups_tokenise_as_icu() {
     let Some(dir) = shared("mini-newsgroups") else {
         return;
