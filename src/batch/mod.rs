@@ -435,7 +435,10 @@ pub fn find_candidates<D: Detector>(
 ) -> CandidateSet {
     let n = sketches.len();
     if config.candidates == Candidates::All {
-        return CandidateSet::all_pairs(n, |i| detector.is_empty(&sketches[i]));
+        // A document without a unit to compare may still seed passages (robust SL+ST's windows
+        // of over-long sentences).
+        let passages = config.min_shared_words.is_some();
+        return CandidateSet::all_pairs(n, |i| !passages && detector.is_empty(&sketches[i]));
     }
     let (groups, seen) = if content.len() == n {
         Groups::of_content(content, |i| !detector.is_empty(&sketches[i]))
