@@ -17,6 +17,9 @@ use crate::SlstError;
 use crate::arrow::Table;
 use crate::corpus::{ErrorSlot, PyDocs};
 
+/// A passage's byte spans: `((a_start, a_end), (b_start, b_end))`.
+type PassageSpans = ((usize, usize), (usize, usize));
+
 /// One near-duplicate pair of a corpus run.
 #[pyclass(frozen, get_all, module = "slst._slst")]
 pub struct Pair {
@@ -41,7 +44,7 @@ pub struct Pair {
     decided_by: String,
     /// With `min_shared_words`: the passages of at least that many words the two share, each
     /// `((a_start, a_end), (b_start, b_end))` in bytes of the UTF-8 texts; else None.
-    passages: Option<Vec<((usize, usize), (usize, usize))>>,
+    passages: Option<Vec<PassageSpans>>,
     /// The line `slst batch` writes for this pair (JSON lines).
     json: String,
 }
