@@ -194,8 +194,10 @@ pub fn verify<D: Detector>(
 }
 
 /// Kept pairs of representatives expanded to every pair of their groups' members (each seen
-/// from its earlier document; members have the representative's text, so its passages), and the
-/// pairs inside each exact-duplicate group.
+/// from its earlier document), and the pairs inside each exact-duplicate group. With `shared`,
+/// a pair of members takes the representatives' passages when both have their representative's
+/// text, and is verified itself otherwise (SL+ST groups identical profiles, whose texts may
+/// differ).
 fn expand_groups<D: Detector>(
     detector: &D,
     sketches: &[D::Sketch],
@@ -204,6 +206,21 @@ fn expand_groups<D: Detector>(
     rule: PairRule,
     shared: Option<&SharedPassages>,
 ) -> Vec<PairResult<D::Evidence>> {
+    // The pair (a, b) of members standing for representatives (x, y), from `from`, the
+    // representatives' result seen from a's side.
+    let member = |(a, b): (usize, usize), (x, y): (usize, usize), from: Option<&PairResult<_>>| {
+        let (a, b, x, y) = if a < b { (a, b, x, y) } else { (b, a, y, x) };
+        match shared {
+            Some(s) if s.texts[a] != s.texts[x] || s.texts[b] != s.texts[y] => {
+                verify_shared(detector, sketches, s, (a, b), |c| c.kept_by(rule))
+            }
+            _ => from.map(|from| PairResult {
+                a,
+                b,
+                ..from.clone()
+            }),
+        }
+    };
     let mut out = Vec::with_capacity(kept.len());
     for pair in kept {
         let (gx, gy) = (groups.members(pair.a), groups.members(pair.b));
@@ -214,12 +231,8 @@ fn expand_groups<D: Detector>(
         let swapped = pair.swapped();
         for &a in gx {
             for &b in gy {
-                let seen = if a < b { &pair } else { &swapped };
-                out.push(PairResult {
-                    a: a.min(b),
-                    b: a.max(b),
-                    ..seen.clone()
-                });
+                let from = if a < b { &pair } else { &swapped };
+                out.extend(member((a, b), (pair.a, pair.b), Some(from)));
             }
         }
     }
@@ -235,15 +248,9 @@ fn expand_groups<D: Detector>(
                 c.kept_by(rule).then(|| PairResult::kept(rep, rep, c))
             }
         };
-        if let Some(kept) = kept {
-            for (i, &a) in group.iter().enumerate() {
-                for &b in &group[i + 1..] {
-                    out.push(PairResult {
-                        a,
-                        b,
-                        ..kept.clone()
-                    });
-                }
+        for (i, &a) in group.iter().enumerate() {
+            for &b in &group[i + 1..] {
+                out.extend(member((a, b), (rep, rep), kept.as_ref()));
             }
         }
     }
