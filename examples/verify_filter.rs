@@ -50,7 +50,13 @@ fn main() {
     };
 
     let t = Instant::now();
-    let corpus = sketch_corpus(read_sources(&[path], &options), &detector, None, &Silent);
+    let corpus = sketch_corpus(
+        read_sources(&[path], &options),
+        &detector,
+        None,
+        false,
+        &Silent,
+    );
     let sketch_s = t.elapsed().as_secs_f64();
     let docs = &corpus.sketches;
     let t = Instant::now();

@@ -97,6 +97,24 @@ proptest! {
         prop_assert_eq!(pair_keys(&index), pair_keys(&all));
     }
 
+    /// With the shared-passage criterion beside a strict rule, the indexed run keeps exactly
+    /// what comparing every pair keeps, with the same passages and the same deciding condition.
+    #[test]
+    fn indexed_batch_equals_all_pairs_by_shared_passages(texts in corpus(), words in prop_oneof![Just(3usize), Just(20), Just(60)]) {
+        let config = BatchConfig { min_shared_words: Some(words), ..BatchConfig::default() };
+        let index = run(&texts, &config, 0.9);
+        let all = run(&texts, &BatchConfig { candidates: Candidates::All, ..config }, 0.9);
+        prop_assert_eq!(pair_keys(&index), pair_keys(&all));
+        let passages = |r: &BatchResult<SlSt>| -> Vec<_> {
+            r.pairs.iter().map(|p| (p.passages.clone(), p.decided_by())).collect()
+        };
+        prop_assert_eq!(passages(&index), passages(&all));
+        for p in &index.pairs {
+            let kept_by_passage = p.passages.as_ref().is_some_and(|v| !v.is_empty());
+            prop_assert!(p.comparison.kept_by(PairRule::Duplicates) || kept_by_passage);
+        }
+    }
+
     /// With a tiny boilerplate limit: the indexed pairs are the all-pairs result minus exactly
     /// the pairs whose every shared run of 2 sentences is held by more than `max_df` distinct
     /// profiles (computed here the slow way).
@@ -336,7 +354,14 @@ fn slst_join_keys_find_every_pair_of_the_suffix_array() {
     assert!(pairs.len() < 40 * 39 / 2, "{}", pairs.len());
     assert!(pairs.len() >= typed.pairs.len());
     let set = CandidateSet::from_pairs(texts.len(), pairs, 0, CandidateSource::JoinKeys);
-    let (by_keys, _) = batch::verify(&detector, sketches, &set, &BatchConfig::default(), &Silent);
+    let (by_keys, _) = batch::verify(
+        &detector,
+        sketches,
+        &set,
+        PairRule::Duplicates,
+        None,
+        &Silent,
+    );
     let t: Vec<(usize, usize, f64)> = typed
         .pairs
         .iter()

@@ -132,6 +132,7 @@ fn run_reporting(
         },
         max_df: usize::MAX,
         drop_boilerplate: None,
+        min_shared_words: None,
     };
     batch::run(items, detector, &config, &Silent)
 }
@@ -226,6 +227,38 @@ proptest! {
         prop_assert_eq!(pairs(&index), pairs(&all));
     }
 
+    /// With the shared-passage criterion, the indexed run (the rule's join and the join over
+    /// the profiles with their windows) keeps exactly what comparing every pair keeps, with
+    /// the same passages and deciding conditions; short maximum lengths make windows seed.
+    #[test]
+    fn shared_passage_batch_equals_all_pairs(
+        texts in corpus(),
+        config in configs(),
+        max_length in prop_oneof![Just(6usize), Just(35)],
+        words in prop_oneof![Just(4usize), Just(25)],
+        containment in prop_oneof![Just(None), Just(Some(0.5))],
+    ) {
+        let d = RobustSlst::new(RobustConfig { threshold: 0.9, max_length, window: 5, ..config }).unwrap();
+        let run = |candidates| {
+            let items = texts.iter().enumerate()
+                .map(|(i, t)| Item::Document(Document::new(format!("d{i}"), t.clone())));
+            let config = BatchConfig {
+                candidates,
+                rule: rule(containment),
+                max_df: usize::MAX,
+                drop_boilerplate: None,
+                min_shared_words: Some(words),
+            };
+            batch::run(items, &d, &config, &Silent)
+        };
+        let (index, all) = (run(Candidates::Index), run(Candidates::All));
+        prop_assert_eq!(pairs(&index), pairs(&all));
+        let passages = |r: &Run| -> Vec<_> {
+            r.pairs.iter().map(|p| (p.passages.clone(), p.decided_by())).collect()
+        };
+        prop_assert_eq!(passages(&index), passages(&all));
+    }
+
     /// With sampled pair keys (the default) the join may miss a pair resting on edited
     /// sentences, but never reports one that comparing every pair would not, with the same
     /// scores and blocks.
@@ -297,6 +330,7 @@ proptest! {
                 rule: rule(containment),
                 max_df,
                 drop_boilerplate: None,
+                min_shared_words: None,
             },
             &Silent,
         ));

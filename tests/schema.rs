@@ -100,6 +100,7 @@ fn batch_pairs_groups_and_summaries_follow_their_schemas() {
             &["--method", "shingle", "--blocks", "--threshold", "0.3"],
         ),
         (clough, &["--containment", "0.8"]),
+        (clough, &["--min-shared-words", "30", "--blocks"]),
         (copies, &["--method", "md5"]),
         (copies, &["--blocks", "--group-pairs"]),
     ] {

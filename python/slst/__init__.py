@@ -154,6 +154,7 @@ def pairs(
     group_at: float = 0.9,
     id_column: str = ID_COLUMN,
     text_column: str = TEXT_COLUMN,
+    min_shared_words: Optional[int] = None,
     **params: Any,
 ) -> Pairs:
     """Every near-duplicate pair of a corpus. ``docs`` is any iterable of ``(id, text)``
@@ -173,7 +174,12 @@ def pairs(
     least ``containment``), ``scored`` (every pair with a score above 0) or ``templates`` (the
     duplicates, and the pairs the method refuses as templates — one text filled with other
     figures, one notice for another party — each marked with ``"template"`` in its line and
-    in no cluster or group, as ``slst batch --templates report`` writes them)."""
+    in no cluster or group, as ``slst batch --templates report`` writes them).
+
+    ``min_shared_words``: also every pair sharing a passage of at least this many words,
+    whatever the documents' lengths (``slst batch --min-shared-words``; the slst method): each
+    such pair has its ``passages`` (byte spans in the two texts), and one the rule alone would
+    not keep is decided by ``passage``."""
     return detector(method, mode, **params).pairs(
         docs,
         rule=rule,
@@ -183,6 +189,7 @@ def pairs(
         group_at=group_at,
         id_column=id_column,
         text_column=text_column,
+        min_shared_words=min_shared_words,
     )
 
 

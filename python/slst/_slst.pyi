@@ -95,6 +95,7 @@ class Pair:
     duplicate: bool
     template: Optional[str]
     decided_by: str
+    passages: Optional[List[Tuple[Tuple[int, int], Tuple[int, int]]]]
     json: str
     def to_json(self) -> str: ...
 
@@ -210,4 +211,5 @@ class Detector:
         group_at: float = 0.9,
         id_column: str = ...,
         text_column: str = ...,
+        min_shared_words: Optional[int] = None,
     ) -> Pairs: ...

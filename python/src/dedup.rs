@@ -202,6 +202,7 @@ pub(crate) fn dedup(
                 candidates: Candidates::Index,
                 max_df,
                 drop_boilerplate: None,
+                min_shared_words: None,
             },
             keep,
         },

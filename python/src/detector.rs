@@ -10,6 +10,7 @@ use pyo3::types::{PyDict, PyString};
 
 use slst::Document;
 use slst::align::AlignConfig;
+use slst::batch::{BatchConfig, Candidates};
 use slst::corpus::jsonl::{ID_FIELD, TEXT_FIELD};
 use slst::method::{Method, MethodDetector, MethodSettings, PairRule};
 
@@ -272,8 +273,9 @@ impl Detector {
     /// (`__arrow_c_stream__`) read a batch at a time from its columns `id_column` and
     /// `text_column`; the same pairs, in the same order, as `slst batch` on the same
     /// documents; the duplicate groups at J ≥ `group_at` as `slst batch --groups FILE` writes
-    /// them.
-    #[pyo3(signature = (docs, rule = "duplicates", containment = 0.8, max_df = 1000, threads = None, group_at = 0.9, id_column = ID_FIELD, text_column = TEXT_FIELD))]
+    /// them. With `min_shared_words`, also every pair sharing a passage of at least that many
+    /// words (`slst batch --min-shared-words`).
+    #[pyo3(signature = (docs, rule = "duplicates", containment = 0.8, max_df = 1000, threads = None, group_at = 0.9, id_column = ID_FIELD, text_column = TEXT_FIELD, min_shared_words = None))]
     #[allow(clippy::too_many_arguments)]
     fn pairs(
         &self,
@@ -286,14 +288,25 @@ impl Detector {
         group_at: f64,
         id_column: &str,
         text_column: &str,
+        min_shared_words: Option<usize>,
     ) -> PyResult<Pairs> {
         let rule = pair_rule(rule, containment)?;
+        if let Some(words) = min_shared_words {
+            slst::batch::passage::check_method(self.inner.method(), words)
+                .map_err(|e| SlstError::new_err(e.to_string()))?;
+        }
+        let config = BatchConfig {
+            rule,
+            candidates: Candidates::Index,
+            max_df,
+            drop_boilerplate: None,
+            min_shared_words,
+        };
         run_pairs(
             py,
             self.inner.clone(),
             PyDocs::of(docs, id_column, text_column)?,
-            rule,
-            max_df,
+            config,
             threads,
             group_at,
         )

@@ -10,12 +10,15 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use slst::batch::output::{GroupRecord, PairRecord};
-use slst::batch::{self, BatchConfig, Candidates, Silent};
+use slst::batch::{self, BatchConfig, Silent};
 use slst::method::{MethodDetector, PairRule, WithDetector};
 
 use crate::SlstError;
 use crate::arrow::Table;
 use crate::corpus::{ErrorSlot, PyDocs};
+
+/// A passage's byte spans: `((a_start, a_end), (b_start, b_end))`.
+type PassageSpans = ((usize, usize), (usize, usize));
 
 /// One near-duplicate pair of a corpus run.
 #[pyclass(frozen, get_all, module = "slst._slst")]
@@ -36,8 +39,12 @@ pub struct Pair {
     /// (`rule="templates"`).
     template: Option<String>,
     /// The condition of the method's decision that decided the pair (`resemblance`,
-    /// `containment`, a refusal such as `other-figures`, …; docs/methods.md).
+    /// `containment`, a refusal such as `other-figures`, …; docs/methods.md), or `passage`
+    /// for a pair kept only by the passage it shares (`min_shared_words`).
     decided_by: String,
+    /// With `min_shared_words`: the passages of at least that many words the two share, each
+    /// `((a_start, a_end), (b_start, b_end))` in bytes of the UTF-8 texts; else None.
+    passages: Option<Vec<PassageSpans>>,
     /// The line `slst batch` writes for this pair (JSON lines).
     json: String,
 }
@@ -100,6 +107,11 @@ impl WithDetector for RunCorpus {
                     duplicate: c.duplicate,
                     template: record.template.map(str::to_string),
                     decided_by: record.decided_by.name().to_string(),
+                    passages: p.passages.as_ref().map(|ps| {
+                        ps.iter()
+                            .map(|x| ((x.a_span[0], x.a_span[1]), (x.b_span[0], x.b_span[1])))
+                            .collect()
+                    }),
                     json: serde_json::to_string(record).expect("a record serialises"),
                 }
             })
@@ -252,8 +264,7 @@ pub(crate) fn run_pairs(
     py: Python<'_>,
     detector: Arc<MethodDetector>,
     (stream, error): (PyDocs, ErrorSlot),
-    rule: PairRule,
-    max_df: usize,
+    config: BatchConfig,
     threads: Option<usize>,
     group_at: f64,
 ) -> PyResult<Pairs> {
@@ -262,12 +273,6 @@ pub(crate) fn run_pairs(
             "group_at must be between 0 and 1, not {group_at}"
         )));
     }
-    let config = BatchConfig {
-        rule,
-        candidates: Candidates::Index,
-        max_df,
-        drop_boilerplate: None,
-    };
     let work = RunCorpus {
         docs: stream,
         config,

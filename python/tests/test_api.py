@@ -304,3 +304,27 @@ def test_settings_reach_the_detector_in_either_mode():
         assert record["params"]["min_block"] == 3, mode
     record = json.loads(slst.compare(text, text, "specialchars", threshold=0.7).to_json())
     assert record["params"]["threshold"] == 0.7
+
+
+def test_min_shared_words_finds_short_passages_as_slst_batch_does(tmp_path):
+    # The alignment sample: passages of 48, 69 and 118 words pasted into chapters of 800 to
+    # 1,000 words, which the default rule does not report.
+    sample = ROOT / "corpora" / "alignment-sample"
+    files = sorted((sample / "susp").iterdir()) + sorted((sample / "src").iterdir())
+    docs = [(f.name, f.read_text(encoding="utf-8")) for f in files]
+    assert list(slst.pairs(docs)) == []
+    out = tmp_path / "pairs.jsonl"
+    run_slst("batch", str(sample / "susp"), str(sample / "src"), "--min-shared-words", "60",
+             "-qq", "--out", str(out))
+    pairs = list(slst.pairs(docs, min_shared_words=60))
+    assert [p.to_json() for p in pairs] == out.read_text().splitlines()
+    assert [(p.a, p.b, p.decided_by) for p in pairs] == [
+        ("suspicious-document00001.txt", "source-document00002.txt", "passage"),
+        ("suspicious-document00002.txt", "source-document00001.txt", "passage"),
+    ]
+    texts = {name: text.encode("utf-8") for name, text in docs}
+    (a0, a1), (b0, b1) = pairs[1].passages[0]
+    assert texts[pairs[1].a][a0:a1] == texts[pairs[1].b][b0:b1]
+    assert texts[pairs[1].a][a0:a1].startswith("God said, “Let there be lights".encode("utf-8"))
+    with pytest.raises(slst.SlstError, match="only its blocks locate passages"):
+        slst.pairs(docs, method="shingle", min_shared_words=60)

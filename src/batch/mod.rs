@@ -29,6 +29,7 @@ pub mod arrow;
 mod cluster;
 pub mod dedup;
 mod groups;
+pub mod passage;
 mod verify;
 pub mod output;
 #[cfg(feature = "parquet")]
@@ -43,6 +44,7 @@ use serde::Serialize;
 
 pub use self::cluster::clusters;
 pub use self::groups::{DuplicateGroup, DuplicateGroups};
+pub use self::passage::SharedPassages;
 pub use self::verify::{PairResult, Verdict, verify, verify_pair, verify_pairs};
 pub use crate::method::{
     BoilerplateBlock, CandidateSet, CandidateSource, Groups, suffix_array_candidates as candidates,
@@ -79,6 +81,13 @@ pub struct BatchConfig {
     /// Web pages: leave out the blocks that recur on more than this many pages before
     /// sketching (holds every page in memory). Default: none.
     pub drop_boilerplate: Option<usize>,
+    /// Also keep every pair that shares a passage of at least this many words on both sides,
+    /// whatever the documents' lengths and the rule ([`passage`]): the method's blocks (robust
+    /// SL+ST: with the windows of its over-long sentences) grown into passages by
+    /// [`crate::align`], as `slst compare` prints them. Such pairs are reported with their
+    /// passages, and those the rule alone would not keep are decided by
+    /// [`crate::method::DecidedBy::Passage`]. Holds every text in memory. Default: none (off).
+    pub min_shared_words: Option<usize>,
 }
 
 impl Default for BatchConfig {
@@ -88,6 +97,7 @@ impl Default for BatchConfig {
             candidates: Candidates::Index,
             max_df: DEFAULT_MAX_DF,
             drop_boilerplate: None,
+            min_shared_words: None,
         }
     }
 }
@@ -131,6 +141,9 @@ pub struct SketchedCorpus<S> {
     pub page_notes: Vec<Skipped>,
     /// With [`BatchConfig::drop_boilerplate`]: the web-page blocks left out.
     pub boilerplate_blocks: Vec<crate::web::BoilerplateBlock>,
+    /// The documents' texts, in input order, when kept ([`BatchConfig::min_shared_words`]);
+    /// else empty.
+    pub texts: Vec<String>,
 }
 
 impl<S> Default for SketchedCorpus<S> {
@@ -143,6 +156,7 @@ impl<S> Default for SketchedCorpus<S> {
             fallback_decoded: 0,
             page_notes: Vec::new(),
             boilerplate_blocks: Vec::new(),
+            texts: Vec::new(),
         }
     }
 }
@@ -177,11 +191,14 @@ pub fn without_boilerplate(
 /// input order, then prepare the sketches as a corpus ([`Detector::prepare_corpus`]). A chunk
 /// is read while the one before is sketched (unless called from a thread of a rayon pool, whose
 /// threads then sketch each chunk after it is read). Memory holds the sketches, never more than
-/// three chunks of text (being read, waiting, being sketched; unless `drop_boilerplate` is set).
+/// three chunks of text (being read, waiting, being sketched; unless `drop_boilerplate` is set,
+/// or `keep_texts`, which keeps every document's text, as sketched, in
+/// [`SketchedCorpus::texts`]).
 pub fn sketch_corpus<D: Detector>(
     items: impl Iterator<Item = Item>,
     detector: &D,
     drop_boilerplate: Option<usize>,
+    keep_texts: bool,
     progress: &dyn Progress,
 ) -> SketchedCorpus<D::Sketch> {
     let mut corpus = SketchedCorpus::default();
@@ -210,7 +227,7 @@ pub fn sketch_corpus<D: Detector>(
         // Called from a thread of a rayon pool (a library caller's `install`, with its own
         // thread count): a thread started here would sketch on the global pool instead, so the
         // pool's threads sketch each chunk once it is read.
-        let mut sketched = Sketched::default();
+        let mut sketched = Sketched::new(keep_texts);
         read_chunks(items, &mut corpus, |chunk| {
             sketched.add(chunk, detector, progress);
             true
@@ -225,7 +242,7 @@ pub fn sketch_corpus<D: Detector>(
         let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Document>>(1);
         std::thread::scope(|scope| {
             let sketcher = scope.spawn(move || {
-                let mut sketched = Sketched::default();
+                let mut sketched = Sketched::new(keep_texts);
                 for chunk in receiver {
                     sketched.add(chunk, detector, progress);
                 }
@@ -239,8 +256,12 @@ pub fn sketch_corpus<D: Detector>(
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     };
-    (corpus.ids, corpus.sketches, corpus.content) =
-        (sketched.ids, sketched.sketches, sketched.content);
+    (corpus.ids, corpus.sketches, corpus.content, corpus.texts) = (
+        sketched.ids,
+        sketched.sketches,
+        sketched.content,
+        sketched.texts,
+    );
     corpus.page_notes = notes;
     // Corpus-wide adjustments (SpotSigs' IDF band, the robust mode's term order).
     detector.prepare_corpus(&mut corpus.sketches);
@@ -283,19 +304,22 @@ struct Sketched<S> {
     ids: Vec<String>,
     sketches: Vec<S>,
     content: Vec<u128>,
+    /// The texts, when kept.
+    texts: Vec<String>,
+    keep_texts: bool,
 }
 
-impl<S> Default for Sketched<S> {
-    fn default() -> Self {
+impl<S: Send> Sketched<S> {
+    fn new(keep_texts: bool) -> Self {
         Sketched {
             ids: Vec::new(),
             sketches: Vec::new(),
             content: Vec::new(),
+            texts: Vec::new(),
+            keep_texts,
         }
     }
-}
 
-impl<S: Send> Sketched<S> {
     /// Sketches and hashes one chunk of documents, in parallel on the current pool.
     fn add<D: Detector<Sketch = S>>(
         &mut self,
@@ -310,7 +334,12 @@ impl<S: Send> Sketched<S> {
                 .par_iter()
                 .map(|d| xxhash_rust::xxh3::xxh3_128(d.text.as_bytes())),
         );
-        self.ids.extend(chunk.into_iter().map(|d| d.id));
+        for d in chunk {
+            self.ids.push(d.id);
+            if self.keep_texts {
+                self.texts.push(d.text);
+            }
+        }
         progress.advance(n);
     }
 }
@@ -406,7 +435,10 @@ pub fn find_candidates<D: Detector>(
 ) -> CandidateSet {
     let n = sketches.len();
     if config.candidates == Candidates::All {
-        return CandidateSet::all_pairs(n, |i| detector.is_empty(&sketches[i]));
+        // A document without a unit to compare may still seed passages (robust SL+ST's windows
+        // of over-long sentences).
+        let passages = config.min_shared_words.is_some();
+        return CandidateSet::all_pairs(n, |i| !passages && detector.is_empty(&sketches[i]));
     }
     let (groups, seen) = if content.len() == n {
         Groups::of_content(content, |i| !detector.is_empty(&sketches[i]))
@@ -430,15 +462,34 @@ pub fn find_candidates<D: Detector>(
 }
 
 /// [`find_candidates`] over `sketches` as they are, with [`Candidates::Index`].
+/// With [`BatchConfig::min_shared_words`], also every pair that may share a seed of a passage
+/// ([`passage`]).
 fn join<D: Detector>(detector: &D, refs: &[&D::Sketch], config: &BatchConfig) -> CandidateSet {
+    let set = join_by(detector, refs, config.rule, config.max_df);
+    if config.min_shared_words.is_none() {
+        return set;
+    }
+    let seeded = detector
+        .seed_candidates(refs, config.max_df)
+        .unwrap_or_else(|| join_by(detector, refs, PairRule::Scored, config.max_df));
+    passage::with_seeded(set, seeded)
+}
+
+/// The candidates `rule` may keep: the method's own join, else its keys', else every pair.
+fn join_by<D: Detector>(
+    detector: &D,
+    refs: &[&D::Sketch],
+    rule: PairRule,
+    max_df: usize,
+) -> CandidateSet {
     let n = refs.len();
     let all = || CandidateSet::all_pairs(n, |i| detector.is_empty(refs[i]));
-    if let Some(set) = detector.corpus_candidates(refs, config.rule, config.max_df) {
+    if let Some(set) = detector.corpus_candidates(refs, rule, max_df) {
         return set;
     }
     let keys: Option<Vec<Vec<u64>>> = refs
         .par_iter()
-        .map(|s| match config.rule {
+        .map(|s| match rule {
             PairRule::Scored => detector.join_keys(s),
             _ => detector.duplicate_keys(s),
         })
@@ -446,7 +497,7 @@ fn join<D: Detector>(detector: &D, refs: &[&D::Sketch], config: &BatchConfig) ->
     match keys {
         Some(keys) => {
             let keys: Vec<&[u64]> = keys.iter().map(Vec::as_slice).collect();
-            let (pairs, capped) = join_candidates(&keys, config.max_df);
+            let (pairs, capped) = join_candidates(&keys, max_df);
             CandidateSet::from_pairs(n, pairs, capped, CandidateSource::JoinKeys)
         }
         None => all(),
@@ -556,6 +607,7 @@ pub fn run<D: Detector>(
         unique_ids(items),
         detector,
         config.drop_boilerplate,
+        config.min_shared_words.is_some(),
         progress,
     );
     let sketched = Mark::now();
@@ -563,8 +615,18 @@ pub fn run<D: Detector>(
     let candidate_set = find_candidates(detector, &corpus.sketches, &corpus.content, config);
     progress.finish_stage();
     let found = Mark::now();
-    let (pairs, pairs_compared) =
-        verify(detector, &corpus.sketches, &candidate_set, config, progress);
+    let shared = config.min_shared_words.map(|min_words| SharedPassages {
+        texts: &corpus.texts,
+        min_words,
+    });
+    let (pairs, pairs_compared) = verify(
+        detector,
+        &corpus.sketches,
+        &candidate_set,
+        config.rule,
+        shared.as_ref(),
+        progress,
+    );
     let marks = [started, sketched, found, Mark::now()];
     let times = StageTimes::between(marks.map(|m| (m.wall - started.wall).as_secs_f64()));
     let cpu_times = match marks.map(|m| m.cpu) {
@@ -702,14 +764,14 @@ mod tests {
             .num_threads(threads)
             .build()
             .unwrap();
-        let inside = pool.install(|| sketch_corpus(docs(n), &detector, None, &Silent));
+        let inside = pool.install(|| sketch_corpus(docs(n), &detector, None, false, &Silent));
         let pools = std::mem::take(&mut *detector.pools.lock().unwrap());
         assert_eq!(pools.len(), n + 1);
         assert!(
             pools.iter().all(|&p| p == threads),
             "sketched on other pools: {pools:?}"
         );
-        let outside = sketch_corpus(docs(n), &detector, None, &Silent);
+        let outside = sketch_corpus(docs(n), &detector, None, false, &Silent);
         assert_eq!(inside.ids, outside.ids);
         assert_eq!(inside.sketches, outside.sketches);
         assert_eq!(inside.ids[n - 1], format!("d{}", n - 1));

@@ -194,6 +194,10 @@ pub struct PairRecord<'a, E: Serialize> {
     /// ([`Evidence::template`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<&'a str>,
+    /// With a shared-passage criterion ([`crate::batch::BatchConfig::min_shared_words`]): the
+    /// passages of at least that many words the two share (JSON lines only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passages: Option<&'a [crate::align::Passage]>,
     /// The condition of the method's decision that decided the pair.
     pub decided_by: DecidedBy,
 }
@@ -208,13 +212,17 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
         details: bool,
     ) -> Self {
         let corpus = &result.corpus;
-        PairRecord::of(
-            detector,
-            (&corpus.ids[pair.a], &corpus.sketches[pair.a]),
-            (&corpus.ids[pair.b], &corpus.sketches[pair.b]),
-            &pair.comparison,
-            details,
-        )
+        PairRecord {
+            passages: pair.passages.as_deref(),
+            decided_by: pair.decided_by(),
+            ..PairRecord::of(
+                detector,
+                (&corpus.ids[pair.a], &corpus.sketches[pair.a]),
+                (&corpus.ids[pair.b], &corpus.sketches[pair.b]),
+                &pair.comparison,
+                details,
+            )
+        }
     }
 
     /// The record of the comparison `c` of two documents, given by id and sketch (`a` the
@@ -261,6 +269,7 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
             note: if others { c.evidence.note() } else { None },
             evidence: others.then_some(&c.evidence),
             template: c.template(),
+            passages: None,
             decided_by: c.decided_by(),
         }
     }

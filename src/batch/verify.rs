@@ -6,9 +6,11 @@
 
 use rayon::prelude::*;
 
-use super::{BatchConfig, Progress};
+use super::Progress;
+use super::passage::{SharedPassages, verify_shared};
+use crate::align::Passage;
 use crate::method::{
-    CandidateSet, CandidateSource, Comparison, Detector, Evidence, Groups, PairRule,
+    CandidateSet, CandidateSource, Comparison, DecidedBy, Detector, Evidence, Groups, PairRule,
 };
 
 /// What verifying one pair came to.
@@ -84,9 +86,49 @@ pub struct PairResult<E> {
     pub b: usize,
     /// The comparison of a against b.
     pub comparison: Comparison<E>,
+    /// With a shared-passage criterion ([`super::BatchConfig::min_shared_words`]): the passages
+    /// of at least that many words the two share, spans in a and in b; `None` without it.
+    pub passages: Option<Vec<Passage>>,
+    /// Kept by the shared-passage criterion alone: the run's rule does not keep the comparison.
+    pub by_passage: bool,
 }
 
 impl<E: Evidence> PairResult<E> {
+    /// A pair kept by the run's rule, without passages.
+    pub fn kept(a: usize, b: usize, comparison: Comparison<E>) -> Self {
+        PairResult {
+            a,
+            b,
+            comparison,
+            passages: None,
+            by_passage: false,
+        }
+    }
+
+    /// The same pair seen from the other document (A and B exchanged).
+    fn swapped(&self) -> Self {
+        PairResult {
+            a: self.b,
+            b: self.a,
+            comparison: self.comparison.swapped(),
+            passages: self
+                .passages
+                .as_ref()
+                .map(|p| p.iter().map(|p| p.swapped()).collect()),
+            by_passage: self.by_passage,
+        }
+    }
+
+    /// What decided the pair's report: [`DecidedBy::Passage`] when the shared-passage criterion
+    /// alone kept it, else the method's decision ([`Comparison::decided_by`]).
+    pub fn decided_by(&self) -> DecidedBy {
+        if self.by_passage {
+            DecidedBy::Passage
+        } else {
+            self.comparison.decided_by()
+        }
+    }
+
     /// Why the pair is a template, when it was reported as one ([`PairRule::WithTemplates`],
     /// or a containment rule, which keeps pairs whatever the method's decision).
     pub fn template(&self) -> Option<&str> {
@@ -96,13 +138,15 @@ impl<E: Evidence> PairResult<E> {
 
 /// Step 3: compare every candidate pair that can be kept (in parallel; with a join, the
 /// method's bound rules the others out first, [`Detector::may_be_reported`]) and keep those
-/// `config.rule` keeps, expanded to every member of the exact-duplicate groups, sorted by
-/// (a, b). Also returns how many pairs were compared.
+/// `rule` keeps — with `shared`, also those sharing a passage of enough words, none ruled out
+/// unscored ([`super::passage`]) — expanded to every member of the exact-duplicate groups,
+/// sorted by (a, b). Also returns how many pairs were compared.
 pub fn verify<D: Detector>(
     detector: &D,
     sketches: &[D::Sketch],
     set: &CandidateSet,
-    config: &BatchConfig,
+    rule: PairRule,
+    shared: Option<&SharedPassages>,
     progress: &dyn Progress,
 ) -> (Vec<PairResult<D::Evidence>>, usize) {
     progress.stage("scoring candidate pairs", Some(set.pairs.len() as u64));
@@ -110,22 +154,32 @@ pub fn verify<D: Detector>(
         set.source,
         CandidateSource::AllPairs | CandidateSource::Listed
     );
-    let rule = config.rule;
+    let one = |(x, y): (usize, usize)| -> (bool, Option<PairResult<D::Evidence>>) {
+        if let Some(shared) = shared {
+            let kept = |c: &Comparison<D::Evidence>| c.kept_by(rule);
+            return (
+                true,
+                verify_shared(detector, sketches, shared, (x, y), kept),
+            );
+        }
+        let verdict = verify_pair(detector, &sketches[x], &sketches[y], Some(rule), bounded);
+        let compared = verdict.compared();
+        (compared, verdict.kept().map(|c| PairResult::kept(x, y, c)))
+    };
     // Progress (and the count of pairs compared) is kept per chunk of pairs: a shared counter
     // bumped per pair costs more than ruling a pair out.
     let compared = std::sync::atomic::AtomicUsize::new(0);
-    let kept: Vec<(usize, usize, Comparison<D::Evidence>)> = set
+    let kept: Vec<PairResult<D::Evidence>> = set
         .pairs
         .par_chunks(64)
         .flat_map_iter(|chunk| {
             let mut compared_here = 0;
             let kept: Vec<_> = chunk
                 .iter()
-                .filter_map(|&(x, y)| {
-                    let verdict =
-                        verify_pair(detector, &sketches[x], &sketches[y], Some(rule), bounded);
-                    compared_here += usize::from(verdict.compared());
-                    verdict.kept().map(|c| (x, y, c))
+                .filter_map(|&pair| {
+                    let (was_compared, kept) = one(pair);
+                    compared_here += usize::from(was_compared);
+                    kept
                 })
                 .collect();
             progress.advance(chunk.len() as u64);
@@ -133,64 +187,70 @@ pub fn verify<D: Detector>(
             kept
         })
         .collect();
-    let mut out = expand_groups(detector, sketches, &set.groups, kept, rule);
+    let mut out = expand_groups(detector, sketches, &set.groups, kept, rule, shared);
     out.sort_unstable_by_key(|p| (p.a, p.b));
     progress.finish_stage();
     (out, compared.into_inner())
 }
 
 /// Kept pairs of representatives expanded to every pair of their groups' members (each seen
-/// from its earlier document), and the pairs inside each exact-duplicate group.
+/// from its earlier document), and the pairs inside each exact-duplicate group. With `shared`,
+/// a pair of members takes the representatives' passages when both have their representative's
+/// text, and is verified itself otherwise (SL+ST groups identical profiles, whose texts may
+/// differ).
 fn expand_groups<D: Detector>(
     detector: &D,
     sketches: &[D::Sketch],
     groups: &Groups,
-    kept: Vec<(usize, usize, Comparison<D::Evidence>)>,
+    kept: Vec<PairResult<D::Evidence>>,
     rule: PairRule,
+    shared: Option<&SharedPassages>,
 ) -> Vec<PairResult<D::Evidence>> {
+    // The pair (a, b) of members standing for representatives (x, y), from `from`, the
+    // representatives' result seen from a's side.
+    let member = |(a, b): (usize, usize), (x, y): (usize, usize), from: Option<&PairResult<_>>| {
+        let (a, b, x, y) = if a < b { (a, b, x, y) } else { (b, a, y, x) };
+        match shared {
+            Some(s) if s.texts[a] != s.texts[x] || s.texts[b] != s.texts[y] => {
+                verify_shared(detector, sketches, s, (a, b), |c| c.kept_by(rule))
+            }
+            _ => from.map(|from| PairResult {
+                a,
+                b,
+                ..from.clone()
+            }),
+        }
+    };
     let mut out = Vec::with_capacity(kept.len());
-    for (x, y, c) in kept {
-        let (gx, gy) = (groups.members(x), groups.members(y));
+    for pair in kept {
+        let (gx, gy) = (groups.members(pair.a), groups.members(pair.b));
         if gx.len() == 1 && gy.len() == 1 {
-            out.push(PairResult {
-                a: x,
-                b: y,
-                comparison: c,
-            });
+            out.push(pair);
             continue;
         }
-        let swapped = c.swapped();
+        let swapped = pair.swapped();
         for &a in gx {
             for &b in gy {
-                out.push(if a < b {
-                    PairResult {
-                        a,
-                        b,
-                        comparison: c.clone(),
-                    }
-                } else {
-                    PairResult {
-                        a: b,
-                        b: a,
-                        comparison: swapped.clone(),
-                    }
-                });
+                let from = if a < b { &pair } else { &swapped };
+                out.extend(member((a, b), (pair.a, pair.b), Some(from)));
             }
         }
     }
     // Pairs inside a group: the representative against itself.
     for group in groups.groups() {
-        let rep = &sketches[group[0]];
-        let c = detector.compare(rep, rep);
-        if c.kept_by(rule) {
-            for (i, &a) in group.iter().enumerate() {
-                for &b in &group[i + 1..] {
-                    out.push(PairResult {
-                        a,
-                        b,
-                        comparison: c.clone(),
-                    });
-                }
+        let rep = group[0];
+        let kept = match shared {
+            Some(shared) => {
+                verify_shared(detector, sketches, shared, (rep, rep), |c| c.kept_by(rule))
+            }
+            None => {
+                let c = detector.compare(&sketches[rep], &sketches[rep]);
+                c.kept_by(rule).then(|| PairResult::kept(rep, rep, c))
+            }
+        };
+        for (i, &a) in group.iter().enumerate() {
+            for &b in &group[i + 1..] {
+                out.extend(member((a, b), (rep, rep), kept.as_ref()));
             }
         }
     }

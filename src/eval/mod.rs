@@ -263,11 +263,12 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         candidates: Candidates::Index,
         max_df: usize::MAX,
         drop_boilerplate: None,
+        min_shared_words: None,
     };
     let (set, sketches) = match config.universe {
         Universe::All => {
             let items = docs.iter().cloned().map(crate::corpus::Item::Document);
-            let corpus = batch::sketch_corpus(items, detector, None, &Silent);
+            let corpus = batch::sketch_corpus(items, detector, None, false, &Silent);
             (
                 batch::find_candidates(detector, &corpus.sketches, &corpus.content, &run),
                 corpus.sketches,
@@ -284,7 +285,7 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
             (set, sketches)
         }
     };
-    let (pairs, compared) = batch::verify(detector, &sketches, &set, &run, &Silent);
+    let (pairs, compared) = batch::verify(detector, &sketches, &set, run.rule, None, &Silent);
     let seconds = t.elapsed().as_secs_f64();
     let scored: Vec<(f64, bool)> = pairs
         .iter()

@@ -6,7 +6,9 @@
 //! `words`), the condition that refused it (one name per [`Refusal`]), or `below-threshold`.
 //! Every other method has one rule (the record's `rule`): `rule` when it holds, else
 //! `below-threshold`. The field names the *method's* decision: a pair a corpus run reports by
-//! another rule (`--containment`, every scored pair) may carry a refusal or `below-threshold`.
+//! another rule (`--containment`, every scored pair) may carry a refusal or `below-threshold`,
+//! but for one rule of the corpus run itself: a pair kept only because the two documents share a
+//! passage of at least so many words (`--min-shared-words`) is `passage`.
 
 use serde::Serialize;
 
@@ -29,6 +31,10 @@ pub enum DecidedBy {
     Words,
     /// Any other method: its one rule holds.
     Rule,
+    /// A corpus run's own criterion, not the method's decision: the two documents share a
+    /// passage of at least the run's number of words, whatever their lengths
+    /// (`min_shared_words` of a batch run), and the run's rule alone would not keep the pair.
+    Passage,
     /// Robust SL+ST: a condition refuses the pair.
     Refused(Refusal),
     /// No clause accepts the pair: its scores fall short of the rule.
@@ -37,12 +43,13 @@ pub enum DecidedBy {
 
 impl DecidedBy {
     /// Every name, accepted first, then refused, then not reached (for the docs and tests).
-    pub const ALL: [DecidedBy; 14] = [
+    pub const ALL: [DecidedBy; 15] = [
         DecidedBy::Resemblance,
         DecidedBy::Containment,
         DecidedBy::Blocks,
         DecidedBy::Words,
         DecidedBy::Rule,
+        DecidedBy::Passage,
         DecidedBy::Refused(Refusal::LooseWords),
         DecidedBy::Refused(Refusal::FiguresInBlocks),
         DecidedBy::Refused(Refusal::FiguresInDocuments),
@@ -62,6 +69,7 @@ impl DecidedBy {
             DecidedBy::Blocks => "blocks",
             DecidedBy::Words => "words",
             DecidedBy::Rule => "rule",
+            DecidedBy::Passage => "passage",
             DecidedBy::Refused(r) => r.name(),
             DecidedBy::BelowThreshold => "below-threshold",
         }
@@ -77,6 +85,7 @@ impl DecidedBy {
             }
             DecidedBy::Words => "the two texts share their words, whatever their sentences",
             DecidedBy::Rule => "the method's rule holds",
+            DecidedBy::Passage => "the two share a passage of at least the run's number of words",
             DecidedBy::Refused(r) => r.note(),
             DecidedBy::BelowThreshold => "the scores fall short of the rule",
         }
@@ -91,6 +100,7 @@ impl DecidedBy {
                 | DecidedBy::Blocks
                 | DecidedBy::Words
                 | DecidedBy::Rule
+                | DecidedBy::Passage
         )
     }
 

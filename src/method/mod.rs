@@ -342,6 +342,15 @@ pub trait Detector: Send + Sync {
         None
     }
 
+    /// Corpus mode: the pairs that may have seeds of passages ([`Detector::seeds`]), for a
+    /// run that keeps pairs by the passages they share: every pair with a seed must be among
+    /// them, as for [`Detector::corpus_candidates`]. Default: the method's join of the pairs
+    /// with a score above 0 ([`PairRule::Scored`]), where the seeds are the blocks; `None`
+    /// then as there (the driver joins on the method's keys).
+    fn seed_candidates(&self, sketches: &[&Self::Sketch], max_df: usize) -> Option<CandidateSet> {
+        self.corpus_candidates(sketches, PairRule::Scored, max_df)
+    }
+
     /// What a join outside this library (a Spark job) needs to find the pairs a corpus run
     /// finds by counting witnessed units ([`WitnessJoin`]), for a method whose
     /// [`Detector::corpus_candidates`] does so (robust SL+ST returns itself). Default: `None`,

@@ -77,6 +77,14 @@ pub struct BatchArgs {
     /// cluster and no duplicate group.
     #[arg(hide_short_help = true, long, value_enum, default_value_t = TemplatesArg::Drop)]
     pub templates: TemplatesArg,
+    /// Also report every pair sharing a passage of at least this many words, whatever the
+    /// documents' lengths (slst, either mode).
+    ///
+    /// The blocks (robust mode: with the windows of over-long sentences) grown into passages as
+    /// `slst compare` prints them; such pairs carry `"passages"` (JSON lines), and those the
+    /// rule alone would not report are decided by `passage`. Holds every text in memory.
+    #[arg(long, value_name = "WORDS")]
+    pub min_shared_words: Option<usize>,
     #[command(flatten)]
     pub pairs: PairArgs,
 }
@@ -345,7 +353,11 @@ pub fn run(args: BatchArgs) -> Result<()> {
     slst::corpus::check_sources(&args.sources)?;
     let formats = output_formats(&args)?;
     slst::error::check_fraction("group-at", args.group_at)?;
-    let (detector, config) = args.pairs.prepare(args.templates == TemplatesArg::Report)?;
+    let (detector, mut config) = args.pairs.prepare(args.templates == TemplatesArg::Report)?;
+    if let Some(words) = args.min_shared_words {
+        slst::batch::passage::check_method(detector.method(), words)?;
+        config.min_shared_words = Some(words);
+    }
     detector.visit(Run {
         args: &args,
         config,

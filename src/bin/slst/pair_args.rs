@@ -106,6 +106,7 @@ impl PairArgs {
             },
             max_df: self.max_df,
             drop_boilerplate: self.drop_boilerplate.then_some(self.boilerplate_pages),
+            min_shared_words: None,
         };
         Ok((detector, config))
     }

@@ -296,6 +296,19 @@ impl Detector for RobustSlst {
         self.witness_join(sketches, rule, max_df)
     }
 
+    /// The witness join over the profiles with their windows among their units, as
+    /// [`Detector::seeds`] tiles them, of every pair with a block there ([`PairRule::Scored`]).
+    fn seed_candidates(&self, sketches: &[&RobustProfile], max_df: usize) -> Option<CandidateSet> {
+        use rayon::prelude::*;
+        let mut seeded: Vec<RobustProfile> = sketches
+            .par_iter()
+            .map(|p| p.with_ids().with_windows())
+            .collect();
+        self.rank_corpus(&mut seeded);
+        let refs: Vec<&RobustProfile> = seeded.iter().collect();
+        self.witness_join(&refs, PairRule::Scored, max_df)
+    }
+
     /// The robust mode's witness join ([`WitnessJoin`]), for a join outside this library.
     fn external_join(&self) -> Option<&dyn WitnessJoin<RobustProfile>> {
         Some(self)
