@@ -57,59 +57,65 @@ struct Passes {
     pass_of_group: Vec<usize>,
     /// The slots of each pass, in pass order.
     sizes: Vec<usize>,
+    /// Each document's slots in the first pass (empty for one pass: then all of them).
+    first: Vec<usize>,
 }
 
 impl Passes {
     /// Passes of at most about `pass_entries` slots each, unless that takes more than
     /// [`PASS_BITS`] bits, for the corpus's `total` slots.
+    ///
+    /// One listing of the slots counts each document's slots per group of buckets: the
+    /// groups' sizes, which order the passes, and each document's part of the first pass,
+    /// without a second listing (at 100,000 documents of the realistic corpus a listing of
+    /// every slot is about a twentieth of the candidates stage, and two passes list them four
+    /// times). The counts take 4 bytes per document and group, 64 MB at a million documents
+    /// in 16 passes, freed before the passes' buffers are made.
     fn new(listing: &Listing, total: usize, pass_entries: usize) -> Self {
         let n = listing.views.len();
         let bits = (0..PASS_BITS)
             .find(|&b| total.div_ceil(1 << b) <= pass_entries)
             .unwrap_or(PASS_BITS);
         let width = BUCKETS >> bits;
-        // The corpus's slots per bucket of their keys' first terms, which the passes go over.
-        let bucket_sizes = if bits == 0 {
-            let mut all = [0; BUCKETS];
-            all[0] = total;
-            all
-        } else {
-            (0..n)
-                .into_par_iter()
-                .fold(
-                    || [0usize; BUCKETS],
-                    |mut sizes, d| {
-                        let count = |_, terms: KeyTerms, _| sizes[bucket(terms.first())] += 1;
-                        listing.each(d, |_| true, count);
-                        sizes
-                    },
-                )
-                .reduce(
-                    || [0; BUCKETS],
-                    |mut x, y| {
-                        x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
-                        x
-                    },
-                )
-        };
+        let groups = 1 << bits;
+        // Each document's slots per group of buckets of their keys' first terms.
+        let mut counts = vec![0u32; if bits == 0 { 0 } else { n * groups }];
+        counts
+            .par_chunks_mut(groups)
+            .enumerate()
+            .for_each(|(d, counts)| {
+                let count = |_, terms: KeyTerms, _| counts[bucket(terms.first()) / width] += 1;
+                listing.each(d, |_| true, count);
+            });
+        let mut group_sizes = vec![0usize; groups];
+        if bits == 0 {
+            group_sizes[0] = total;
+        }
+        for counts in counts.chunks(groups) {
+            group_sizes
+                .iter_mut()
+                .zip(counts)
+                .for_each(|(size, &c)| *size += c as usize);
+        }
         // Each group of buckets is a pass, taken largest first: the sort's buffers, made for
         // the first pass, shrink to each next one's while the postings grow.
-        let group_sizes: Vec<usize> = bucket_sizes
-            .chunks(width)
-            .map(|c| c.iter().sum::<usize>())
-            .collect();
-        let mut by_pass: Vec<usize> = (0..group_sizes.len()).collect();
+        let mut by_pass: Vec<usize> = (0..groups).collect();
         by_pass.sort_by_key(|&g| (std::cmp::Reverse(group_sizes[g]), g));
-        let mut pass_of_group = vec![0; group_sizes.len()];
+        let mut pass_of_group = vec![0; groups];
         for (pass, &g) in by_pass.iter().enumerate() {
             pass_of_group[g] = pass;
         }
+        let first = counts
+            .chunks(groups)
+            .map(|counts| counts[by_pass[0]] as usize)
+            .collect();
         let sizes = by_pass.iter().map(|&g| group_sizes[g]).collect();
         Passes {
             bits,
             width,
             pass_of_group,
             sizes,
+            first,
         }
     }
 
@@ -124,20 +130,12 @@ impl Passes {
     }
 
     /// Each document's slots in the first pass.
-    fn first_sizes(&self, listing: &Listing, first_slot: &[usize]) -> Vec<usize> {
+    fn first_sizes(&mut self, first_slot: &[usize]) -> Vec<usize> {
         if self.bits == 0 {
             // One pass takes every slot.
             return first_slot.windows(2).map(|w| w[1] - w[0]).collect();
         }
-        (0..listing.views.len())
-            .into_par_iter()
-            .map(|d| {
-                let mut size = 0;
-                let take = |first| self.of(first) == 0;
-                listing.each(d, take, |_, _, _| size += 1);
-                size
-            })
-            .collect()
+        std::mem::take(&mut self.first)
     }
 }
 
@@ -200,7 +198,7 @@ impl RobustSlst {
         };
         let n = views.len();
         let total = first_slot[n];
-        let passes = Passes::new(&listing, total, pass_entries);
+        let mut passes = Passes::new(&listing, total, pass_entries);
         let largest = passes.sizes.first().copied().unwrap_or(0);
         // Made in parallel, as are the other slot-sized columns: their first touch (the kernel
         // zeroing each fresh page) is a large share of a large run's time.
@@ -219,7 +217,7 @@ impl RobustSlst {
         let cost: Vec<u32> = (0..first_unit[n]).into_par_iter().map(|_| 0).collect();
         // Each document's slots in the next pass: the first pass's counted here, each later
         // one's while the pass before it is written.
-        let mut sizes = passes.first_sizes(&listing, first_slot);
+        let mut sizes = passes.first_sizes(first_slot);
         let mut build = Build {
             listing,
             first_slot,
