@@ -285,3 +285,29 @@ fn seed_sentence_lengths_leave_out_the_lists_words() {
     assert_eq!(length_of("003_b3807afdef5de029.txt", uk, "ukrainian"), 8);
     assert_eq!(length_of("003_b3807afdef5de029.txt", uk, "english"), 10);
 }
+
+/// Feng Jinbo's SL+ST paper (seed 002, traditional characters), §2's first paragraph; its words
+/// and signature are worked out in tests/golden.rs.
+const FENG_PARAGRAPH: &str = "以單詞或者n-grams為單位提取特征碼時,提取出的特征過多,為優(yōu)化性能,\
+通常需要過濾某些特征,從一定程度上降低了準確率。本文以句子作為一個基本提取單位,將匹配出的兩個文檔間的公共句子塊作為一個特征。";
+
+#[test]
+fn an_edited_chinese_paragraph_is_found_with_the_chinese_list() {
+    if let Some(seeds) = shared_seeds() {
+        let paper = std::fs::read_to_string(seeds.join("002_9263c3c4b181bbca.txt")).unwrap();
+        assert!(paper.contains(FENG_PARAGRAPH));
+    }
+    // Full-width commas for the ASCII ones, a word for a word (匹配 "match" → 比對 "compare").
+    let edited = FENG_PARAGRAPH.replace(',', "，").replace("匹配", "比對");
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+    std::fs::write(&a, FENG_PARAGRAPH).unwrap();
+    std::fs::write(&b, &edited).unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    found(a, b, "chinese", "zh-nltk-841");
+    let (v, auto) = lengths(b, "auto");
+    assert_eq!(v["stopwords"], "zh-nltk-841");
+    assert_eq!(auto, [27, 19]);
+    // No word of the English list is in the paragraph: every word counts, 34 and 23.
+    assert_eq!(lengths(b, "english").1, [34, 23]);
+}

@@ -15,6 +15,13 @@
 //!   implements the same rules and gives the same boundaries (the tests check it on real text)
 //!   but measured 6× slower on sentences and 2× on words.
 //!
+//! Scripts written without spaces between words — Han (Chinese, and the kanji of Japanese),
+//! Hiragana and Katakana, Thai, Lao, Khmer, Myanmar — have no word boundaries in UAX #29's rules
+//! (a run of Thai is one "word", a Han character is one each). ICU4X's words are cut in them by
+//! its models ([`WordSegmenter::new_auto`]: a dictionary for Chinese and Japanese, LSTM models for
+//! the others), so a Chinese sentence's length is its length in words. The models only run on
+//! characters of those scripts: other text, and the ASCII fast path, are not affected.
+//!
 //! ICU4X is the oracle of the ASCII path: [`split_sentences_icu`] and [`for_each_word_icu`] take
 //! every boundary from ICU4X, ASCII or not, and the tests require the same output from both
 //! paths on random strings over the bytes the rules treat specially (`ascii.rs`) and on every
@@ -119,8 +126,8 @@ pub fn for_each_word_icu(text: &str, mut f: impl FnMut(&str)) {
 
 /// [`for_each_word_icu`] with each word's byte range.
 fn for_each_word_icu_span(text: &str, mut f: impl FnMut(std::ops::Range<usize>, &str)) {
-    let segmenter =
-        WordSegmenter::new_for_non_complex_scripts(WordBreakInvariantOptions::default());
+    // Rules for every script, the models (module docs) for the scripts written without spaces.
+    let segmenter = WordSegmenter::new_auto(WordBreakInvariantOptions::default());
     let mut buf = String::new();
     let mut breaks = segmenter.segment_str(text);
     let mut start = 0;
@@ -147,6 +154,26 @@ mod tests {
         include_str!("../../corpora/bible/sample.trec"),
         "Naïve café-goers paid $3.50 (about €3) for 1,000 crêpes; O'Neill's U.S.-based co-op didn't.",
     ];
+
+    #[test]
+    fn scripts_written_without_spaces_are_cut_into_words() {
+        let words = |text: &str| {
+            let mut out = Vec::new();
+            for_each_word(text, |w| out.push(w.to_string()));
+            out
+        };
+        // Thai "every two weeks" (LSTM model), Japanese "hello, world" and Chinese "today we go
+        // to Beijing" (dictionary), each among ASCII words.
+        assert_eq!(
+            words("ทุกสองสัปดาห์ 2 weeks"),
+            ["ทุก", "สอง", "สัปดาห์", "2", "weeks"]
+        );
+        assert_eq!(words("こんにちは世界!"), ["こんにちは", "世界"]);
+        assert_eq!(
+            words("SL+ST: 我们今天去北京。"),
+            ["sl", "st", "我们", "今天", "去", "北京"]
+        );
+    }
 
     #[test]
     fn words_equal_the_unicode_segmentation_oracle() {
