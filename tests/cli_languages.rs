@@ -311,3 +311,78 @@ fn an_edited_chinese_paragraph_is_found_with_the_chinese_list() {
     // No word of the English list is in the paragraph: every word counts, 34 and 23.
     assert_eq!(lengths(b, "english").1, [34, 23]);
 }
+
+#[test]
+fn batch_pair_records_name_each_documents_list_with_auto() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    let ru = std::fs::read_to_string(common::repo().join(RU_RAIN)).unwrap();
+    std::fs::write(corpus.join("ru-a.txt"), &ru).unwrap();
+    let edited = ru.replace("Вечером все соседи", "Вечером все жильцы");
+    std::fs::write(corpus.join("ru-b.txt"), edited).unwrap();
+    for name in ["g0pA_taskb.txt", "orig_taskb.txt"] {
+        let from = common::repo().join("corpora/clough").join(name);
+        std::fs::copy(from, corpus.join(name)).unwrap();
+    }
+    let batch = |stopwords: &str, out: &str| {
+        let out = dir.path().join(out);
+        let args = [
+            "batch",
+            corpus.to_str().unwrap(),
+            "-q",
+            "--stopwords",
+            stopwords,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let o = slst(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        std::fs::read_to_string(out).unwrap()
+    };
+    // Each pair names its documents' lists: Russian for the Russian pair, English for the
+    // English one.
+    let lists = |jsonl: &str| -> Vec<(String, String, String)> {
+        let record = |l: &str| -> serde_json::Value { serde_json::from_str(l).unwrap() };
+        let text = |v: &serde_json::Value| v.as_str().unwrap_or("-").to_string();
+        let mut out: Vec<_> = jsonl
+            .lines()
+            .map(record)
+            .map(|v| {
+                (
+                    text(&v["a"]),
+                    text(&v["stopwords_a"]),
+                    text(&v["stopwords_b"]),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let auto = lists(&batch("auto", "auto.jsonl"));
+    let expected = [
+        ("g0pA_taskb.txt", "en-nltk-179", "en-nltk-179"),
+        ("ru-a.txt", "ru-nltk-151", "ru-nltk-151"),
+    ]
+    .map(|(a, x, y)| (a.to_string(), x.to_string(), y.to_string()));
+    assert_eq!(auto, expected);
+    // TSV: the same two columns, last.
+    let tsv = batch("auto", "auto.tsv");
+    let mut rows: Vec<&str> = tsv.lines().collect();
+    assert!(
+        rows[0].ends_with("\tdecided_by\tstopwords_a\tstopwords_b"),
+        "{tsv}"
+    );
+    rows.sort();
+    assert!(rows[1].ends_with("\ten-nltk-179\ten-nltk-179"), "{tsv}");
+    assert!(rows[2].ends_with("\tru-nltk-151\tru-nltk-151"), "{tsv}");
+    // A list of the run's own: no field, and empty columns.
+    assert!(
+        lists(&batch("ru", "ru.jsonl"))
+            .iter()
+            .all(|(_, x, y)| x == "-" && y == "-")
+    );
+    let tsv = batch("english", "en.tsv");
+    assert!(tsv.lines().count() > 1, "{tsv}");
+    assert!(tsv.lines().skip(1).all(|r| r.ends_with("\t\t")), "{tsv}");
+}
