@@ -386,3 +386,58 @@ fn batch_pair_records_name_each_documents_list_with_auto() {
     assert!(tsv.lines().count() > 1, "{tsv}");
     assert!(tsv.lines().skip(1).all(|r| r.ends_with("\t\t")), "{tsv}");
 }
+
+/// Seed 000 (a Russian paper on building text collections), a paragraph of four sentences.
+const RU_COLLECTIONS: &str = "Задача формирования тематической коллекции может быть частью других задач, таких как поиск плагиата, построение рубрикатора, составление реферата и др. \
+Методы комплектования при этом зависят от изначально поставленных задач. \
+Тексты могут копироваться с других сайтов, присылаться владельцами, сканироваться и распознаваться с бумажного носителя. \
+По возможности тексты, включаемые в коллекцию, проходят ручную очистку и приводятся к читаемому виду (в основном это касается коммерческих электронных библиотек и полнотекстовых баз данных).";
+
+#[test]
+fn robust_stemming_takes_the_lists_language() {
+    if let Some(seeds) = shared_seeds() {
+        let paper = std::fs::read_to_string(seeds.join("000_1ed9e52e72259a4f.txt")).unwrap();
+        assert!(paper.contains(RU_COLLECTIONS));
+    }
+    // Words that differ only in their endings: a case or a number changed, in every sentence.
+    let mut edited = RU_COLLECTIONS.to_string();
+    for (from, to) in [
+        ("тематической коллекции", "тематических коллекций"),
+        ("поставленных задач", "поставленной задачи"),
+        ("с других сайтов", "с другого сайта"),
+        (
+            "проходят ручную очистку и приводятся",
+            "проходит ручную очистку и приводится",
+        ),
+    ] {
+        assert!(edited.contains(from), "{from}");
+        edited = edited.replace(from, to);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+    std::fs::write(&a, RU_COLLECTIONS).unwrap();
+    std::fs::write(&b, &edited).unwrap();
+    let weakest = |stopwords: &str, stem: bool| {
+        let mut args = vec![
+            "compare",
+            "--json",
+            "--mode",
+            "robust",
+            "--stopwords",
+            stopwords,
+        ];
+        if stem {
+            args.push("--stem");
+        }
+        args.extend([a.to_str().unwrap(), b.to_str().unwrap()]);
+        let v = json(&args);
+        assert_eq!(v["blocks"].as_array().unwrap().len(), 1, "{v}");
+        v["blocks"][0]["min_term_similarity"].as_f64().unwrap()
+    };
+    // Unstemmed, half the terms of the weakest sentence pair differ; stemmed by the Russian
+    // Snowball stemmer (the list's language, or the list auto chose), none does. The English
+    // stemmer leaves Cyrillic words as they are: it would give 0.5 too.
+    assert_eq!(weakest("russian", false), 0.5);
+    assert_eq!(weakest("russian", true), 1.0);
+    assert_eq!(weakest("auto", true), 1.0);
+}
