@@ -42,19 +42,24 @@ impl<S: Send> Sketched<S> {
         progress: &dyn Progress,
     ) {
         let n = chunk.len() as u64;
-        self.sketches.extend(sketch_documents(detector, &chunk));
+        match &self.auto {
+            // Each document's list chosen right after its sketch, on the same thread, which
+            // remembers the language it just told (`text::language`).
+            Some(auto) => {
+                let (sketches, lists): (Vec<S>, Vec<String>) = chunk
+                    .par_iter()
+                    .map(|d| (detector.sketch(d), auto.for_text(&d.text).id().to_string()))
+                    .unzip();
+                self.sketches.extend(sketches);
+                self.stopwords.extend(lists);
+            }
+            None => self.sketches.extend(sketch_documents(detector, &chunk)),
+        }
         self.content.par_extend(
             chunk
                 .par_iter()
                 .map(|d| xxhash_rust::xxh3::xxh3_128(d.text.as_bytes())),
         );
-        if let Some(auto) = &self.auto {
-            self.stopwords.par_extend(
-                chunk
-                    .par_iter()
-                    .map(|d| auto.for_text(&d.text).id().to_string()),
-            );
-        }
         for d in chunk {
             self.ids.push(d.id);
             if self.keep_texts {
