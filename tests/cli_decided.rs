@@ -334,7 +334,7 @@ fn batch_pair_records_carry_what_decided_them() {
     }
     let tsv = run(&["--out-format", "tsv"]);
     let rows: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
-    assert_eq!(rows[0].last(), Some(&"decided_by"));
+    assert_eq!(rows[0][9], "decided_by");
     assert_eq!(rows.len(), records.len() + 1);
     let mut from_tsv: Vec<&str> = rows[1..].iter().map(|r| r[9]).collect();
     let mut from_jsonl: Vec<&str> = records

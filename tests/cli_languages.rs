@@ -285,3 +285,159 @@ fn seed_sentence_lengths_leave_out_the_lists_words() {
     assert_eq!(length_of("003_b3807afdef5de029.txt", uk, "ukrainian"), 8);
     assert_eq!(length_of("003_b3807afdef5de029.txt", uk, "english"), 10);
 }
+
+/// Feng Jinbo's SL+ST paper (seed 002, traditional characters), §2's first paragraph; its words
+/// and signature are worked out in tests/golden.rs.
+const FENG_PARAGRAPH: &str = "以單詞或者n-grams為單位提取特征碼時,提取出的特征過多,為優(yōu)化性能,\
+通常需要過濾某些特征,從一定程度上降低了準確率。本文以句子作為一個基本提取單位,將匹配出的兩個文檔間的公共句子塊作為一個特征。";
+
+#[test]
+fn an_edited_chinese_paragraph_is_found_with_the_chinese_list() {
+    if let Some(seeds) = shared_seeds() {
+        let paper = std::fs::read_to_string(seeds.join("002_9263c3c4b181bbca.txt")).unwrap();
+        assert!(paper.contains(FENG_PARAGRAPH));
+    }
+    // Full-width commas for the ASCII ones, a word for a word (匹配 "match" → 比對 "compare").
+    let edited = FENG_PARAGRAPH.replace(',', "，").replace("匹配", "比對");
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+    std::fs::write(&a, FENG_PARAGRAPH).unwrap();
+    std::fs::write(&b, &edited).unwrap();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    found(a, b, "chinese", "zh-nltk-841");
+    let (v, auto) = lengths(b, "auto");
+    assert_eq!(v["stopwords"], "zh-nltk-841");
+    assert_eq!(auto, [27, 19]);
+    // No word of the English list is in the paragraph: every word counts, 34 and 23.
+    assert_eq!(lengths(b, "english").1, [34, 23]);
+}
+
+#[test]
+fn batch_pair_records_name_each_documents_list_with_auto() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).unwrap();
+    let ru = std::fs::read_to_string(common::repo().join(RU_RAIN)).unwrap();
+    std::fs::write(corpus.join("ru-a.txt"), &ru).unwrap();
+    let edited = ru.replace("Вечером все соседи", "Вечером все жильцы");
+    std::fs::write(corpus.join("ru-b.txt"), edited).unwrap();
+    for name in ["g0pA_taskb.txt", "orig_taskb.txt"] {
+        let from = common::repo().join("corpora/clough").join(name);
+        std::fs::copy(from, corpus.join(name)).unwrap();
+    }
+    let batch = |stopwords: &str, out: &str| {
+        let out = dir.path().join(out);
+        let args = [
+            "batch",
+            corpus.to_str().unwrap(),
+            "-q",
+            "--stopwords",
+            stopwords,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let o = slst(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        std::fs::read_to_string(out).unwrap()
+    };
+    // Each pair names its documents' lists: Russian for the Russian pair, English for the
+    // English one.
+    let lists = |jsonl: &str| -> Vec<(String, String, String)> {
+        let record = |l: &str| -> serde_json::Value { serde_json::from_str(l).unwrap() };
+        let text = |v: &serde_json::Value| v.as_str().unwrap_or("-").to_string();
+        let mut out: Vec<_> = jsonl
+            .lines()
+            .map(record)
+            .map(|v| {
+                (
+                    text(&v["a"]),
+                    text(&v["stopwords_a"]),
+                    text(&v["stopwords_b"]),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let auto = lists(&batch("auto", "auto.jsonl"));
+    let expected = [
+        ("g0pA_taskb.txt", "en-nltk-179", "en-nltk-179"),
+        ("ru-a.txt", "ru-nltk-151", "ru-nltk-151"),
+    ]
+    .map(|(a, x, y)| (a.to_string(), x.to_string(), y.to_string()));
+    assert_eq!(auto, expected);
+    // TSV: the same two columns, last.
+    let tsv = batch("auto", "auto.tsv");
+    let mut rows: Vec<&str> = tsv.lines().collect();
+    assert!(
+        rows[0].ends_with("\tdecided_by\tstopwords_a\tstopwords_b"),
+        "{tsv}"
+    );
+    rows.sort();
+    assert!(rows[1].ends_with("\ten-nltk-179\ten-nltk-179"), "{tsv}");
+    assert!(rows[2].ends_with("\tru-nltk-151\tru-nltk-151"), "{tsv}");
+    // A list of the run's own: no field, and empty columns.
+    assert!(
+        lists(&batch("ru", "ru.jsonl"))
+            .iter()
+            .all(|(_, x, y)| x == "-" && y == "-")
+    );
+    let tsv = batch("english", "en.tsv");
+    assert!(tsv.lines().count() > 1, "{tsv}");
+    assert!(tsv.lines().skip(1).all(|r| r.ends_with("\t\t")), "{tsv}");
+}
+
+/// Seed 000 (a Russian paper on building text collections), a paragraph of four sentences.
+const RU_COLLECTIONS: &str = "Задача формирования тематической коллекции может быть частью других задач, таких как поиск плагиата, построение рубрикатора, составление реферата и др. \
+Методы комплектования при этом зависят от изначально поставленных задач. \
+Тексты могут копироваться с других сайтов, присылаться владельцами, сканироваться и распознаваться с бумажного носителя. \
+По возможности тексты, включаемые в коллекцию, проходят ручную очистку и приводятся к читаемому виду (в основном это касается коммерческих электронных библиотек и полнотекстовых баз данных).";
+
+#[test]
+fn robust_stemming_takes_the_lists_language() {
+    if let Some(seeds) = shared_seeds() {
+        let paper = std::fs::read_to_string(seeds.join("000_1ed9e52e72259a4f.txt")).unwrap();
+        assert!(paper.contains(RU_COLLECTIONS));
+    }
+    // Words that differ only in their endings: a case or a number changed, in every sentence.
+    let mut edited = RU_COLLECTIONS.to_string();
+    for (from, to) in [
+        ("тематической коллекции", "тематических коллекций"),
+        ("поставленных задач", "поставленной задачи"),
+        ("с других сайтов", "с другого сайта"),
+        (
+            "проходят ручную очистку и приводятся",
+            "проходит ручную очистку и приводится",
+        ),
+    ] {
+        assert!(edited.contains(from), "{from}");
+        edited = edited.replace(from, to);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+    std::fs::write(&a, RU_COLLECTIONS).unwrap();
+    std::fs::write(&b, &edited).unwrap();
+    let weakest = |stopwords: &str, stem: bool| {
+        let mut args = vec![
+            "compare",
+            "--json",
+            "--mode",
+            "robust",
+            "--stopwords",
+            stopwords,
+        ];
+        if stem {
+            args.push("--stem");
+        }
+        args.extend([a.to_str().unwrap(), b.to_str().unwrap()]);
+        let v = json(&args);
+        assert_eq!(v["blocks"].as_array().unwrap().len(), 1, "{v}");
+        v["blocks"][0]["min_term_similarity"].as_f64().unwrap()
+    };
+    // Unstemmed, half the terms of the weakest sentence pair differ; stemmed by the Russian
+    // Snowball stemmer (the list's language, or the list auto chose), none does. The English
+    // stemmer leaves Cyrillic words as they are: it would give 0.5 too.
+    assert_eq!(weakest("russian", false), 0.5);
+    assert_eq!(weakest("russian", true), 1.0);
+    assert_eq!(weakest("auto", true), 1.0);
+}

@@ -82,7 +82,10 @@ enum Cell {
 }
 
 fn table_cell(column: &str, text: &str) -> Cell {
-    let numeric = !matches!(column, "a" | "b" | "method" | "template" | "decided_by");
+    let numeric = !matches!(
+        column,
+        "a" | "b" | "method" | "template" | "decided_by" | "stopwords_a" | "stopwords_b"
+    );
     match text {
         "" => Cell::Empty,
         t if numeric => Cell::Number(t.parse().unwrap()),
@@ -151,14 +154,16 @@ fn tsv_and_csv_carry_the_json_lines_flat_fields() {
     let md5 = batch(d, "c", "p.tsv", &["--method", "md5"]);
     assert_eq!(
         md5.lines().nth(1),
-        Some("copy.txt\torig.txt\tmd5\t1\t\t\t\t\t\trule")
+        Some("copy.txt\torig.txt\tmd5\t1\t\t\t\t\t\trule\t\t")
     );
+    // With `auto`, each document's list in the last two columns.
+    assert!(same_rows_in_every_format(d, clough, &["--stopwords", "auto"]) > 20);
     // Templates reported: the reason in the column before `decided_by`.
     let n = same_rows_in_every_format(d, "c", &["--templates", "report"]);
     let tsv = batch(d, "c", "p.tsv", &["--templates", "report"]);
     let templates = tsv
         .lines()
-        .filter(|l| l.ends_with("one template for another day?\tother-figures"))
+        .filter(|l| l.ends_with("one template for another day?\tother-figures\t\t"))
         .count();
     assert!(templates >= 2 && templates < n, "{tsv}");
 }

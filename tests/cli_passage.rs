@@ -129,7 +129,10 @@ fn beside_the_containment_rule_each_pair_says_what_kept_it() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[1..].iter().all(|l| l.ends_with("\tpassage")), "{out}");
+    assert!(
+        lines[1..].iter().all(|l| l.ends_with("\tpassage\t\t")),
+        "{out}"
+    );
 }
 
 #[test]

@@ -411,8 +411,8 @@ fn templates_are_dropped_or_reported_as_such() {
     // TSV: the column before `decided_by`, empty for a duplicate.
     let (tsv, _) = run(&["--out-format", "tsv", "--templates", "report"]);
     let rows: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
-    assert_eq!(rows[0][8..], ["template", "decided_by"]);
-    assert!(rows.iter().all(|r| r.len() == 10), "{tsv}");
+    assert_eq!(rows[0][8..10], ["template", "decided_by"]);
+    assert!(rows.iter().all(|r| r.len() == 12), "{tsv}");
     assert_eq!(
         rows.iter()
             .filter(|r| r[8].starts_with("the same words"))

@@ -146,3 +146,60 @@ fn five_block_with_a_failing_third_sentence_becomes_two_two_blocks() {
     );
     assert_eq!(c.similarity.resemblance, 4.0 / 6.0);
 }
+
+/// Feng Jinbo's SL+ST paper (2015, in traditional characters), §2, its first paragraph: the
+/// text as the paper has it, with the pinyin `(yōu)` that its conversion left after `優`.
+const FENG_PARAGRAPH: &str = "以單詞或者n-grams為單位提取特征碼時,提取出的特征過多,為優(yōu)化性能,\
+通常需要過濾某些特征,從一定程度上降低了準確率。本文以句子作為一個基本提取單位,將匹配出的兩個文檔間的公共句子塊作為一個特征。";
+
+/// HAND-CHECKED. Sentences end at `。` (UAX #29: an STerm), so the paragraph has two (bytes
+/// 0..167 and 167..282). Words are cut by ICU4X's Chinese dictionary, not one per run of Han
+/// characters; `[…]` is a word of NLTK's Chinese list (zh-nltk-841):
+///   [以] 單詞 [或者] n grams 為 單位 提取 特征 碼 時 提取 出 [的] 特征 過多 為 優 yōu 化 性能
+///   [通常] [需要] 過濾 [某些] 特征 從一 定 程度 上 降低 [了] 準確 率
+///     34 words − 7 = 27 terms → "r"; leading terms 單詞 n
+///   本文 [以] 句子 作為 一個 [基本] 提取 單位 將 匹配 出 [的] 兩個 文 檔 間 [的] 公共 句子 塊 作為
+///   一個 特征
+///     23 words − 4 = 19 terms → "j"; leading terms 本文 句子
+/// The dictionary's cuts are a dictionary's: `從一 定` (for 從 一定), and the list is in
+/// simplified characters, so the traditional 為, 將, 從 (为, 将, 从 in it) stay terms.
+#[test]
+fn chinese_paragraph_is_cut_into_words_by_the_dictionary() {
+    let sentences: Vec<_> = slst::text::split_sentences(FENG_PARAGRAPH);
+    assert_eq!(sentences, [0..167, 167..282]);
+    let stopwords = slst::text::StopWords::builtin("zh").unwrap();
+    let terms = |r: std::ops::Range<usize>| {
+        let mut out = Vec::new();
+        slst::text::for_each_word(&FENG_PARAGRAPH[r], |w| {
+            if !stopwords.contains(w) {
+                out.push(w.to_string());
+            }
+        });
+        out.join(" ")
+    };
+    assert_eq!(
+        terms(sentences[0].clone()),
+        "單詞 n grams 為 單位 提取 特征 碼 時 提取 出 特征 過多 為 優 yōu 化 性能 過濾 特征 從一 定 \
+         程度 上 降低 準確 率"
+    );
+    assert_eq!(
+        terms(sentences[1].clone()),
+        "本文 句子 作為 一個 提取 單位 將 匹配 出 兩個 文 檔 間 公共 句子 塊 作為 一個 特征"
+    );
+    let slst = SlSt::new(SlstConfig {
+        profile: slst::ProfileConfig {
+            stopwords,
+            ..Default::default()
+        },
+        ..SlstConfig::default()
+    })
+    .unwrap();
+    let p = slst.sketch(&Document::new("feng", FENG_PARAGRAPH));
+    assert_eq!(p.length_string(), "rj");
+    let lead: Vec<Vec<&str>> = p
+        .sentences
+        .iter()
+        .map(|s| s.leading.iter().collect())
+        .collect();
+    assert_eq!(lead, [["單詞", "n"], ["本文", "句子"]]);
+}

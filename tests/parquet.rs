@@ -290,6 +290,7 @@ fn parquet_pairs_and_groups_read_back_equal_the_json_lines() {
         &["--mode", "paper", "--blocks"],
         &["--method", "md5", "--blocks"],
         &["--templates", "report"],
+        &["--stopwords", "auto"],
     ] {
         let run = |out: &str, groups: &str, format: &[&str]| {
             let args = [

@@ -101,6 +101,7 @@ fn batch_pairs_groups_and_summaries_follow_their_schemas() {
         ),
         (clough, &["--containment", "0.8"]),
         (clough, &["--min-shared-words", "30", "--blocks"]),
+        (clough, &["--stopwords", "auto", "--blocks"]),
         (copies, &["--method", "md5"]),
         (copies, &["--blocks", "--group-pairs"]),
     ] {
@@ -249,9 +250,15 @@ fn the_schemas_refuse_what_slst_does_not_write() {
     let mut unnamed = pair.clone();
     unnamed["decided_by"] = "luck".into();
     assert!(s.check("pair", &unnamed).is_err());
-    let mut lone = pair;
+    let mut lone = pair.clone();
     lone.as_object_mut().unwrap().remove("matched_sentences");
     assert!(s.check("pair", &lone).is_err());
+    // The lists chosen with `auto` come as a pair.
+    let mut auto = pair;
+    auto["stopwords_a"] = "ru-nltk-151".into();
+    assert!(s.check("pair", &auto).is_err());
+    auto["stopwords_b"] = "en-nltk-179".into();
+    assert_eq!(s.check("pair", &auto), Ok(()));
 }
 
 /// The schemas list exactly the names of `decided_by` the library writes.

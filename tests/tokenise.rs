@@ -96,6 +96,17 @@ fn mixed_ascii_and_non_ascii_text_tokenises_as_icu() {
 }
 
 #[test]
+fn seed_papers_tokenise_as_icu() {
+    // Russian, Ukrainian and Chinese (Han text among ASCII headings and numbers): the paragraphs
+    // that are ASCII take the fast path, the others ICU4X with its dictionary for Chinese.
+    let Some(dir) = common::shared_seeds() else {
+        return;
+    };
+    let (docs, _) = check_sources(&[dir], &SourceOptions::default());
+    assert_eq!(docs, 5);
+}
+
+#[test]
 fn reuters21578_tokenises_as_icu() {
     let Some(dir) = shared("reuters21578") else {
         return;

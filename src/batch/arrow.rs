@@ -32,6 +32,8 @@ fn flat_fields() -> Vec<Field> {
         (DataType::UInt64, true),
         (DataType::Utf8, true),
         (DataType::Utf8, false),
+        (DataType::Utf8, true),
+        (DataType::Utf8, true),
     ];
     PAIR_COLUMNS
         .iter()
@@ -108,6 +110,8 @@ pub fn pair_batch<E: Serialize>(
         counts(chunk.iter().map(|r| r.matched_sentences)),
         strings(chunk.iter().map(|r| r.template)),
         strings(chunk.iter().map(|r| Some(r.decided_by.name()))),
+        strings(chunk.iter().map(|r| r.stopwords_a)),
+        strings(chunk.iter().map(|r| r.stopwords_b)),
     ];
     if details {
         columns.push(blocks_column(chunk)?);

@@ -34,6 +34,7 @@ mod verify;
 pub mod output;
 #[cfg(feature = "parquet")]
 mod parquet;
+mod sketched;
 mod summary;
 
 use std::collections::HashSet;
@@ -53,6 +54,7 @@ pub use crate::method::{
 use crate::corpus::{Item, Skipped};
 use crate::document::Document;
 use crate::method::{Detector, PairRule};
+use sketched::Sketched;
 
 /// How candidate pairs are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -144,6 +146,9 @@ pub struct SketchedCorpus<S> {
     /// The documents' texts, in input order, when kept ([`BatchConfig::min_shared_words`]);
     /// else empty.
     pub texts: Vec<String>,
+    /// With the stop words `auto`: the id of the list chosen for each document, in input order
+    /// ([`crate::text::StopWords::for_text`]); else empty.
+    pub stopwords: Vec<String>,
 }
 
 impl<S> Default for SketchedCorpus<S> {
@@ -157,6 +162,7 @@ impl<S> Default for SketchedCorpus<S> {
             page_notes: Vec::new(),
             boilerplate_blocks: Vec::new(),
             texts: Vec::new(),
+            stopwords: Vec::new(),
         }
     }
 }
@@ -227,7 +233,7 @@ pub fn sketch_corpus<D: Detector>(
         // Called from a thread of a rayon pool (a library caller's `install`, with its own
         // thread count): a thread started here would sketch on the global pool instead, so the
         // pool's threads sketch each chunk once it is read.
-        let mut sketched = Sketched::new(keep_texts);
+        let mut sketched = Sketched::new(detector, keep_texts);
         read_chunks(items, &mut corpus, |chunk| {
             sketched.add(chunk, detector, progress);
             true
@@ -242,7 +248,7 @@ pub fn sketch_corpus<D: Detector>(
         let (sender, receiver) = std::sync::mpsc::sync_channel::<Vec<Document>>(1);
         std::thread::scope(|scope| {
             let sketcher = scope.spawn(move || {
-                let mut sketched = Sketched::new(keep_texts);
+                let mut sketched = Sketched::new(detector, keep_texts);
                 for chunk in receiver {
                     sketched.add(chunk, detector, progress);
                 }
@@ -256,12 +262,9 @@ pub fn sketch_corpus<D: Detector>(
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     };
-    (corpus.ids, corpus.sketches, corpus.content, corpus.texts) = (
-        sketched.ids,
-        sketched.sketches,
-        sketched.content,
-        sketched.texts,
-    );
+    let s = sketched;
+    (corpus.ids, corpus.sketches, corpus.content) = (s.ids, s.sketches, s.content);
+    (corpus.texts, corpus.stopwords) = (s.texts, s.stopwords);
     corpus.page_notes = notes;
     // Corpus-wide adjustments (SpotSigs' IDF band, the robust mode's term order).
     detector.prepare_corpus(&mut corpus.sketches);
@@ -296,51 +299,6 @@ fn read_chunks<S>(
     }
     if !chunk.is_empty() {
         hand(chunk);
-    }
-}
-
-/// What sketching keeps of the documents read so far, in input order.
-struct Sketched<S> {
-    ids: Vec<String>,
-    sketches: Vec<S>,
-    content: Vec<u128>,
-    /// The texts, when kept.
-    texts: Vec<String>,
-    keep_texts: bool,
-}
-
-impl<S: Send> Sketched<S> {
-    fn new(keep_texts: bool) -> Self {
-        Sketched {
-            ids: Vec::new(),
-            sketches: Vec::new(),
-            content: Vec::new(),
-            texts: Vec::new(),
-            keep_texts,
-        }
-    }
-
-    /// Sketches and hashes one chunk of documents, in parallel on the current pool.
-    fn add<D: Detector<Sketch = S>>(
-        &mut self,
-        chunk: Vec<Document>,
-        detector: &D,
-        progress: &dyn Progress,
-    ) {
-        let n = chunk.len() as u64;
-        self.sketches.extend(sketch_documents(detector, &chunk));
-        self.content.par_extend(
-            chunk
-                .par_iter()
-                .map(|d| xxhash_rust::xxh3::xxh3_128(d.text.as_bytes())),
-        );
-        for d in chunk {
-            self.ids.push(d.id);
-            if self.keep_texts {
-                self.texts.push(d.text);
-            }
-        }
-        progress.advance(n);
     }
 }
 

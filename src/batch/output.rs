@@ -123,7 +123,7 @@ impl PairFormat {
 /// The flat columns of a pair record, in order: the columns of TSV, CSV and Parquet, and the
 /// JSON line's fields but the nested ones (`blocks`, `evidence`) and the `note` that comes with
 /// them. A column a record lacks is empty (`null` in Parquet).
-pub const PAIR_COLUMNS: [&str; 10] = [
+pub const PAIR_COLUMNS: [&str; 12] = [
     "a",
     "b",
     "method",
@@ -134,6 +134,8 @@ pub const PAIR_COLUMNS: [&str; 10] = [
     "matched_sentences",
     "template",
     "decided_by",
+    "stopwords_a",
+    "stopwords_b",
 ];
 
 /// A block of a reported pair, located in both documents (as in `slst compare --json`).
@@ -158,7 +160,9 @@ pub struct PairBlock {
 /// "block_count","matched_sentences"}` plus, with details, `"blocks"` (SL+ST in either mode) or
 /// `"note"` and `"evidence"` (the other methods), `"template"` for a pair reported as a
 /// template ([`crate::method::PairRule::WithTemplates`]), and last `"decided_by"`, the condition
-/// of the method's decision that decided the pair ([`DecidedBy`]). `a` is the earlier document. Methods other
+/// of the method's decision that decided the pair ([`DecidedBy`]), then with the stop words
+/// `auto` `"stopwords_a"` and `"stopwords_b"`, the list chosen for each document. `a` is the
+/// earlier document. Methods other
 /// than SL+ST have no blocks: `block_count` is absent, and a containment they cannot define is
 /// `null`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -200,6 +204,13 @@ pub struct PairRecord<'a, E: Serialize> {
     pub passages: Option<&'a [crate::align::Passage]>,
     /// The condition of the method's decision that decided the pair.
     pub decided_by: DecidedBy,
+    /// With the stop words `auto`: the id of the list chosen for a
+    /// ([`crate::batch::SketchedCorpus::stopwords`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopwords_a: Option<&'a str>,
+    /// With the stop words `auto`: the id of the list chosen for b.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopwords_b: Option<&'a str>,
 }
 
 impl<'a, E: Evidence> PairRecord<'a, E> {
@@ -212,9 +223,12 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
         details: bool,
     ) -> Self {
         let corpus = &result.corpus;
+        let stopwords = |doc: usize| corpus.stopwords.get(doc).map(String::as_str);
         PairRecord {
             passages: pair.passages.as_deref(),
             decided_by: pair.decided_by(),
+            stopwords_a: stopwords(pair.a),
+            stopwords_b: stopwords(pair.b),
             ..PairRecord::of(
                 detector,
                 (&corpus.ids[pair.a], &corpus.sketches[pair.a]),
@@ -271,6 +285,8 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
             template: c.template(),
             passages: None,
             decided_by: c.decided_by(),
+            stopwords_a: None,
+            stopwords_b: None,
         }
     }
 }
@@ -445,6 +461,8 @@ impl<E: Serialize> PairRecord<'_, E> {
             count(self.matched_sentences),
             self.template.unwrap_or_default().to_string(),
             self.decided_by.name().to_string(),
+            self.stopwords_a.unwrap_or_default().to_string(),
+            self.stopwords_b.unwrap_or_default().to_string(),
         ]
     }
 }

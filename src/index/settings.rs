@@ -65,9 +65,10 @@ fn read<C: MethodConfig + Default>(
         }
     }
     let mut config = C::default().with_map(map).ok()?;
-    // `auto` holds no words: it is kept as the setting, each document's list chosen anew.
+    // `auto` holds no words: it is kept as the setting, each document's list chosen anew. A
+    // built-in list with the words stored is that list, with its language (and stemmer).
     *config.stopwords_mut() = StopWords::builtin(&id)
-        .filter(StopWords::is_auto)
+        .filter(|list| list.is_auto() || list.words() == words)
         .unwrap_or_else(|| StopWords::parse(&id, &words.join("\n")));
     Some(config)
 }

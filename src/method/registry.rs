@@ -221,6 +221,15 @@ impl Params {
         }
     }
 
+    /// The stop words `auto` ([`crate::text::StopWords::auto`]) when they are the setting: each
+    /// document's list is then its own, `auto.for_text(text)`, which reports name beside the
+    /// document (`compare --json`'s `a` and `b`, batch's `stopwords_a` and `stopwords_b`).
+    pub fn auto_stopwords(&self) -> Option<crate::text::StopWords> {
+        self.stopwords()
+            .and_then(crate::text::StopWords::builtin)
+            .filter(crate::text::StopWords::is_auto)
+    }
+
     /// The threshold θ of the decision, for the methods that have one.
     pub fn threshold(&self) -> Option<f64> {
         match self {

@@ -80,9 +80,7 @@ impl DocumentSummary {
     /// (`params`) are `auto`.
     pub fn with_stopwords(mut self, doc: &Document, params: &Params) -> Self {
         self.stopwords = params
-            .stopwords()
-            .and_then(crate::text::StopWords::builtin)
-            .filter(crate::text::StopWords::is_auto)
+            .auto_stopwords()
             .map(|auto| auto.for_text(&doc.text).id().to_string());
         self
     }

@@ -1,5 +1,7 @@
 //! A text's language, as far as the stop-word lists need it (`--stopwords auto`).
 
+use std::cell::Cell;
+
 use whatlang::Lang;
 
 /// How much of a text is read to tell its language: the opening is enough, and detection costs
@@ -21,11 +23,24 @@ pub fn language(text: &str) -> Option<&'static str> {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let info = whatlang::detect(&text[..end])?;
-    if !info.is_reliable() {
-        return None;
+    let sample = &text[..end];
+    // The last sample told on this thread, by its hash: a document's language is asked for
+    // twice in a row (its sketch, then the record naming its list), and telling it costs far
+    // more than hashing the sample.
+    thread_local! {
+        static LAST: Cell<Option<(u128, Option<&'static str>)>> = const { Cell::new(None) };
     }
-    code(info.lang())
+    let key = xxhash_rust::xxh3::xxh3_128(sample.as_bytes());
+    if let Some((last, code)) = LAST.get()
+        && last == key
+    {
+        return code;
+    }
+    let told = whatlang::detect(sample)
+        .filter(whatlang::Info::is_reliable)
+        .and_then(|info| code(info.lang()));
+    LAST.set(Some((key, told)));
+    told
 }
 
 /// A language's ISO 639-1 code, for the languages with a built-in stop-word list.

@@ -331,6 +331,21 @@ mod tests {
     }
 
     #[test]
+    fn chinese_sentences_end_at_full_stop_exclamation_and_question_marks() {
+        // 。！？ are STerm in UAX #29: a break after each, with no space needed; the ideographic
+        // comma is not.
+        assert_eq!(
+            sentences("結果如何？新算法的準確率較高！實驗在AP90上進行，效率也較高。下一段"),
+            [
+                "結果如何？",
+                "新算法的準確率較高！",
+                "實驗在AP90上進行，效率也較高。",
+                "下一段"
+            ]
+        );
+    }
+
+    #[test]
     fn initials_join_a_name() {
         assert_eq!(
             sentences("The book is by J. R. R. Tolkien. It sold well."),

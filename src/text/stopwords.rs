@@ -11,6 +11,7 @@ type FastSet = HashSet<String, foldhash::fast::RandomState>;
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use rust_stemmers::Algorithm;
 
 /// The built-in English list: NLTK's English stop-word list (179 words), shipped as data in
 /// `src/text/data/en-nltk-179.txt`.
@@ -80,7 +81,37 @@ pub struct StopWords {
     /// `auto`: no words of its own; each document takes its language's list
     /// ([`StopWords::for_text`]).
     auto: bool,
+    /// The ISO 639-1 code of a built-in list's language; `None` for a list read from a file,
+    /// `none` and `auto`.
+    language: Option<&'static str>,
 }
+
+/// The Snowball stemmers (the `rust-stemmers` crate) by the ISO 639-1 code of the built-in
+/// list of their language: the one mapping between stop-word lists and stemmers
+/// ([`StopWords::stemmer`]).
+const SNOWBALL: &[(&str, Algorithm)] = {
+    use Algorithm::*;
+    &[
+        ("ar", Arabic),
+        ("da", Danish),
+        ("de", German),
+        ("el", Greek),
+        ("en", English),
+        ("es", Spanish),
+        ("fi", Finnish),
+        ("fr", French),
+        ("hu", Hungarian),
+        ("it", Italian),
+        ("nl", Dutch),
+        ("no", Norwegian),
+        ("pt", Portuguese),
+        ("ro", Romanian),
+        ("ru", Russian),
+        ("sv", Swedish),
+        ("ta", Tamil),
+        ("tr", Turkish),
+    ]
+};
 
 /// The longest word that [`pack`] packs.
 const PACKED_MAX: usize = 15;
@@ -168,12 +199,13 @@ impl StopWords {
             packed: Arc::new(packed),
             longest,
             auto: false,
+            language: None,
         }
     }
 
     /// The built-in list of a language (a row of [`LANGUAGES`]); its id is the ISO 639-1 code,
     /// the source and the number of words (`ru-nltk-151`).
-    fn language(code: &str, source: Source) -> Self {
+    fn language(code: &'static str, source: Source) -> Self {
         if code == "en" {
             return Self::english();
         }
@@ -183,7 +215,10 @@ impl StopWords {
             Source::Nltk => "nltk",
             Source::Iso => "iso",
         };
-        Self::from_words(&format!("{code}-{source}-{}", list.len()), list.words_set())
+        Self {
+            language: Some(code),
+            ..Self::from_words(&format!("{code}-{source}-{}", list.len()), list.words_set())
+        }
     }
 
     /// The words as a set (a copy).
@@ -222,7 +257,10 @@ impl StopWords {
     /// assert!(!stop.contains("pagerank"));
     /// ```
     pub fn english() -> Self {
-        Self::parse("en-nltk-179", ENGLISH_NLTK)
+        Self {
+            language: Some("en"),
+            ..Self::parse("en-nltk-179", ENGLISH_NLTK)
+        }
     }
 
     /// Each document's own language's list (id `auto`): [`StopWords::for_text`] chooses it by
@@ -363,6 +401,28 @@ impl StopWords {
         &self.id
     }
 
+    /// The Snowball stemmer for terms counted with this list: a built-in list's language's,
+    /// where Snowball has one (`None` for Ukrainian or Chinese: a text is never stemmed by
+    /// another language's rules), and English for a list of no language (a file, `none`).
+    /// [`StopWords::auto`] has no stemmer of its own: take [`StopWords::for_text`]'s.
+    ///
+    /// # Example
+    /// ```
+    /// use rust_stemmers::Algorithm;
+    /// use slst::text::StopWords;
+    /// assert_eq!(StopWords::builtin("ru").unwrap().stemmer(), Some(Algorithm::Russian));
+    /// assert_eq!(StopWords::builtin("uk").unwrap().stemmer(), None);
+    /// assert_eq!(StopWords::none().stemmer(), Some(Algorithm::English));
+    /// ```
+    pub fn stemmer(&self) -> Option<Algorithm> {
+        match self.language {
+            Some(code) => SNOWBALL
+                .iter()
+                .find_map(|&(c, algorithm)| (c == code).then_some(algorithm)),
+            None => Some(Algorithm::English),
+        }
+    }
+
     /// The words, sorted (an index stores them, so that a list read from a file is kept).
     pub fn words(&self) -> Vec<&str> {
         let mut words: Vec<&str> = self.words.iter().map(String::as_str).collect();
@@ -416,6 +476,21 @@ impl<'de> serde::Deserialize<'de> for StopWords {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_stemmer_is_the_one_of_its_lists_language() {
+        for &(code, algorithm) in SNOWBALL {
+            let (name, _, _) = LANGUAGES.iter().find(|&&(_, c, _)| c == code).unwrap();
+            assert_eq!(format!("{algorithm:?}").to_lowercase(), *name);
+            assert_eq!(StopWords::builtin(code).unwrap().stemmer(), Some(algorithm));
+        }
+        assert_eq!(StopWords::english().stemmer(), Some(Algorithm::English));
+        assert_eq!(StopWords::builtin("zh").unwrap().stemmer(), None);
+        assert_eq!(
+            StopWords::parse("file:x", "a").stemmer(),
+            Some(Algorithm::English)
+        );
+    }
 
     #[test]
     fn english_list_has_179_words() {

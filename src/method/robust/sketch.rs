@@ -46,8 +46,9 @@ pub(crate) fn is_figure(id: u64) -> bool {
     id & 1 == 1
 }
 
-/// Snowball English stems of words, remembered: a text repeats its vocabulary, and the stemmer
-/// allocates on every call. In memory only, so its randomly seeded hasher is harmless.
+/// Snowball stems of words (the stemmer of the document's stop-word list's language,
+/// [`crate::text::StopWords::stemmer`]), remembered: a text repeats its vocabulary, and the
+/// stemmer allocates on every call. In memory only, so its randomly seeded hasher is harmless.
 pub(super) struct Stems {
     stemmer: rust_stemmers::Stemmer,
     seen: HashMap<String, String, foldhash::fast::RandomState>,
@@ -55,9 +56,9 @@ pub(super) struct Stems {
 }
 
 impl Stems {
-    fn new() -> Self {
+    fn new(language: rust_stemmers::Algorithm) -> Self {
         Stems {
-            stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English),
+            stemmer: rust_stemmers::Stemmer::create(language),
             seen: HashMap::default(),
             buf: String::new(),
         }
@@ -230,7 +231,12 @@ impl RobustSlst {
         let mut sentence_terms: Vec<u64> = Vec::new();
         window_terms.clear();
         figures.clear();
-        let mut stemmer = self.config.stem.then(Stems::new);
+        let mut stemmer = self
+            .config
+            .stem
+            .then(|| stopwords.stemmer())
+            .flatten()
+            .map(Stems::new);
         // The headline — the first sentence that holds a term — and which of its terms the
         // rest of the text writes as a name.
         let mut headline: Option<u32> = None;
