@@ -20,7 +20,7 @@
 //! (a run of Thai is one "word", a Han character is one each). ICU4X's words are cut in them by
 //! its models ([`WordSegmenter::new_auto`]: a dictionary for Chinese and Japanese, LSTM models for
 //! the others), so a Chinese sentence's length is its length in words. That segmenter is taken
-//! only for a text that holds a character of those scripts ([`is_unspaced`]): other text, and the
+//! only for a text that holds a character of those scripts (`is_unspaced`): other text, and the
 //! ASCII fast path, keep their speed and their words.
 //!
 //! ICU4X is the oracle of the ASCII path: [`split_sentences_icu`] and [`for_each_word_icu`] take
