@@ -28,7 +28,7 @@
 //! | `insert` | insert max(1, round(A·n)) sentences, each a random sentence of a random document that is not an original, at a random place | A = 0.2 | inserted / n |
 //! | `reorder` | cut the sentences at random into A runs and put the runs in a random other order | A = 4 | share of sentences in runs that moved |
 //! | `substitute` | replace each editable word with probability A, by a word of the other class (stop word ↔ content word, which changes the sentence's length in terms) or of its own class, equal chance | A = 0.1 | share of the words replaced |
-//! | `paste` | paste A consecutive sentences of the original into a sentence of another document (not an original), after a random word of it: the variant is that host document with the passage | A = 5 | share of the original pasted |
+//! | `paste` | paste A consecutive sentences of the original into a sentence of another document (not an original, nor another paste's host while there are others), after a random word of it: the variant is that host document with the passage | A = 5 | share of the original pasted |
 //! | `boilerplate` | put ⌈A/2⌉ header and ⌊A/2⌋ footer sentences of one fixed site boilerplate ([`BOILERPLATE_HEADER`], [`BOILERPLATE_FOOTER`]) around the text | A = 6 | boilerplate sentences / n |
 //!
 //! Every seam an edit makes between sentences (a deleted sentence's place, an inserted sentence,
@@ -126,6 +126,7 @@ pub fn synthesize(docs: Vec<Document>, config: &SynthConfig) -> Result<Synthetic
         pool: &pool,
         vocab: &vocab,
         config,
+        hosts: Default::default(),
     };
 
     let mut documents = Vec::with_capacity(2 * originals.len());

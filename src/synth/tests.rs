@@ -370,6 +370,25 @@ fn paste_puts_the_passage_inside_a_host_sentence() {
 }
 
 #[test]
+fn paste_variants_take_different_hosts_while_there_are_some() {
+    // Four pastes, four documents besides the originals: two variants pasted into one host
+    // would be near-duplicates of each other that the truth does not list.
+    for seed in 0..8 {
+        let (s, docs) = plant(EditKind::Paste, 5.0, seed);
+        assert_eq!(docs.len() - s.records.len(), 4);
+        let hosts: HashSet<&str> = s
+            .records
+            .iter()
+            .map(|r| match r.edits.as_slice() {
+                [Edit::Paste { host, .. }] => host.as_str(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(hosts.len(), s.records.len(), "seed {seed}");
+    }
+}
+
+#[test]
 fn boilerplate_wraps_the_text() {
     let (s, _) = plant(EditKind::Boilerplate, 6.0, 1);
     for (o, v, r) in pairs(&s) {

@@ -1,6 +1,7 @@
 //! Making a variant: each kind of edit applied to an original (see the table of the
 //! [module docs](super)).
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use super::config::{EditKind, KindSpec, SynthConfig};
@@ -23,6 +24,10 @@ pub(super) struct Context<'a> {
     pub(super) vocab: &'a Vocabulary,
     /// The settings.
     pub(super) config: &'a SynthConfig,
+    /// The hosts earlier `paste` variants took: a host is not taken twice while the pool has
+    /// others, or two variants would be near-duplicates of each other that the truth does not
+    /// list.
+    pub(super) hosts: RefCell<HashSet<usize>>,
 }
 
 /// How often an in-sentence edit is drawn before the sentence is left as it was.
@@ -204,26 +209,34 @@ impl Context<'_> {
                 passage.push_str(&unit.gap);
             }
         }
-        // A host: a document that is not an original, with a sentence that has a word after
-        // which the passage can stand (not its last word, not before a sentence-ending mark).
+        // A host: a document that is not an original and not an earlier variant's host, with a
+        // sentence that has a word after which the passage can stand (not its last word, not
+        // before a sentence-ending mark).
         let cut_points = |text: &str| -> Vec<usize> {
             let spans = edit::word_spans(text);
             (0..spans.len().saturating_sub(1))
                 .filter(|&w| edit::editable(text, &(spans[w].end..spans[w].end)))
                 .collect()
         };
+        let has_place = |h: usize| {
+            self.units[h]
+                .units
+                .iter()
+                .any(|s| !cut_points(&s.text).is_empty())
+        };
+        let mut used = self.hosts.borrow_mut();
         let mut tries = 0;
         let (host, sentence, word) = loop {
             let host = if tries < 64 {
                 self.pool[rng.below(self.pool.len())]
             } else {
-                // Unlucky draws: the first document of the pool that has a place.
-                match self.pool.iter().find(|&&h| {
-                    self.units[h]
-                        .units
-                        .iter()
-                        .any(|s| !cut_points(&s.text).is_empty())
-                }) {
+                // Unlucky draws: the first document of the pool that has a place, one not
+                // taken yet if there is one.
+                let fresh = self
+                    .pool
+                    .iter()
+                    .find(|&&h| !used.contains(&h) && has_place(h));
+                match fresh.or_else(|| self.pool.iter().find(|&&h| has_place(h))) {
                     Some(&h) => h,
                     None => {
                         return Err(Error::InvalidParameter {
@@ -235,6 +248,9 @@ impl Context<'_> {
                 }
             };
             tries += 1;
+            if tries <= 64 && used.contains(&host) {
+                continue;
+            }
             let hu = &self.units[host].units;
             let places: Vec<usize> = (0..hu.len())
                 .filter(|&s| !cut_points(&hu[s].text).is_empty())
@@ -246,6 +262,7 @@ impl Context<'_> {
             let cuts = cut_points(&hu[s].text);
             break (host, s, cuts[rng.below(cuts.len())]);
         };
+        used.insert(host);
         let mut out = self.units[host].clone();
         let target = &mut out.units[sentence].text;
         let at = edit::word_spans(target)[word].end;
