@@ -38,13 +38,10 @@ trap 'rm -rf "$work"' EXIT
 rm -rf "$out/json" "$out/plots"
 mkdir -p "$out/json" "$out/plots"
 
-only=""
-run() {
-  local name="$1"; shift
-  echo "== $name" >&2
-  "$bin" eval "$@" --method "${only:-$methods}" --mode "$modes" --json --plots "$out/plots/$name" --title "$name" > "$out/json/$name.json"
-  only=""
-}
+json="$out/json"
+plots="$out/plots"
+# run NAME EVAL_ARG… and synthetic_set BASE STOPWORDS SAMPLE_ARG…
+source scripts/eval_common.sh
 
 bible=corpora/bible-versions
 clough=corpora/clough-short-answers/corpus-20090418
@@ -77,12 +74,8 @@ if [ "$have_shared" = 1 ]; then
     --truth corpora/truth/reuters-exact.tsv --truth-format clusters
   # An AP90-S-like subset (SL+ST paper, section 3.1): the BM25 top 150 of 6 query documents,
   # with near-duplicates planted by slst synth (every edit kind).
-  "$bin" sample "${reuters[@]}" "${sgml[@]}" --text-tags TITLE,BODY --queries 6 --top 150 --seed 1 \
-    --out "$work/reuters-s.trec" --manifest "$out/reuters-s.manifest.json" 2> /dev/null
-  "$bin" synth "$work/reuters-s.trec" --docs 150 --seed 1 --out "$work/reuters-s-synth.trec" \
-    --truth "$out/reuters-s-synth.truth.tsv" 2> /dev/null
-  kinds=last-paragraph,every-nth,delete,insert,reorder,substitute,paste,boilerplate
-  run reuters-s-synthetic "$work/reuters-s-synth.trec" --truth "$out/reuters-s-synth.truth.tsv" --positive "$kinds"
+  synthetic_set reuters-s english "${reuters[@]}" "${sgml[@]}" --text-tags TITLE,BODY
+  run reuters-s-synthetic "$work/reuters-s-synth.trec" --truth "$out/reuters-s-synth.truth.tsv" --positive "$synth_kinds"
 fi
 
 # The labelled web sets (LLVM manual pages): versions (light + heavy, identical pages ignored;
