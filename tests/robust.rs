@@ -206,6 +206,9 @@ proptest! {
                 let n = (sketches[i].len(), sketches[j].len());
                 if PairRule::Duplicates.keeps(&c.similarity, c.duplicate) {
                     prop_assert!(d.may_keep_matched(m, n.0, n.1, PairRule::Duplicates));
+                    // Nor does the pair check screen out a pair the comparison keeps.
+                    let (va, vb) = (d.pair_check_values(&sketches[i]).unwrap(), d.pair_check_values(&sketches[j]).unwrap());
+                    prop_assert!(d.may_keep_pair((n.0, &va), (n.1, &vb), PairRule::Duplicates));
                 }
             }
         }

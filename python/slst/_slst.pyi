@@ -191,6 +191,13 @@ class Detector:
     def fewest_matched(
         self, sizes: List[int], rule: str = "duplicates", containment: float = 0.8
     ) -> Optional[List[Optional[int]]]: ...
+    def pair_check_values(self, sketch: Sketch) -> Optional[List[int]]: ...
+    def may_keep_pairs(
+        self,
+        items: List[Tuple[int, List[int], int, List[int]]],
+        rule: str = "duplicates",
+        containment: float = 0.8,
+    ) -> Optional[List[bool]]: ...
     def verify_many(
         self,
         items: List[Tuple[str, bytes, str, bytes]],

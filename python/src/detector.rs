@@ -16,7 +16,9 @@ use slst::method::{Method, MethodDetector, MethodSettings, PairRule};
 
 use crate::comparison::{CompareSketches, CompareTexts, Comparison};
 use crate::corpus::PyDocs;
-use crate::join::{Fewest, MayKeep, Tolerance, Witnesses, WordJoin, witnesses};
+use crate::join::{
+    Fewest, MayKeep, MayKeepPairs, PairCheck, Tolerance, Witnesses, WordJoin, witnesses,
+};
 use crate::pairs::{Pairs, VerifyMany, run_pairs};
 use crate::settings::settings_of;
 use crate::sketch::{Sketch, mismatch};
@@ -183,6 +185,32 @@ impl Detector {
     ) -> PyResult<Option<Vec<bool>>> {
         let rule = pair_rule(rule, containment)?;
         Ok(py.detach(|| self.inner.visit(MayKeep(&items, rule))))
+    }
+
+    /// What `may_keep_pairs` reads of a sketch besides its units, as sorted 64-bit values
+    /// (robust SL+ST: its figures' ids); None for a method without such a check.
+    fn pair_check_values(&self, sketch: &Sketch) -> PyResult<Option<Vec<u64>>> {
+        self.check(sketch)?;
+        self.inner
+            .pair_check_values(&sketch.inner)
+            .map_err(mismatch)
+    }
+
+    /// For each `(units_a, values_a, units_b, values_b)` (`pair_check_values`): whether the
+    /// pair could be kept under `rule` — false only for a pair that `verify` would surely not
+    /// keep (robust SL+ST: figures that disagree), so that a distributed join can screen its
+    /// candidates before it moves their sketches, as `slst batch` screens before it compares.
+    /// None for a method without the check.
+    #[pyo3(signature = (items, rule = "duplicates", containment = 0.8))]
+    fn may_keep_pairs(
+        &self,
+        py: Python<'_>,
+        items: Vec<PairCheck>,
+        rule: &str,
+        containment: f64,
+    ) -> PyResult<Option<Vec<bool>>> {
+        let rule = pair_rule(rule, containment)?;
+        Ok(py.detach(|| self.inner.visit(MayKeepPairs(&items, rule))))
     }
 
     /// For each number of units n (the index, up to the largest of `sizes`): the fewest units

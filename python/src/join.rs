@@ -61,6 +61,23 @@ impl WithDetector for MayKeep<'_> {
     }
 }
 
+/// The pair check of many `(units_a, values_a, units_b, values_b)`.
+pub(crate) struct MayKeepPairs<'a>(pub(crate) &'a [PairCheck], pub(crate) PairRule);
+/// One pair's units and pair-check values, each side.
+pub(crate) type PairCheck = (usize, Vec<u64>, usize, Vec<u64>);
+impl WithDetector for MayKeepPairs<'_> {
+    type Output = Option<Vec<bool>>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        let join = d.external_join()?;
+        Some(
+            self.0
+                .iter()
+                .map(|(na, va, nb, vb)| join.may_keep_pair((*na, va), (*nb, vb), self.1))
+                .collect(),
+        )
+    }
+}
+
 /// The witness join's fewest units in blocks per document size.
 pub(crate) struct Fewest<'a>(pub(crate) &'a [usize], pub(crate) PairRule);
 impl WithDetector for Fewest<'_> {

@@ -154,6 +154,34 @@ def test_texts_alike_in_their_words_share_a_word_key():
     assert paper.vocabulary(paper.sketch(a)) is None and paper.word_join is None
 
 
+def test_the_pair_check_screens_out_a_template_filled_twice_and_keeps_a_copy():
+    # The Fed's customer repurchases on two days (Reuters-21578): one template, other figures.
+    # Comparing refuses the pair on its figures; the pair check, which reads only the units
+    # and figure ids, refuses it too, and keeps an edited copy.
+    a = ("The Federal Reserve entered the government securities market to arrange 1.5 billion "
+         "dlrs of customer repurchase agreements, a Fed spokesman said. Dealers said Federal "
+         "funds were trading at 6-1/8 pct when the Fed began its temporary and indirect supply "
+         "of reserves to the banking system.")
+    b = a.replace("1.5 billion", "2.5 billion").replace("6-1/8", "6-3/16")
+    copy = a.replace("a Fed spokesman said", "the spokesman for the Fed said")
+    d = slst.Detector("slst", "robust")
+    sa, sb, sc = (d.sketch(t) for t in (a, b, copy))
+    assert d.verify(sa, sb).decided_by == "figures-in-documents" and not d.verify(sa, sb).duplicate
+    assert d.verify(sa, sc).duplicate
+    units = [d.witness_keys(s)[1] for s in (sa, sb, sc)]
+    va, vb, vc = (d.pair_check_values(s) for s in (sa, sb, sc))
+    assert va == sorted(set(va)) and len(va) >= 2 and va != vb
+    assert d.may_keep_pairs([(units[0], va, units[1], vb), (units[0], va, units[2], vc)]) == [
+        False,
+        True,
+    ]
+    # Only duplicates are screened on their figures; a method without the check has none.
+    assert d.may_keep_pairs([(units[0], va, units[1], vb)], rule="scored") == [True]
+    paper = slst.Detector("slst", "paper")
+    assert paper.pair_check_values(paper.sketch(a)) is None
+    assert paper.may_keep_pairs([(2, [], 2, [])]) is None
+
+
 def folder_docs():
     """The shipped folder as `slst batch` reads it: files in path order, ids relative to it."""
     for path in sorted(CLOUGH.iterdir()):

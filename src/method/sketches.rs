@@ -289,6 +289,15 @@ impl MethodDetector {
         with_typed!(self, sketch, d, s => d.external_join().map(|j| j.witness_keys(s)))
     }
 
+    /// The sketch's pair-check values ([`crate::method::WitnessJoin::pair_check_values`]);
+    /// `None` for a method without them.
+    pub fn pair_check_values(
+        &self,
+        sketch: &MethodSketch,
+    ) -> Result<Option<Vec<u64>>, SketchMismatch> {
+        with_typed!(self, sketch, d, s => d.external_join().and_then(|j| j.pair_check_values(s)))
+    }
+
     /// The sketch's word keys ([`crate::method::WitnessJoin::word_keys`]).
     pub fn word_keys(&self, sketch: &MethodSketch) -> Result<Option<Vec<u64>>, SketchMismatch> {
         with_typed!(self, sketch, d, s => d.external_join().and_then(|j| j.word_keys(s)))

@@ -70,6 +70,21 @@ pub trait WitnessJoin<S>: Send + Sync {
         rule: PairRule,
     ) -> bool;
 
+    /// What [`WitnessJoin::may_keep_pair`] reads of a document besides its units, as sorted
+    /// 64-bit values (robust SL+ST: its figures' ids), so that a distributed join can screen
+    /// its candidate pairs before it moves their sketches. Default: `None`, no such check.
+    fn pair_check_values(&self, _sketch: &S) -> Option<Vec<u64>> {
+        None
+    }
+
+    /// Whether two documents of `units_a` and `units_b` units, with these
+    /// [`WitnessJoin::pair_check_values`], could be kept under `rule`: false only for a pair
+    /// that comparing would surely not keep (robust SL+ST: reporting duplicates, figures that
+    /// disagree — the check the corpus join makes before it compares a pair). Default: true.
+    fn may_keep_pair(&self, _a: (usize, &[u64]), _b: (usize, &[u64]), _rule: PairRule) -> bool {
+        true
+    }
+
     /// Word keys, for the pairs a method reports on their words alone, which a count of
     /// witnessed units does not bound (robust SL+ST's [`RobustConfig::vocabulary`]): a key for
     /// each term of the vocabulary, so that any two documents the decision keeps but

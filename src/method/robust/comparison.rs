@@ -470,10 +470,22 @@ impl RobustSlst {
         b: &RobustProfile,
         rule: PairRule,
     ) -> bool {
-        self.figures_checked(a.len(), b.len(), rule)
+        self.figures_disagree((a.len(), &a.figures), (b.len(), &b.figures), rule)
+    }
+
+    /// [`RobustSlst::figures_refuse`] on what it reads of each document: its kept sentences
+    /// and its figure ids, sorted (what a join outside the library screens its candidates by,
+    /// [`crate::method::WitnessJoin::may_keep_pair`]).
+    pub(super) fn figures_disagree(
+        &self,
+        (len_a, figures_a): (usize, &[u64]),
+        (len_b, figures_b): (usize, &[u64]),
+        rule: PairRule,
+    ) -> bool {
+        self.figures_checked(len_a, len_b, rule)
             && !matching::contains_at_least(
-                &a.figures,
-                &b.figures,
+                figures_a,
+                figures_b,
                 self.config.min_figure_containment,
             )
     }

@@ -374,6 +374,15 @@ impl WitnessJoin<RobustProfile> for RobustSlst {
         self.config.length_tolerance
     }
 
+    /// The figures' ids, which [`RobustSlst::figures_refuse`] compares.
+    fn pair_check_values(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
+        Some(sketch.figures.to_vec())
+    }
+
+    fn may_keep_pair(&self, a: (usize, &[u64]), b: (usize, &[u64]), rule: PairRule) -> bool {
+        !self.figures_disagree(a, b, rule)
+    }
+
     fn may_keep_matched(
         &self,
         matched: usize,
