@@ -55,8 +55,16 @@ def clusters_of(out: Path) -> set:
     return {frozenset(c) for c in by_cluster.values()}
 
 
-@pytest.mark.parametrize("mode", ["robust", "paper"])
-def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(spark, tmp_path, mode):
+@pytest.mark.parametrize(
+    "mode, broadcast", [("robust", True), ("robust", False), ("paper", True)]
+)
+def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(
+    spark, tmp_path, monkeypatch, mode, broadcast
+):
+    from slst.spark import candidates
+
+    if not broadcast:  # the witness join's plans joined by a shuffle, as for a large corpus
+        monkeypatch.setattr(candidates, "BROADCAST_PLANS", 0)
     out = tmp_path / "out"
     record = job.run(spark, [str(CLOUGH)], str(out), fmt="text", mode=mode)
     cli = tmp_path / "batch.jsonl"
@@ -73,6 +81,15 @@ def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(spark, tmp_
     assert clusters_of(out) == want
     run = json.loads((out / "run.json").read_text())
     assert set(run["seconds"]) >= {"read_and_sketch", "candidates", "verify", "clusters", "total"}
+    # Per stage, what it cost: the key join's shuffle is the candidates stage's.
+    stages = run["stages"]
+    assert set(stages) == set(run["seconds"]) - {"total"}
+    assert stages["candidates"]["shuffle_write_bytes"] > 0
+    assert stages["read_and_sketch"]["python_cpu_seconds"] > 0
+    assert all(s["jvm_cpu_seconds"] > 0 for s in stages.values())
+    assert run["shuffle_write_bytes"] == sum(s["shuffle_write_bytes"] for s in stages.values())
+    if mode == "robust":
+        assert record["pairs"] <= record["screened_pairs"] <= record["candidate_pairs"]
 
 
 def test_bad_records_are_counted_and_the_rest_is_read(spark, tmp_path):
@@ -118,6 +135,10 @@ def test_the_job_equals_slst_batch_on_reuters(spark, tmp_path, reuters_jsonl, mo
     expected = sorted(cli.read_text().splitlines())
     assert lines(out / "pairs.jsonl") == expected
     assert record["pairs"] == len(expected) > 1000
+    if mode == "robust":
+        # Most candidates are templates filled with other figures: the pair check screens
+        # them out before their sketches move.
+        assert record["screened_pairs"] < record["candidate_pairs"] / 2
 
 
 @pytest.mark.parametrize("keep", ["first", "longest"])

@@ -5,16 +5,28 @@ the pairs alike in their words by a join of their own over each text's rarest te
 from __future__ import annotations
 
 import slst
-from slst.spark.workers import _bound_partition, _plan_partition, _word_prefix_partition
+from slst.spark.metrics import timed
+from slst.spark.workers import (
+    _bound_partition,
+    _plan_partition,
+    _word_index_rows,
+    _word_prefix_partition,
+    _word_probe_rows,
+)
+
+#: The most documents whose walk plans the witness join broadcasts to every executor (a few
+#: integers each: 100 MB at a million documents); a larger corpus joins them by a shuffle.
+BROADCAST_PLANS = 2_000_000
 
 
-def _word_candidates(spark, good, level: float, cap: int):
+def _word_candidates(spark, good, level: float, cap: int, cpu):
     """Pairs (a, b), a < b, that may be duplicates on their words, as ``slst batch`` finds
     them: each document looks its prefix terms up among the indexed prefixes of the documents
     before it in (vocabulary size, position) order whose sizes fit, a term indexed by more
     than ``cap`` documents left out (and counted); of the pairs met, those whose vocabularies
-    have a Jaccard coefficient of at least ``level``. Returns the pairs and the count of terms
-    left out."""
+    have a Jaccard coefficient of at least ``level`` (after two exact filters that need no
+    vocabulary: the terms met, and the counts per bucket). Returns the pairs and the count of
+    terms left out."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
 
@@ -39,29 +51,85 @@ def _word_candidates(spark, good, level: float, cap: int):
         terms.join(df, "term")
         .groupBy("pos")
         .agg(F.collect_list(F.struct("df", "term")).alias("terms"))
-        .rdd.mapPartitions(lambda rows: _word_prefix_partition(rows, level)),
+        .rdd.mapPartitions(lambda rows: timed(cpu, _word_prefix_partition(rows, level))),
         schema,
     ).persist()
-    index = prefixes.select(
-        F.col("pos").alias("y"), F.col("size").alias("sy"), F.explode("indexed").alias("term")
+    held = prefixes.select(F.explode("indexed").alias("term")).groupBy("term").agg(
+        F.count("*").alias("n")
     )
-    held = index.groupBy("term").agg(F.count("*").alias("n"))
-    capped = held.where(F.col("n") > cap).count()
-    looked_up = held.where(F.col("n") <= cap).select("term")
-    probes = prefixes.select(
-        F.col("pos").alias("x"), F.col("size").alias("sx"), F.explode("probe").alias("term")
-    ).join(looked_up, "term")
+    # The terms left out are few (each indexed by many documents): every worker gets them.
+    left_out = [r.term for r in held.where(F.col("n") > cap).select("term").collect()]
+    capped = len(left_out)
+    skip = spark.sparkContext.broadcast(frozenset(left_out))
+    probe_schema = StructType(
+        [
+            StructField("x", LongType(), False),
+            StructField("sx", IntegerType(), False),
+            StructField("i", IntegerType(), False),
+            StructField("term", LongType(), False),
+            StructField("k", IntegerType(), False),
+        ]
+    )
+    index_schema = StructType(
+        [
+            StructField("y", LongType(), False),
+            StructField("sy", IntegerType(), False),
+            StructField("j", IntegerType(), False),
+            StructField("term", LongType(), False),
+        ]
+    )
+    probes = spark.createDataFrame(
+        prefixes.rdd.mapPartitions(lambda rows: timed(cpu, _word_probe_rows(rows, skip.value))),
+        probe_schema,
+    )
+    index = spark.createDataFrame(
+        prefixes.rdd.mapPartitions(lambda rows: timed(cpu, _word_index_rows(rows, skip.value))),
+        index_schema,
+    )
+    # Of the pairs met, those whose terms met could still make the level (PPJoin's positional
+    # filter: the terms are in one global order, so every common term before the last met
+    # lies in both prefixes and was met — or left out, `k` of x's before it at most — and at
+    # most min(sx - 1 - i, sy - 1 - j) follow it).
+    needed = F.ceil(F.lit(level / (1.0 + level)) * (F.col("sx") + F.col("sy")) - F.lit(1e-9))
     met = (
         probes.join(index, "term")
         # Documents before x in (size, position) order whose sizes could fit.
         .where((F.col("sy") < F.col("sx")) | ((F.col("sy") == F.col("sx")) & (F.col("y") < F.col("x"))))
         .where(F.col("sy").cast("double") >= F.lit(level) * F.col("sx") - 1e-9)
+        .groupBy("x", "y")
+        .agg(
+            F.count("*").alias("c"),
+            F.max("k").alias("k"),
+            F.max("i").alias("i"),
+            F.max("j").alias("j"),
+            F.first("sx").alias("sx"),
+            F.first("sy").alias("sy"),
+        )
+        .where(
+            F.col("c") + F.col("k") + F.least(F.col("sx") - 1 - F.col("i"), F.col("sy") - 1 - F.col("j"))
+            >= needed
+        )
+    )
+    # Then a bound on the common terms from each vocabulary's counts per bucket of term ids
+    # (the sum of the smaller counts is at least the common terms): 256 small numbers cross
+    # the network per pair, not the vocabularies; only the pairs that pass it fetch those.
+    buckets = good.select("pos", "wbuckets")
+    shared = F.aggregate(
+        F.zip_with("bx", "by", lambda u, v: F.least(u, v).cast("int")), F.lit(0), lambda acc, v: acc + v
+    )
+    bounded = (
+        met.join(buckets.select(F.col("pos").alias("x"), F.col("wbuckets").alias("bx")), "x")
+        .join(buckets.select(F.col("pos").alias("y"), F.col("wbuckets").alias("by")), "y")
+        .where(
+            F.col("bx").isNull()
+            | F.col("by").isNull()
+            | (shared.cast("double") >= F.lit(level) * (F.col("sx") + F.col("sy") - shared) - 1e-9)
+        )
         .select("x", "y", "sx", "sy")
-        .distinct()
     )
     common = F.size(F.array_intersect(F.col("vx"), F.col("vy")))
     pairs = (
-        met.join(docs.select(F.col("pos").alias("x"), F.col("vocab").alias("vx")), "x")
+        bounded.join(docs.select(F.col("pos").alias("x"), F.col("vocab").alias("vx")), "x")
         .join(docs.select(F.col("pos").alias("y"), F.col("vocab").alias("vy")), "y")
         .withColumn("common", common)
         .where(
@@ -73,7 +141,9 @@ def _word_candidates(spark, good, level: float, cap: int):
     return pairs, capped
 
 
-def _witness_candidates(spark, good, max_df, method, mode, params, rule, containment):
+def _witness_candidates(
+    spark, good, documents, max_df, method, mode, params, rule, containment, cpu
+):
     """Candidate pairs (a, b), a < b, by witnessed units, as ``slst batch`` finds them: a unit
     of A in a block has a witness key that B holds with lengths that fit
     (``Detector.witness_tolerance``), and a pair needs at least ``least`` of A's
@@ -83,7 +153,8 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
     (of two as long, the later): each pair is counted from its shorter document; per pair, the walked units witnessed plus the units not
     walked bound the units in blocks, and the pair is a candidate when that bound could
     satisfy the rule. Keys held by over ``max_df`` documents are boilerplate, left out: they
-    witness nothing (as in ``slst batch``)."""
+    witness nothing (as in ``slst batch``). The plans are broadcast to the rows' partitions for
+    a corpus of up to ``BROADCAST_PLANS`` ``documents``, else joined with a shuffle."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     from pyspark.sql.types import (
@@ -102,9 +173,13 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
         F.col("w.l1").alias("l1"),
         F.col("w.l2").alias("l2"),
     )
-    df = w.groupBy("key").agg(F.countDistinct("pos").alias("df"))
-    slots = w.join(df, "key").persist(StorageLevel.MEMORY_AND_DISK)
-    dropped = slots.where(F.col("df") > max_df).select("key").distinct().count()
+    # The witness rows cross the network once, to their key's partition: the keys' document
+    # frequencies, the rows kept and the self-join below all read them where they lie
+    # (Spark sees the partitioning and plans no other exchange of them).
+    by_key = w.repartition("key").persist(StorageLevel.MEMORY_AND_DISK)
+    df = by_key.groupBy("key").agg(F.countDistinct("pos").alias("df"))
+    slots = by_key.join(df, "key")
+    dropped = df.where(F.col("df") > max_df).count()
 
     detector = slst.detector(method, mode, **params)
     tolerance = detector.witness_tolerance
@@ -121,9 +196,12 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
     plans = spark.createDataFrame(
         slots.groupBy("pos")
         .agg(F.first("units").alias("units"), F.collect_list(F.struct("unit", "df")).alias("slots"))
-        .rdd.mapPartitions(lambda rows: _plan_partition(rows, max_df, fewest)),
+        .rdd.mapPartitions(lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest))),
         plan_schema,
     )
+    if documents <= BROADCAST_PLANS:
+        # Each executor gets every plan (a few integers a document), so the rows stay put.
+        plans = F.broadcast(plans)
     kept = slots.where(F.col("df") <= max_df)
     left = (
         kept.join(plans, "pos")
@@ -158,7 +236,8 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
         )
         .groupBy("a", "b")
         .agg(
-            F.countDistinct("ua").alias("wa"),
+            # One exchange of each pair's units (a set per partition), not of its triples.
+            F.size(F.collect_set("ua")).alias("wa"),
             F.first("assumed").alias("assumed"),
             F.first("na").alias("na"),
             F.first("nb").alias("nb"),
@@ -174,7 +253,7 @@ def _witness_candidates(spark, good, max_df, method, mode, params, rule, contain
     schema = StructType([StructField("a", LongType(), False), StructField("b", LongType(), False)])
     candidates = spark.createDataFrame(
         bounded.rdd.mapPartitions(
-            lambda rows: _bound_partition(rows, method, mode, params, rule, containment)
+            lambda rows: timed(cpu, _bound_partition(rows, method, mode, params, rule, containment))
         ),
         schema,
     )

@@ -7,7 +7,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from typing import Any, Dict, List, Optional
 
 import slst
@@ -15,8 +14,8 @@ from slst.spark.candidates import _key_candidates, _witness_candidates, _word_ca
 from slst.spark.clusters import connected_components
 from slst.spark.dedup import KEEP_POLICIES, write_deduplicated
 from slst.spark.documents import read_documents
-from slst.spark.metrics import _jvm_peak_mb, _shuffle_bytes
-from slst.spark.workers import _sketch_partition, _verify_partition
+from slst.spark.metrics import Stages, _jvm_peak_mb, timed
+from slst.spark.workers import _screen_partition, _sketch_partition, _verify_partition
 
 
 def run(
@@ -56,7 +55,8 @@ def run(
     # bound, by a join of their own over each text's rarest terms, when the rule reports them.
     words = probe.word_join if witness and rule in ("duplicates", "templates") else None
     duplicates = rule == "duplicates"
-    times: Dict[str, float] = {}
+    stages = Stages(spark)
+    cpu = stages.python_cpu
     record: Dict[str, Any] = {
         "inputs": inputs,
         "format": fmt,
@@ -71,21 +71,20 @@ def run(
         "default_parallelism": spark.sparkContext.defaultParallelism,
     }
 
-    t = time.perf_counter()
-    docs = read_documents(spark, inputs, fmt, id_field, text_field, max_bytes)
-    if partitions:
-        docs = docs.repartition(partitions)
-    sketched = _sketched(
-        spark, docs, method, mode, params, duplicates, max_bytes, witness, words is not None
-    )
-    counts = sketched.agg(
-        F.count("*").alias("n"),
-        F.sum(F.when(F.col("problem").isNotNull(), 1).otherwise(0)).alias("bad"),
-        F.sum(F.length("sketch")).alias("sketch_bytes"),
-        F.sum(F.coalesce(F.size("keys"), F.size("wkeys"))).alias("keys"),
-        F.max("rss_mb").alias("rss"),
-    ).first()
-    times["read_and_sketch"] = time.perf_counter() - t
+    with stages("read_and_sketch"):
+        docs = read_documents(spark, inputs, fmt, id_field, text_field, max_bytes)
+        if partitions:
+            docs = docs.repartition(partitions)
+        sketched = _sketched(
+            spark, docs, method, mode, params, duplicates, max_bytes, witness, words is not None, cpu
+        )
+        counts = sketched.agg(
+            F.count("*").alias("n"),
+            F.sum(F.when(F.col("problem").isNotNull(), 1).otherwise(0)).alias("bad"),
+            F.sum(F.length("sketch")).alias("sketch_bytes"),
+            F.sum(F.coalesce(F.size("keys"), F.size("wkeys"))).alias("keys"),
+            F.max("rss_mb").alias("rss"),
+        ).first()
     record.update(
         documents=counts.n - counts.bad,
         bad_records=counts.bad,
@@ -93,61 +92,66 @@ def run(
         keys=counts["keys"] or 0,
     )
     peak_python = counts.rss or 0.0
-    sketched.where(F.col("problem").isNotNull()).select(
-        F.to_json(F.struct("id", F.col("problem").alias("reason"))).alias("value")
-    ).orderBy("value").write.mode("overwrite").text(f"{out}/bad.jsonl")
+    with stages("bad_records"):
+        sketched.where(F.col("problem").isNotNull()).select(
+            F.to_json(F.struct("id", F.col("problem").alias("reason"))).alias("value")
+        ).orderBy("value").write.mode("overwrite").text(f"{out}/bad.jsonl")
 
-    t = time.perf_counter()
-    good = sketched.where(F.col("problem").isNull())
-    if witness:
-        candidates, dropped = _witness_candidates(
-            spark, good, max_df, method, mode, params, rule, containment
-        )
-        if words is not None:
-            level, cap = words
-            alike, capped = _word_candidates(spark, good, level, min(cap, max_df))
-            candidates = candidates.union(alike).distinct()
-            dropped += capped
-    else:
-        candidates, dropped = _key_candidates(good, max_df)
-    candidates = candidates.persist(StorageLevel.MEMORY_AND_DISK)
-    record["candidate_pairs"] = candidates.count()
-    record["boilerplate_keys"] = dropped
-    times["candidates"] = time.perf_counter() - t
+    with stages("candidates"):
+        good = sketched.where(F.col("problem").isNull())
+        if witness:
+            candidates, dropped = _witness_candidates(
+                spark, good, record["documents"], max_df, method, mode, params, rule, containment, cpu
+            )
+            if words is not None:
+                level, cap = words
+                alike, capped = _word_candidates(spark, good, level, min(cap, max_df), cpu)
+                candidates = candidates.union(alike).distinct()
+                dropped += capped
+        else:
+            candidates, dropped = _key_candidates(good, max_df)
+        candidates = candidates.persist(StorageLevel.MEMORY_AND_DISK)
+        record["candidate_pairs"] = candidates.count()
+        record["boilerplate_keys"] = dropped
+        if witness:
+            # Before any sketch moves, the pairs the method's pair check rules out (a template
+            # filled twice), as slst batch rules them out before it compares.
+            screened = _screened(spark, candidates, good, method, mode, params, rule, containment, cpu)
+            screened = screened.persist(StorageLevel.MEMORY_AND_DISK)
+            record["screened_pairs"] = screened.count()
+            candidates.unpersist()
+            candidates = screened
 
-    t = time.perf_counter()
-    pairs = _verified(spark, candidates, good, method, mode, params, rule, containment)
-    verified = pairs.agg(F.count("*").alias("n"), F.max("rss_mb").alias("rss")).first()
+    with stages("verify"):
+        pairs = _verified(spark, candidates, good, method, mode, params, rule, containment, cpu)
+        verified = pairs.agg(F.count("*").alias("n"), F.max("rss_mb").alias("rss")).first()
     record["pairs"] = verified.n
     peak_python = max(peak_python, verified.rss or 0.0)
-    times["verify"] = time.perf_counter() - t
 
-    t = time.perf_counter()
-    _write_pairs(pairs, out)
-    times["write_pairs"] = time.perf_counter() - t
+    with stages("write_pairs"):
+        _write_pairs(pairs, out)
 
-    t = time.perf_counter()
-    labels = _write_clusters(spark, pairs, good, out, record)
-    times["clusters"] = time.perf_counter() - t
+    with stages("clusters"):
+        labels = _write_clusters(spark, pairs, good, out, record)
 
     if dedup:
-        t = time.perf_counter()
-        counts = write_deduplicated(
-            spark, pairs, labels, good, docs, inputs, fmt, keep, _rule_name(rule, containment), out
-        )
+        with stages("dedup"):
+            counts = write_deduplicated(
+                spark, pairs, labels, good, docs, inputs, fmt, keep, _rule_name(rule, containment), out
+            )
         record.update(kept=counts["kept"], dropped=counts["dropped"])
-        times["dedup"] = time.perf_counter() - t
 
-    return _write_record(spark, record, times, peak_python, out)
+    return _write_record(spark, record, stages, peak_python, out)
 
 
-def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness, words):
+def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness, words, cpu):
     """Stage 2: each document's sketch and keys (or its problem), persisted: what every later
     stage reads."""
     from pyspark import StorageLevel
     from pyspark.sql.types import (
         ArrayType,
         BinaryType,
+        ByteType,
         DoubleType,
         IntegerType,
         LongType,
@@ -178,21 +182,52 @@ def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness,
             ),
             StructField("units", IntegerType(), True),
             StructField("vocab", ArrayType(LongType()), True),
+            StructField("wbuckets", ArrayType(ByteType()), True),
+            StructField("checks", ArrayType(LongType()), True),
             StructField("problem", StringType(), True),
             StructField("rss_mb", DoubleType(), False),
         ]
     )
     return spark.createDataFrame(
         docs.mapPartitions(
-            lambda rows: _sketch_partition(
-                rows, method, mode, params, duplicates, max_bytes, witness, words
+            lambda rows: timed(
+                cpu,
+                _sketch_partition(rows, method, mode, params, duplicates, max_bytes, witness, words),
             )
         ),
         schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)
 
 
-def _verified(spark, candidates, good, method, mode, params, rule, containment):
+def _screened(spark, candidates, good, method, mode, params, rule, containment, cpu):
+    """The candidate pairs the method's pair check keeps (``Detector.may_keep_pairs``), read
+    from each document's units and pair-check values only: a few numbers cross the network
+    per pair, not the sketches."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    side = good.select("pos", "units", "checks")
+    joined = (
+        candidates.join(
+            side.select(F.col("pos").alias("a"), F.col("units").alias("na"), F.col("checks").alias("va")),
+            "a",
+        )
+        .join(
+            side.select(F.col("pos").alias("b"), F.col("units").alias("nb"), F.col("checks").alias("vb")),
+            "b",
+        )
+        .select("a", "b", "na", "va", "nb", "vb")
+    )
+    schema = StructType([StructField("a", LongType(), False), StructField("b", LongType(), False)])
+    return spark.createDataFrame(
+        joined.rdd.mapPartitions(
+            lambda rows: timed(cpu, _screen_partition(rows, method, mode, params, rule, containment))
+        ),
+        schema,
+    )
+
+
+def _verified(spark, candidates, good, method, mode, params, rule, containment, cpu):
     """Stage 4: the candidate pairs the method keeps under the rule, each with the line
     ``slst batch`` writes for it, persisted."""
     from pyspark import StorageLevel
@@ -221,7 +256,7 @@ def _verified(spark, candidates, good, method, mode, params, rule, containment):
     )
     return spark.createDataFrame(
         joined.rdd.mapPartitions(
-            lambda rows: _verify_partition(rows, method, mode, params, rule, containment)
+            lambda rows: timed(cpu, _verify_partition(rows, method, mode, params, rule, containment))
         ),
         pair_schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)
@@ -276,16 +311,17 @@ def _write_clusters(spark, pairs, good, out: str, record: Dict[str, Any]):
     return labels
 
 
-def _write_record(spark, record: Dict[str, Any], times: Dict[str, float], peak_python: float, out: str):
-    """The run record completed (seconds, shuffle bytes, peak memory) and written to
-    ``OUT/run.json``; returned."""
-    record["seconds"] = {k: round(v, 3) for k, v in times.items()}
-    record["seconds"]["total"] = round(sum(times.values()), 3)
-    shuffle = _shuffle_bytes(spark)
-    if shuffle:
-        record.update(shuffle)
+def _write_record(spark, record: Dict[str, Any], stages: Stages, peak_python: float, out: str):
+    """The run record completed (seconds, shuffle bytes, peak memory; the same per stage) and
+    written to ``OUT/run.json``; returned."""
+    record["seconds"] = {k: round(v, 3) for k, v in stages.seconds.items()}
+    record["seconds"]["total"] = round(sum(stages.seconds.values()), 3)
+    record["stages"] = stages.record(spark, record["documents"])
+    if all("jvm_cpu_seconds" in s for s in record["stages"].values()):  # the UI is on
+        for field in ("shuffle_write_bytes", "shuffle_read_bytes"):
+            record[field] = sum(s[field] for s in record["stages"].values())
         n = max(record["documents"], 1)
-        record["shuffle_write_bytes_per_document"] = round(shuffle["shuffle_write_bytes"] / n, 1)
+        record["shuffle_write_bytes_per_document"] = round(record["shuffle_write_bytes"] / n, 1)
     record["peak_python_worker_rss_mb"] = round(peak_python, 1)
     record["peak_jvm_memory_mb"] = _jvm_peak_mb(spark)
     text = json.dumps(record, indent=2) + "\n"

@@ -1,6 +1,6 @@
 """What runs in the Python workers, partition by partition: sketching (stage 2), the witness
-join's walk plan and bound (stage 3) and verification (stage 4), each a thin loop over the
-package's ``Detector``. Keys cross to Spark as signed 64-bit longs (``_signed``)."""
+join's walk plan, bound and pair check (stage 3) and verification (stage 4), each a thin loop
+over the package's ``Detector``. Keys cross to Spark as signed 64-bit longs (``_signed``)."""
 
 from __future__ import annotations
 
@@ -37,9 +37,10 @@ def _sketch_partition(
     witness: bool,
     words: bool,
 ) -> Iterator[tuple]:
-    """(position, id, sketch, keys, witness keys, units, vocabulary, problem, worker peak RSS
-    in MB) per document. With witness keys (robust SL+ST), those are the join's keys, each with
-    its unit; with ``words``, the vocabulary the word rule compares."""
+    """(position, id, sketch, keys, witness keys, units, vocabulary, its counts per bucket,
+    pair-check values, problem, worker peak RSS in MB) per document. With witness keys (robust SL+ST), those are
+    the join's keys, each with its unit, and the values its candidates are screened by
+    (``Detector.pair_check_values``); with ``words``, the vocabulary the word rule compares."""
     detector = slst.detector(method, mode, **params)
     for position, doc_id, text, problem in rows:
         doc_id = doc_id if doc_id is not None else f"#{position}"
@@ -53,18 +54,21 @@ def _sketch_partition(
             except slst.SlstError as e:
                 problem = f"{doc_id}: {e}"
         if problem is not None:
-            yield position, doc_id, None, None, None, None, None, problem, _rss_mb()
+            yield position, doc_id, None, None, None, None, None, None, None, problem, _rss_mb()
             continue
         sketch = detector.sketch(text, id=doc_id)
         if witness:
             found = detector.witness_keys(sketch)
             assert found is not None
             wkeys, units = found
-            vocab = [_signed(t) for t in detector.vocabulary(sketch) or []] if words else None
+            terms = detector.vocabulary(sketch) if words else None
+            vocab = None if terms is None else [_signed(t) for t in terms]
+            checks = detector.pair_check_values(sketch)
             yield (
                 position, doc_id, sketch.to_bytes(), None,
-                [(_signed(k), u, l1, l2) for k, u, l1, l2 in wkeys], units, vocab, None,
-                _rss_mb(),
+                [(_signed(k), u, l1, l2) for k, u, l1, l2 in wkeys], units, vocab,
+                None if terms is None else _word_buckets(terms),
+                None if checks is None else [_signed(v) for v in checks], None, _rss_mb(),
             )
             continue
         keys = detector.keys(sketch, duplicates=duplicates)
@@ -74,7 +78,7 @@ def _sketch_partition(
             )
         yield (
             position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys], None, None, None,
-            None, _rss_mb(),
+            None, None, None, _rss_mb(),
         )
 
 
@@ -92,6 +96,53 @@ def _bound_partition(
         for r, k in zip(batch, keep):
             if k:
                 yield min(r.a, r.b), max(r.a, r.b)
+        batch.clear()
+
+    for r in rows:
+        batch.append(r)
+        if len(batch) >= 65536:
+            yield from flush()
+    yield from flush()
+
+
+#: Buckets of term ids whose counts bound two vocabularies' common terms (the word join).
+WORD_BUCKETS = 256
+
+
+def _word_buckets(terms: List[int]) -> Optional[List[int]]:
+    """How many of the terms (64-bit ids, hashes) fall in each of ``WORD_BUCKETS`` buckets: the
+    sum over buckets of two documents' smaller counts is at least their common terms. None
+    when a count passes a signed byte's 127 (a vocabulary of thousands of terms): the bound
+    is then not made for that document."""
+    counts = [0] * WORD_BUCKETS
+    for t in terms:
+        counts[t % WORD_BUCKETS] += 1
+    return counts if max(counts, default=0) <= 127 else None
+
+
+def _unsigned(values: List[int]) -> List[int]:
+    """Spark's signed longs as the 64-bit values they stand for (``_signed`` undone; the
+    order of a list as sent is kept)."""
+    return [v & 0xFFFF_FFFF_FFFF_FFFF for v in values]
+
+
+def _screen_partition(
+    rows: Iterable[Any], method: str, mode: str, params: Dict[str, Any], rule: str, containment: float
+) -> Iterator[Tuple[int, int]]:
+    """The candidate pairs the method's pair check keeps (``Detector.may_keep_pairs``: what
+    ``slst batch`` checks before it compares a pair), each row ``(a, b, na, va, nb, vb)``."""
+    detector = slst.detector(method, mode, **params)
+    batch: List[Any] = []
+
+    def flush():
+        keep = detector.may_keep_pairs(
+            [(r.na, _unsigned(r.va), r.nb, _unsigned(r.vb)) for r in batch],
+            rule=rule,
+            containment=containment,
+        )
+        for i, r in enumerate(batch):
+            if keep is None or keep[i]:
+                yield r.a, r.b
         batch.clear()
 
     for r in rows:
@@ -159,3 +210,24 @@ def _word_prefix_partition(rows: Iterable[Any], level: float) -> Iterator[tuple]
         terms = [t.term for t in ordered[:probe]]
         yield r.pos, size, terms, terms[:indexed]
 
+
+
+def _word_probe_rows(rows: Iterable[Any], left_out: frozenset) -> Iterator[tuple]:
+    """The probe rows of the word join, ``(x, sx, i, term, k)``: each term of a probing prefix
+    not left out, at its place ``i``, with ``k`` the terms left out before it there."""
+    for r in rows:
+        k = 0
+        for i, term in enumerate(r.probe):
+            if term in left_out:
+                k += 1
+            else:
+                yield r.pos, r.size, i, term, k
+
+
+def _word_index_rows(rows: Iterable[Any], left_out: frozenset) -> Iterator[tuple]:
+    """The index rows of the word join, ``(y, sy, j, term)``: each term of an indexed prefix
+    not left out, at its place ``j``."""
+    for r in rows:
+        for j, term in enumerate(r.indexed):
+            if term not in left_out:
+                yield r.pos, r.size, j, term
