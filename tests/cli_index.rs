@@ -141,28 +141,33 @@ fn remove_and_replace_from_the_command_line() {
 }
 
 /// An index of format version 1 (one row per key and document, and a table of document
-/// frequencies) is refused with what to do.
+/// frequencies) or 3 (no keys for robust mode's windows of over-long units) is refused with
+/// what to do.
 #[test]
 fn an_index_of_an_older_format_is_refused_with_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     ok(&slst_in(d, &["index", "create", "i.db"]));
-    let conn = rusqlite::Connection::open(d.join("i.db")).unwrap();
-    conn.execute(
-        "UPDATE meta SET value = '1' WHERE key = 'format_version'",
-        [],
-    )
-    .unwrap();
-    drop(conn);
-    let o = slst_in(d, &["query", "i.db", "i.db"]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("i.db")
-            && err.contains("format version 1 was written by an older slst")
-            && err.contains("slst index create"),
-        "{err}"
-    );
+    for version in ["1", "3"] {
+        let conn = rusqlite::Connection::open(d.join("i.db")).unwrap();
+        conn.execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'format_version'",
+            [version],
+        )
+        .unwrap();
+        drop(conn);
+        let o = slst_in(d, &["query", "i.db", "i.db"]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("i.db")
+                && err.contains(&format!(
+                    "format version {version} was written by an older slst"
+                ))
+                && err.contains("slst index create"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

@@ -101,7 +101,7 @@ proptest! {
         let q = Document::new("q", text(&query));
         let slst = SlSt::new(SlstConfig { threshold, ..SlstConfig::default() }).unwrap();
         let result = index
-            .query(&slst, &q, &QueryOptions { threshold: Some(threshold), containment, top: None })
+            .query(&slst, &q, &QueryOptions { threshold: Some(threshold), containment, ..QueryOptions::default() })
             .unwrap();
 
         // Against every document, with the same comparison as `slst compare`.

@@ -220,6 +220,18 @@ fn compare_eval_query_and_index_output_follow_their_schemas() {
     run(d, &["index", "add", "i.db", &clough, "-q"]);
     let hits = run(d, &["query", "i.db", &a, &b, "--json"]);
     assert_eq!(s.validate("query", &hits, true), 2);
+    let reuse = [
+        "query",
+        "i.db",
+        &a,
+        &b,
+        "--json",
+        "--min-shared-words",
+        "20",
+    ];
+    let reuse = run(d, &reuse);
+    assert_eq!(s.validate("query", &reuse, true), 2);
+    assert!(reuse.contains("\"passages\""), "{reuse}");
     s.validate(
         "index-stats",
         &run(d, &["index", "stats", "i.db", "--json"]),

@@ -204,6 +204,27 @@ pub fn passages<D: Detector>(
     Some(align(&a.0.text, &b.0.text, &seeds, config))
 }
 
+/// The passages of at least `min_words` words on each side that two texts share, grown from the
+/// seeds of their comparison ([`Detector::seeds`]) with the other settings at their defaults,
+/// sorted by start in A: what a criterion of reuse at any length keeps a pair by (`slst batch`
+/// and `slst query` with `--min-shared-words`). Empty for a method without blocks.
+pub fn shared_passages<D: Detector + ?Sized>(
+    detector: &D,
+    (text_a, a): (&str, &D::Sketch),
+    (text_b, b): (&str, &D::Sketch),
+    comparison: &Comparison<D::Evidence>,
+    min_words: usize,
+) -> Vec<Passage> {
+    let config = AlignConfig {
+        min_words,
+        ..AlignConfig::default()
+    };
+    match detector.seeds(a, b, comparison) {
+        Some(seeds) if !seeds.is_empty() => align(text_a, text_b, &seeds, &config),
+        _ => Vec::new(),
+    }
+}
+
 /// The similarity passages carry, of two whole texts: the Jaccard coefficient of their sets of
 /// word bigrams (of words when one has a single word).
 ///

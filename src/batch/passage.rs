@@ -19,7 +19,7 @@
 //! Only a method with blocks has seeds: SL+ST in either mode ([`check_method`]).
 
 use super::PairResult;
-use crate::align::{AlignConfig, Passage, align};
+use crate::align::{Passage, shared_passages};
 use crate::error::{Error, Result};
 use crate::method::{CandidateSet, Comparison, Detector, Method};
 
@@ -36,7 +36,7 @@ pub struct SharedPassages<'a> {
 impl SharedPassages<'_> {
     /// The passages of at least [`SharedPassages::min_words`] words that documents `a` and `b`
     /// share, grown from the comparison's seeds (spans in a's and b's texts, sorted by start in
-    /// a); empty for a method without blocks.
+    /// a); empty for a method without blocks ([`shared_passages`]).
     pub fn of<D: Detector + ?Sized>(
         &self,
         detector: &D,
@@ -44,17 +44,46 @@ impl SharedPassages<'_> {
         (b, sb): (usize, &D::Sketch),
         comparison: &Comparison<D::Evidence>,
     ) -> Vec<Passage> {
-        let config = AlignConfig {
-            min_words: self.min_words,
-            ..AlignConfig::default()
-        };
-        match detector.seeds(sa, sb, comparison) {
-            Some(seeds) if !seeds.is_empty() => {
-                align(&self.texts[a], &self.texts[b], &seeds, &config)
-            }
-            _ => Vec::new(),
-        }
+        shared_passages(
+            detector,
+            (&self.texts[a], sa),
+            (&self.texts[b], sb),
+            comparison,
+            self.min_words,
+        )
     }
+}
+
+/// One pair kept under the criterion ([`verify_with_passages`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PassagesKept<E> {
+    /// The comparison of a against b.
+    pub comparison: Comparison<E>,
+    /// The passages of at least the criterion's words the two share (spans in a and in b).
+    pub passages: Vec<Passage>,
+    /// Kept by the criterion alone: the rule does not keep the comparison.
+    pub by_passage: bool,
+}
+
+/// Verify one pair under the criterion, as a corpus run and an index query do: compare (never
+/// bounded: a pair below every bound may still share a passage), and keep the pair when `kept`
+/// (the rule) keeps the comparison or a passage of at least `min_words` words is shared.
+/// `None`: not kept.
+pub fn verify_with_passages<D: Detector + ?Sized>(
+    detector: &D,
+    (text_a, a): (&str, &D::Sketch),
+    (text_b, b): (&str, &D::Sketch),
+    min_words: usize,
+    kept: impl Fn(&Comparison<D::Evidence>) -> bool,
+) -> Option<PassagesKept<D::Evidence>> {
+    let comparison = detector.compare(a, b);
+    let passages = shared_passages(detector, (text_a, a), (text_b, b), &comparison, min_words);
+    let by_rule = kept(&comparison);
+    (by_rule || !passages.is_empty()).then_some(PassagesKept {
+        comparison,
+        passages,
+        by_passage: !by_rule,
+    })
 }
 
 /// Whether the criterion can be honoured with `method`, and `min_words` is a number of words.
@@ -80,9 +109,7 @@ pub fn check_method(method: Method, min_words: usize) -> Result<()> {
     Ok(())
 }
 
-/// Verify one candidate under the criterion: compare (never bounded: a pair below every bound
-/// may still share a passage), and keep the pair when `kept` (the rule) keeps the comparison
-/// or a passage of enough words is shared. `None`: not kept.
+/// Verify one candidate of a corpus run under the criterion ([`verify_with_passages`]).
 pub(super) fn verify_shared<D: Detector>(
     detector: &D,
     sketches: &[D::Sketch],
@@ -90,15 +117,15 @@ pub(super) fn verify_shared<D: Detector>(
     (x, y): (usize, usize),
     kept: impl Fn(&Comparison<D::Evidence>) -> bool,
 ) -> Option<PairResult<D::Evidence>> {
-    let comparison = detector.compare(&sketches[x], &sketches[y]);
-    let passages = shared.of(detector, (x, &sketches[x]), (y, &sketches[y]), &comparison);
-    let by_rule = kept(&comparison);
-    (by_rule || !passages.is_empty()).then_some(PairResult {
+    let a = (shared.texts[x].as_str(), &sketches[x]);
+    let b = (shared.texts[y].as_str(), &sketches[y]);
+    let found = verify_with_passages(detector, a, b, shared.min_words, kept)?;
+    Some(PairResult {
         a: x,
         b: y,
-        comparison,
-        passages: Some(passages),
-        by_passage: !by_rule,
+        comparison: found.comparison,
+        passages: Some(found.passages),
+        by_passage: found.by_passage,
     })
 }
 

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::document::Document;
 use crate::error::Result;
-use crate::method::{Detector, WithDetector};
+use crate::method::{Detector, WithDetector, seed_index_keys};
 
 /// Each row's problems and its distinct keys, from the index's detector.
 struct CheckRows<'a> {
@@ -71,7 +71,7 @@ impl CheckRows<'_> {
                     Ok(_) => {}
                     Err(e) => p.push(say(format!("{what} cannot be read: {e}"))),
                 }
-                if detector.index_keys(&fresh).unwrap_or_default() != keys {
+                if seed_index_keys(detector, &fresh).unwrap_or_default() != keys {
                     p.push(say(
                         "stored keys differ from those of the stored text".into()
                     ));

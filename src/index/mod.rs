@@ -20,7 +20,9 @@
 //! add several times slower; an index of version 1 is refused with what to do.
 //!
 //! The index is generic over the method ([`Detector`]): a row stores the method's sketch and its
-//! [`Detector::index_keys`] (SL+ST: one block key per sentence; robust SL+ST: its join keys and word keys; shingles: the kept fingerprints;
+//! [`Detector::index_keys`] (SL+ST: one block key per sentence; robust SL+ST: its join keys and word keys, and
+//! the join keys of its units with the windows of its over-long ones among them,
+//! [`crate::method::seed_index_keys`]; shingles: the kept fingerprints;
 //! megashingles: the megashingles by position). A query ([`Index::query`]) sketches the query
 //! document with the stored settings, finds candidates by shared keys, bounds each candidate's
 //! scores ([`Detector::may_be_reported`]) and verifies the rest with the very same
@@ -63,8 +65,10 @@ use crate::error::{Error, Result};
 use crate::method::{Detector, Method, MethodDetector, MethodSettings, PairRule, SlstConfig};
 
 /// The storage format this build writes and the only one it reads: 2 held one row per key in
-/// the inverted table; 3 keys robust mode's figures by their values (`text::figures`).
-pub const FORMAT_VERSION: i64 = 3;
+/// the inverted table; 3 keys robust mode's figures by their values (`text::figures`); 4 also
+/// keys robust mode's windows of over-long units, which seed passages
+/// ([`crate::method::seed_index_keys`], [`QueryOptions::min_shared_words`]).
+pub const FORMAT_VERSION: i64 = 4;
 
 /// Documents per transaction when adding, unless told otherwise. Each transaction rewrites
 /// most pages of the postings (keys are hashes), so fewer, larger ones cost less; a killed add
@@ -141,6 +145,10 @@ pub struct QueryOptions {
     pub containment: Option<f64>,
     /// Keep only the best k hits.
     pub top: Option<usize>,
+    /// Also keep every indexed document sharing a passage of at least this many words with the
+    /// query, whatever the documents' lengths and the rule (SL+ST in either mode; see
+    /// [`Index::query`]).
+    pub min_shared_words: Option<usize>,
 }
 
 impl QueryOptions {

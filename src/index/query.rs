@@ -5,10 +5,14 @@ use std::collections::HashSet;
 use rusqlite::OptionalExtension;
 
 use super::{Index, QueryOptions, fingerprint, keys_blob, postings};
+use crate::align::Passage;
+use crate::batch::passage::verify_with_passages;
 use crate::batch::verify_pair;
 use crate::document::Document;
 use crate::error::Result;
-use crate::method::{Comparison, Detector, MethodDetector, Witness};
+use crate::method::{
+    Comparison, Detector, MethodDetector, PairRule, Witness, seed_index_keys, seed_sketch,
+};
 
 /// The most rows a key of a query's witnesses may be held by to witness (a corpus run's
 /// default, [`crate::batch::DEFAULT_MAX_DF`]); a word key held by more is not read when counting
@@ -24,6 +28,11 @@ pub struct Hit<S, E> {
     pub sketch: S,
     /// `compare(query, document)`: exactly what `slst compare QUERY DOCUMENT` computes.
     pub comparison: Comparison<E>,
+    /// With [`QueryOptions::min_shared_words`]: the passages of at least that many words the
+    /// two share (spans in the query and in the document); `None` without it.
+    pub passages: Option<Vec<Passage>>,
+    /// Kept by [`QueryOptions::min_shared_words`] alone: the rule does not keep the comparison.
+    pub by_passage: bool,
 }
 
 /// A query's answer: the query's sketch and its hits, best first.
@@ -55,14 +64,34 @@ impl Index {
         settings.detector(self.method)
     }
 
+    /// Whether a query can keep the documents sharing a passage of at least `words` words
+    /// ([`QueryOptions::min_shared_words`]) with this index: as `slst batch` refuses the
+    /// criterion ([`crate::batch::passage::check_method`]).
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidParameter`] (`min_shared_words`): 0 words, or a method without
+    /// blocks.
+    pub fn check_min_shared_words(&self, words: usize) -> Result<()> {
+        crate::batch::passage::check_method(self.method, words)
+    }
+
     /// Every indexed document that `detector` — the index's own ([`Index::query_detector`]) —
     /// keeps against `query` (its decision, or either containment ≥ θc with something in
     /// common), with the comparison, best first. The answer equals comparing the query with
     /// every indexed document (module docs).
     ///
+    /// With [`QueryOptions::min_shared_words`], also every document sharing a passage of at
+    /// least that many words with the query, as `slst batch --min-shared-words` keeps pairs
+    /// ([`crate::batch::passage`]): the candidates are then also every document that may share
+    /// a seed of a passage with the query — SL+ST: sharing [`Detector::index_keys_needed`] keys
+    /// under [`PairRule::Scored`] (`min_block`, the keys of a block); robust SL+ST: holding a
+    /// witness key of the query's seed sketch ([`seed_sketch`]) held by at most [`MAX_DF`]
+    /// documents — each compared unbounded, its passages grown from the seeds.
+    ///
     /// # Errors
-    /// A detector of another method, a containment out of range, SQLite fails, or a
-    /// candidate's row is damaged.
+    /// A detector of another method, a containment out of range, a criterion the index cannot
+    /// honour ([`Index::check_min_shared_words`]), SQLite fails, or a candidate's row is
+    /// damaged.
     pub fn query<D: Detector>(
         &self,
         detector: &D,
@@ -73,9 +102,12 @@ impl Index {
         if let Some(theta) = options.containment {
             crate::error::check_fraction("containment", theta)?;
         }
+        if let Some(words) = options.min_shared_words {
+            self.check_min_shared_words(words)?;
+        }
         let rule = options.rule();
         let sketch = detector.sketch(query);
-        let keys = detector.index_keys(&sketch).unwrap_or_default();
+        let keys = seed_index_keys(detector, &sketch).unwrap_or_default();
         // One read transaction: one snapshot of the index, and its lock taken once rather than
         // once a lookup.
         let _snapshot = self.conn.unchecked_transaction().map_err(self.err())?;
@@ -104,11 +136,23 @@ impl Index {
                 {
                     self.add_word_candidates(&words, level, &mut rows)?;
                 }
+                if options.min_shared_words.is_some() {
+                    // Every row with a block between the two seed sketches, the windows of
+                    // over-long units among the units, as `slst batch` joins them.
+                    let seeded = join.witness_keys(&seed_sketch(&result.sketch));
+                    rows.extend(self.witnessed_candidates(&keys, &seeded, &|m, _| m > 0)?);
+                }
                 rows
             }
             None => {
-                let needed = detector.index_keys_needed(&result.sketch, rule).max(1);
-                self.candidates(&keys, needed)?
+                let mut needed = detector.index_keys_needed(&result.sketch, rule);
+                if options.min_shared_words.is_some() {
+                    // Fewer keys needed look more up: the rule's candidates and every document
+                    // with a block, which seeds a passage.
+                    let seeded = detector.index_keys_needed(&result.sketch, PairRule::Scored);
+                    needed = needed.min(seeded);
+                }
+                self.candidates(&keys, needed.max(1))?
             }
         }
         .into_iter()
@@ -117,13 +161,27 @@ impl Index {
         result.candidates = order.len();
         for d in order {
             let (document, stored): (Document, D::Sketch) = self.load(d)?;
-            let verdict = verify_pair(detector, &result.sketch, &stored, Some(rule), true);
-            result.compared += usize::from(verdict.compared());
-            if let Some(comparison) = verdict.kept() {
+            let kept = match options.min_shared_words {
+                Some(words) => {
+                    result.compared += 1;
+                    let q = (query.text.as_str(), &result.sketch);
+                    let d = (document.text.as_str(), &stored);
+                    verify_with_passages(detector, q, d, words, |c| c.kept_by(rule))
+                        .map(|k| (k.comparison, Some(k.passages), k.by_passage))
+                }
+                None => {
+                    let verdict = verify_pair(detector, &result.sketch, &stored, Some(rule), true);
+                    result.compared += usize::from(verdict.compared());
+                    verdict.kept().map(|c| (c, None, false))
+                }
+            };
+            if let Some((comparison, passages, by_passage)) = kept {
                 result.hits.push(Hit {
                     document,
                     sketch: stored,
                     comparison,
+                    passages,
+                    by_passage,
                 });
             }
         }

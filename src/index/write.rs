@@ -20,7 +20,7 @@ use crate::batch::{Progress, sketch_documents};
 use crate::corpus::Item;
 use crate::document::Document;
 use crate::error::Result;
-use crate::method::{Detector, WithDetector};
+use crate::method::{Detector, WithDetector, seed_index_keys};
 
 /// The rows of a batch of documents: each one's sketch as JSON, its index keys and its
 /// `sentences` column.
@@ -33,7 +33,7 @@ impl WithDetector for Rows<'_> {
         sketch_documents(detector, self.0)
             .into_par_iter()
             .map(|sketch| {
-                let keys = detector.index_keys(&sketch).unwrap_or_default();
+                let keys = seed_index_keys(detector, &sketch).unwrap_or_default();
                 let sentences = sentences_column(detector, &sketch, &keys);
                 (
                     serde_json::to_string(&sketch).unwrap_or_default(),

@@ -48,6 +48,7 @@ mod names;
 mod polyhash;
 mod registry;
 mod robust;
+mod seed_keys;
 mod sentlen;
 mod settings;
 mod shingle;
@@ -80,6 +81,7 @@ pub use self::robust::{
     RobustSentence, RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk,
     prefix_len,
 };
+pub use self::seed_keys::{seed_index_keys, seed_sketch};
 pub use self::sentlen::{
     SentLen, SentLenConfig, SentLenEvidence, SentLenParams, SentLenSketch, SentLenSketchView,
 };

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use slst::corpus::read_sources;
 use slst::index::{AddOptions, DEFAULT_BATCH_SIZE, Index, QueryOptions};
-use slst::method::{Method, MethodSettings, WithDetector};
+use slst::method::{DecidedBy, Method, MethodSettings, WithDetector};
 use slst::report::{CompareRecord, DocumentSummary, SCHEMA_VERSION, Versioned, count};
 use slst::{Detector, Document, MatchKey, Result};
 
@@ -147,6 +147,7 @@ const QUERY_HELP: &str = "\
 Examples:
   slst query news.db incoming.txt
   slst query news.db new/ --containment 0.8 --top 5 --json
+  slst query news.db incoming.txt --min-shared-words 60 --json
 
 Docs: docs/index.md";
 
@@ -168,6 +169,15 @@ pub struct QueryArgs {
     /// Only the k best hits per query.
     #[arg(long, value_name = "K")]
     pub top: Option<usize>,
+    /// Also report every indexed document sharing a passage of at least this many words with
+    /// the query, whatever the documents' lengths (an slst index, either mode).
+    ///
+    /// The blocks grown into passages as `slst compare` prints them; such hits carry
+    /// `"passages"` (JSON), and those the rule alone would not report are decided by
+    /// `passage`, as `slst batch --min-shared-words` reports pairs. Looks up and compares every
+    /// indexed document sharing a block with the query.
+    #[arg(long, value_name = "WORDS")]
+    pub min_shared_words: Option<usize>,
     /// One JSON line per query document: its summary and a `slst compare --json` record per hit.
     #[arg(long)]
     pub json: bool,
@@ -405,12 +415,18 @@ impl WithDetector for Queries<'_> {
                 .hits
                 .iter()
                 .map(|h| {
-                    let r = CompareRecord::new(
+                    let mut r = CompareRecord::new(
                         d,
                         (&doc, &result.sketch),
                         (&h.document, &h.sketch),
                         &h.comparison,
                     );
+                    if let Some(passages) = &h.passages {
+                        r = r.with_passages(passages.clone(), &doc, &h.document);
+                    }
+                    if h.by_passage {
+                        r.decided_by = DecidedBy::Passage;
+                    }
                     match args.containment {
                         Some(theta) => r.with_containment_threshold(theta),
                         None => r,
@@ -501,6 +517,16 @@ fn query_text<D: Detector>(
                 );
             }
         }
+        if r.decided_by == DecidedBy::Passage {
+            text.push_str("    kept by a shared passage alone (the rule does not keep it)\n");
+        }
+        for p in r.passages.iter().flatten() {
+            let _ = writeln!(
+                text,
+                "    passage bytes {}..{} = {}..{}  similarity {:.3}  \"{}\"",
+                p.a_span[0], p.a_span[1], p.b_span[0], p.b_span[1], p.similarity, p.a_opening
+            );
+        }
     }
     text
 }
@@ -517,10 +543,14 @@ pub fn query(args: QueryArgs) -> Result<()> {
                        shingle index decides by the --measure it was created with)",
         });
     }
+    if let Some(words) = args.min_shared_words {
+        index.check_min_shared_words(words)?;
+    }
     let options = QueryOptions {
         threshold: args.threshold,
         containment: args.containment,
         top: args.top,
+        min_shared_words: args.min_shared_words,
     };
     let detector = index.query_detector(args.threshold)?;
     let sources = args.input.source_options(&args.folders)?;

@@ -331,6 +331,17 @@ impl RobustProfile {
         }
     }
 
+    /// The profile whose keys cover every seed of a passage ([`Detector::seeds`]): with its
+    /// terms as ids and its windows among its units ([`RobustProfile::with_windows`]), as
+    /// [`Detector::seed_candidates`] joins them; `None` without windows, when its own units and
+    /// keys do.
+    ///
+    /// [`Detector::seeds`]: crate::method::Detector::seeds
+    /// [`Detector::seed_candidates`]: crate::method::Detector::seed_candidates
+    pub(crate) fn seed_profile(&self) -> Option<RobustProfile> {
+        (!self.windows.is_empty()).then(|| self.with_ids().with_windows())
+    }
+
     /// The profile with its windows among its units, in text order, for tiling alone: the
     /// document-level parts the decision reads (figures, subject, runs of figures, corpus view)
     /// are left empty.
