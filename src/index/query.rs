@@ -10,9 +10,7 @@ use crate::batch::passage::verify_with_passages;
 use crate::batch::verify_pair;
 use crate::document::Document;
 use crate::error::Result;
-use crate::method::{
-    Comparison, Detector, MethodDetector, PairRule, Witness, seed_index_keys, seed_sketch,
-};
+use crate::method::{Comparison, Detector, MethodDetector, PairRule, Witness, seed_index_keys};
 
 /// The most rows a key of a query's witnesses may be held by to witness (a corpus run's
 /// default, [`crate::batch::DEFAULT_MAX_DF`]); a word key held by more is not read when counting
@@ -85,7 +83,7 @@ impl Index {
     /// ([`crate::batch::passage`]): the candidates are then also every document that may share
     /// a seed of a passage with the query — SL+ST: sharing [`Detector::index_keys_needed`] keys
     /// under [`PairRule::Scored`] (`min_block`, the keys of a block); robust SL+ST: holding a
-    /// witness key of the query's seed sketch ([`seed_sketch`]) held by at most [`MAX_DF`]
+    /// witness key of the query's seed sketch ([`Detector::seed_sketch`]) held by at most [`MAX_DF`]
     /// documents — each compared unbounded, its passages grown from the seeds.
     ///
     /// # Errors
@@ -139,7 +137,10 @@ impl Index {
                 if options.min_shared_words.is_some() {
                     // Every row with a block between the two seed sketches, the windows of
                     // over-long units among the units, as `slst batch` joins them.
-                    let seeded = join.witness_keys(&seed_sketch(&result.sketch));
+                    let seeded = match detector.seed_sketch(&result.sketch) {
+                        Some(seeded) => join.witness_keys(&seeded),
+                        None => witnesses.clone(),
+                    };
                     rows.extend(self.witnessed_candidates(&keys, &seeded, &|m, _| m > 0)?);
                 }
                 rows

@@ -81,7 +81,7 @@ pub use self::robust::{
     RobustSentence, RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk,
     prefix_len,
 };
-pub use self::seed_keys::{seed_index_keys, seed_sketch};
+pub use self::seed_keys::seed_index_keys;
 pub use self::sentlen::{
     SentLen, SentLenConfig, SentLenEvidence, SentLenParams, SentLenSketch, SentLenSketchView,
 };
@@ -351,6 +351,14 @@ pub trait Detector: Send + Sync {
     /// then as there (the driver joins on the method's keys).
     fn seed_candidates(&self, sketches: &[&Self::Sketch], max_df: usize) -> Option<CandidateSet> {
         self.corpus_candidates(sketches, PairRule::Scored, max_df)
+    }
+
+    /// The sketch whose units cover every seed of a passage ([`Detector::seeds`]), for a store
+    /// that looks documents up by keys ([`seed_index_keys`]), when it differs from `sketch`
+    /// (robust SL+ST: its profile with the windows of its over-long units among its units).
+    /// Default: `None`, the sketch's own units and keys cover every seed.
+    fn seed_sketch(&self, _sketch: &Self::Sketch) -> Option<Self::Sketch> {
+        None
     }
 
     /// What a join outside this library (a Spark job) needs to find the pairs a corpus run

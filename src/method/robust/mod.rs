@@ -309,6 +309,11 @@ impl Detector for RobustSlst {
         self.witness_join(&refs, PairRule::Scored, max_df)
     }
 
+    /// The profile with the windows of its over-long units among its units, when it has any.
+    fn seed_sketch(&self, sketch: &RobustProfile) -> Option<RobustProfile> {
+        sketch.seed_profile()
+    }
+
     /// The robust mode's witness join ([`WitnessJoin`]), for a join outside this library.
     fn external_join(&self) -> Option<&dyn WitnessJoin<RobustProfile>> {
         Some(self)
