@@ -2,11 +2,14 @@
 # The Spark job (python -m slst.spark) on local[2] against slst batch: the same pairs, and the
 # job's run record (seconds per stage, shuffle bytes, peak memory).
 #
-#   scripts/bench_spark.sh [--corpus reuters|synthetic-N] [--mode robust|paper] [--name NAME]
-#                          [--corpora DIR] [--python PY] [--partitions N] [--driver-memory M]
+#   scripts/bench_spark.sh [--corpus reuters|realistic-N|stress-N] [--mode robust|paper]
+#                          [--name NAME] [--corpora DIR] [--python PY] [--partitions N]
+#                          [--driver-memory M]
 #
-#   --corpus  reuters (Reuters-21578 as JSON lines, scripts/peers/reuters_to_jsonl.py) or
-#             synthetic-N (scripts/make_synthetic.py N, seed 1); default reuters
+#   --corpus  reuters (Reuters-21578 as JSON lines, scripts/peers/reuters_to_jsonl.py),
+#             realistic-N (scripts/make_synthetic.py N --kind realistic, seed 1: the scale
+#             corpus of docs/benchmarks.md) or stress-N (--kind pool: every sentence from a
+#             fixed pool, the stress corpus); default reuters
 #   --python  a Python with the package and PySpark installed (pip install "./python[spark]");
 #             default python3
 #   --partitions, --driver-memory   passed to the job (default: its own; robust mode at 100,000
@@ -35,10 +38,11 @@ case "$CORPUS" in
   reuters)
     INPUT=$DATA/reuters21578.jsonl
     [ -s "$INPUT" ] || python3 scripts/peers/reuters_to_jsonl.py "$INPUT" "$CORPORA"/reuters21578/reut2-*.sgm ;;
-  synthetic-*)
-    N=${CORPUS#synthetic-}
-    INPUT=$DATA/syn-$N.jsonl
-    [ -s "$INPUT" ] || python3 scripts/make_synthetic.py "$N" "$INPUT" "$DATA/syn-$N.truth.tsv" --seed 1 --corpora "$CORPORA" ;;
+  realistic-*|stress-*)
+    N=${CORPUS#*-} KIND=realistic
+    [ "${CORPUS%%-*}" = stress ] && KIND=pool
+    INPUT=$DATA/$CORPUS.jsonl
+    [ -s "$INPUT" ] || python3 scripts/make_synthetic.py "$N" "$INPUT" "$DATA/$CORPUS.truth.tsv" --seed 1 --kind "$KIND" --corpora "$CORPORA" ;;
   *) echo "bench_spark.sh: unknown corpus $CORPUS" >&2; exit 2 ;;
 esac
 cargo build --release --quiet
@@ -59,3 +63,16 @@ else
   echo "pairs DIFFER from slst batch's: $(wc -l < "$OUT.batch.jsonl") vs $(cat "$OUT"/pairs.jsonl/part-* | wc -l)" | tee "$RUN/compare.txt"
   exit 1
 fi
+# Per stage of the job: seconds, CPU (the JVM's tasks and the Python workers), shuffle.
+python3 - "$RUN/run.json" <<'PY' | tee "$RUN/stages.md"
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"{r['documents']:,} documents, {r['candidate_pairs']:,} candidate pairs"
+      + (f", {r['screened_pairs']:,} after the pair check" if "screened_pairs" in r else "")
+      + f", {r['pairs']:,} pairs; shuffle written {r.get('shuffle_write_bytes_per_document', '?')} bytes a document\n")
+print("| stage | seconds | CPU s (JVM + Python) | shuffle written, bytes a document |")
+print("|---|---|---|---|")
+for name, s in r["stages"].items():
+    cpu = s.get("jvm_cpu_seconds", 0) + s["python_cpu_seconds"]
+    print(f"| {name} | {s['seconds']:.1f} | {cpu:.1f} | {s.get('shuffle_write_bytes_per_document', '?')} |")
+PY
