@@ -19,6 +19,17 @@ from slst.spark.workers import (
 BROADCAST_PLANS = 2_000_000
 
 
+def with_sides(pairs, table, first: str, second: str, **columns):
+    """``pairs`` (columns ``first`` and ``second``, document positions) with columns of each
+    document's row of ``table`` (by ``pos``): ``column=(name for first, name for second)``."""
+    from pyspark.sql import functions as F
+
+    for side, key in ((0, first), (1, second)):
+        picked = [F.col(c).alias(names[side]) for c, names in columns.items()]
+        pairs = pairs.join(table.select(F.col("pos").alias(key), *picked), key)
+    return pairs
+
+
 def _word_candidates(spark, good, level: float, cap: int, cpu):
     """Pairs (a, b), a < b, that may be duplicates on their words, as ``slst batch`` finds
     them: each document looks its prefix terms up among the indexed prefixes of the documents
@@ -118,8 +129,7 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
         F.zip_with("bx", "by", lambda u, v: F.least(u, v).cast("int")), F.lit(0), lambda acc, v: acc + v
     )
     bounded = (
-        met.join(buckets.select(F.col("pos").alias("x"), F.col("wbuckets").alias("bx")), "x")
-        .join(buckets.select(F.col("pos").alias("y"), F.col("wbuckets").alias("by")), "y")
+        with_sides(met, buckets, "x", "y", wbuckets=("bx", "by"))
         .where(
             F.col("bx").isNull()
             | F.col("by").isNull()
@@ -129,8 +139,7 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
     )
     common = F.size(F.array_intersect(F.col("vx"), F.col("vy")))
     pairs = (
-        bounded.join(docs.select(F.col("pos").alias("x"), F.col("vocab").alias("vx")), "x")
-        .join(docs.select(F.col("pos").alias("y"), F.col("vocab").alias("vy")), "y")
+        with_sides(bounded, docs, "x", "y", vocab=("vx", "vy"))
         .withColumn("common", common)
         .where(
             F.col("common").cast("double") / (F.col("sx") + F.col("sy") - F.col("common")).cast("double")

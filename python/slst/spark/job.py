@@ -10,7 +10,12 @@ import sys
 from typing import Any, Dict, List, Optional
 
 import slst
-from slst.spark.candidates import _key_candidates, _witness_candidates, _word_candidates
+from slst.spark.candidates import (
+    _key_candidates,
+    _witness_candidates,
+    _word_candidates,
+    with_sides,
+)
 from slst.spark.clusters import connected_components
 from slst.spark.dedup import KEEP_POLICIES, write_deduplicated
 from slst.spark.documents import read_documents
@@ -203,20 +208,10 @@ def _screened(spark, candidates, good, method, mode, params, rule, containment, 
     """The candidate pairs the method's pair check keeps (``Detector.may_keep_pairs``), read
     from each document's units and pair-check values only: a few numbers cross the network
     per pair, not the sketches."""
-    from pyspark.sql import functions as F
     from pyspark.sql.types import LongType, StructField, StructType
 
-    side = good.select("pos", "units", "checks")
-    joined = (
-        candidates.join(
-            side.select(F.col("pos").alias("a"), F.col("units").alias("na"), F.col("checks").alias("va")),
-            "a",
-        )
-        .join(
-            side.select(F.col("pos").alias("b"), F.col("units").alias("nb"), F.col("checks").alias("vb")),
-            "b",
-        )
-        .select("a", "b", "na", "va", "nb", "vb")
+    joined = with_sides(candidates, good, "a", "b", units=("na", "nb"), checks=("va", "vb")).select(
+        "a", "b", "na", "va", "nb", "vb"
     )
     schema = StructType([StructField("a", LongType(), False), StructField("b", LongType(), False)])
     return spark.createDataFrame(
@@ -231,21 +226,11 @@ def _verified(spark, candidates, good, method, mode, params, rule, containment, 
     """Stage 4: the candidate pairs the method keeps under the rule, each with the line
     ``slst batch`` writes for it, persisted."""
     from pyspark import StorageLevel
-    from pyspark.sql import functions as F
     from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 
-    side = good.select("pos", "id", "sketch")
-    joined = (
-        candidates.join(
-            side.select(F.col("pos").alias("a"), F.col("id").alias("a_id"), F.col("sketch").alias("a_sketch")),
-            "a",
-        )
-        .join(
-            side.select(F.col("pos").alias("b"), F.col("id").alias("b_id"), F.col("sketch").alias("b_sketch")),
-            "b",
-        )
-        .select("a", "b", "a_id", "a_sketch", "b_id", "b_sketch")
-    )
+    joined = with_sides(
+        candidates, good, "a", "b", id=("a_id", "b_id"), sketch=("a_sketch", "b_sketch")
+    ).select("a", "b", "a_id", "a_sketch", "b_id", "b_sketch")
     pair_schema = StructType(
         [
             StructField("a", LongType(), False),

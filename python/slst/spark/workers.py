@@ -82,27 +82,34 @@ def _sketch_partition(
         )
 
 
+def _batched(rows: Iterable[Any], decide: Any, size: int = 65536) -> Iterator[Any]:
+    """What ``decide`` yields for the rows, handed over ``size`` at a time (one call into Rust
+    a batch, with the GIL released)."""
+    batch: List[Any] = []
+    for r in rows:
+        batch.append(r)
+        if len(batch) >= size:
+            yield from decide(batch)
+            batch = []
+    if batch:
+        yield from decide(batch)
+
+
 def _bound_partition(
     rows: Iterable[Any], method: str, mode: str, params: Dict[str, Any], rule: str, containment: float
 ) -> Iterator[Tuple[int, int]]:
     """The pairs whose witnessed units could satisfy the rule (the corpus join's bound)."""
     detector = slst.detector(method, mode, **params)
-    batch: List[Any] = []
 
-    def flush():
+    def decide(batch: List[Any]) -> Iterator[Tuple[int, int]]:
         keep = detector.may_keep_matched(
             [(r.m, r.na, r.nb) for r in batch], rule=rule, containment=containment
         )
         for r, k in zip(batch, keep):
             if k:
                 yield min(r.a, r.b), max(r.a, r.b)
-        batch.clear()
 
-    for r in rows:
-        batch.append(r)
-        if len(batch) >= 65536:
-            yield from flush()
-    yield from flush()
+    return _batched(rows, decide)
 
 
 #: Buckets of term ids whose counts bound two vocabularies' common terms (the word join).
@@ -132,9 +139,8 @@ def _screen_partition(
     """The candidate pairs the method's pair check keeps (``Detector.may_keep_pairs``: what
     ``slst batch`` checks before it compares a pair), each row ``(a, b, na, va, nb, vb)``."""
     detector = slst.detector(method, mode, **params)
-    batch: List[Any] = []
 
-    def flush():
+    def decide(batch: List[Any]) -> Iterator[Tuple[int, int]]:
         keep = detector.may_keep_pairs(
             [(r.na, _unsigned(r.va), r.nb, _unsigned(r.vb)) for r in batch],
             rule=rule,
@@ -143,13 +149,8 @@ def _screen_partition(
         for i, r in enumerate(batch):
             if keep is None or keep[i]:
                 yield r.a, r.b
-        batch.clear()
 
-    for r in rows:
-        batch.append(r)
-        if len(batch) >= 65536:
-            yield from flush()
-    yield from flush()
+    return _batched(rows, decide)
 
 
 # --- stage 4: verification ---------------------------------------------------------------

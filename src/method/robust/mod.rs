@@ -379,7 +379,8 @@ impl WitnessJoin<RobustProfile> for RobustSlst {
         self.config.length_tolerance
     }
 
-    /// The figures' ids, which [`RobustSlst::figures_refuse`] compares.
+    /// The figures' ids, which the figure check of the decision compares (reporting duplicates,
+    /// a pair whose figures disagree is refused whatever its blocks).
     fn pair_check_values(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {
         Some(sketch.figures.to_vec())
     }
