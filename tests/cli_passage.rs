@@ -7,15 +7,7 @@
 #![cfg(feature = "cli")]
 
 mod common;
-use common::{repo, slst, stderr, stdout};
-
-fn sample(dir: &str) -> String {
-    repo()
-        .join("corpora/alignment-sample")
-        .join(dir)
-        .to_string_lossy()
-        .into_owned()
-}
+use common::{alignment_sample as sample, alignment_span as span, slst, stderr, stdout};
 
 /// The pair records of `slst batch` over the sample with `extra` flags.
 fn batch(extra: &[&str]) -> Vec<serde_json::Value> {
@@ -41,13 +33,6 @@ fn ids(records: &[serde_json::Value]) -> Vec<(&str, &str, &str)> {
             )
         })
         .collect()
-}
-
-/// The text of a passage's span in a file of the sample.
-fn span(file: &str, span: &serde_json::Value) -> String {
-    let text = std::fs::read(repo().join("corpora/alignment-sample").join(file)).unwrap();
-    let (start, end) = (span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
-    String::from_utf8(text[start as usize..end as usize].to_vec()).unwrap()
 }
 
 #[test]

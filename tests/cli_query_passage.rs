@@ -8,18 +8,10 @@
 #![cfg(all(feature = "cli", feature = "index"))]
 
 mod common;
-use common::{repo, slst, stderr, stdout};
+use common::{alignment_sample as sample, alignment_span as span, repo, slst, stderr, stdout};
 
 use std::collections::BTreeSet;
 use std::path::Path;
-
-fn sample(dir: &str) -> String {
-    repo()
-        .join("corpora/alignment-sample")
-        .join(dir)
-        .to_string_lossy()
-        .into_owned()
-}
 
 fn ok(args: &[&str]) -> String {
     let o = slst(args);
@@ -60,13 +52,6 @@ fn hits(lines: &[serde_json::Value]) -> Vec<(String, String, String)> {
         }
     }
     out
-}
-
-/// The text of a span in a file of the sample.
-fn span(file: &str, span: &serde_json::Value) -> String {
-    let text = std::fs::read(repo().join("corpora/alignment-sample").join(file)).unwrap();
-    let (start, end) = (span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
-    String::from_utf8(text[start as usize..end as usize].to_vec()).unwrap()
 }
 
 #[test]

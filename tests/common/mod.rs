@@ -53,6 +53,22 @@ pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A folder of the text-alignment sample (`corpora/alignment-sample/DIR`), as an argument.
+pub fn alignment_sample(dir: &str) -> String {
+    repo()
+        .join("corpora/alignment-sample")
+        .join(dir)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The text of a byte span (`[start, end]`, as passages give it) of a file of the sample.
+pub fn alignment_span(file: &str, span: &serde_json::Value) -> String {
+    let text = std::fs::read(repo().join("corpora/alignment-sample").join(file)).unwrap();
+    let (start, end) = (span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
+    String::from_utf8(text[start as usize..end as usize].to_vec()).unwrap()
+}
+
 /// Standard output as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
