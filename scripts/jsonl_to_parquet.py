@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """A corpus of JSON lines as a Parquet file: the `id` and `text` fields as two string columns
 (ids written as text; neither null), Snappy, one row group up to a million rows — the layout the benchmarks'
-Parquet corpora have (scripts/runs/*dedup-speed*). Needs pyarrow.
+Parquet corpora have (scripts/runs/*dedup-speed*). With --row NAME, also a third column NAME,
+the record's number in the file from 0 (int64: for a tool that indexes documents by a number).
+Needs pyarrow.
 
-    scripts/jsonl_to_parquet.py IN.jsonl OUT.parquet
+    scripts/jsonl_to_parquet.py IN.jsonl OUT.parquet [--row NAME]
 """
 import json
 import sys
@@ -13,6 +15,9 @@ import pyarrow.parquet as pq
 
 
 def main(argv):
+    row = None
+    if len(argv) == 4 and argv[2] == "--row":
+        argv, row = argv[:2], argv[3]
     if len(argv) != 2:
         sys.exit(__doc__)
     ids, texts = [], []
@@ -26,7 +31,11 @@ def main(argv):
             ids.append(str(record.get("id", n)))
             texts.append(record["text"])
     schema = pa.schema([pa.field("id", pa.string(), False), pa.field("text", pa.string(), False)])
-    table = pa.table([pa.array(ids, pa.string()), pa.array(texts, pa.string())], schema=schema)
+    columns = [pa.array(ids, pa.string()), pa.array(texts, pa.string())]
+    if row:
+        schema = schema.append(pa.field(row, pa.int64(), False))
+        columns.append(pa.array(range(len(ids)), pa.int64()))
+    table = pa.table(columns, schema=schema)
     pq.write_table(table, argv[1], compression="snappy", row_group_size=1_000_000)
 
 
