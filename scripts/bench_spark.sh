@@ -68,7 +68,9 @@ OUT=bench-results/spark/$NAME
 rm -rf "$OUT"
 mkdir -p "$RUN" "$OUT"
 echo "scripts/bench_spark.sh --corpus $CORPUS --mode $MODE --name $NAME ${JOB_ARGS[*]}${PEER:+ --peer $PEER}" > "$RUN/command"
-uptime | sed 's/.*load/load/' > "$RUN/load.txt"
+# The machine's load (seconds depend on it, shuffle bytes do not), before and after each job.
+load() { echo "$1: $(uptime | sed 's/.*load average/load average/')" >> "$RUN/load.txt"; }
+rm -f "$RUN/load.txt" && load "before slst's job"
 # Spark's settings for both jobs: an event log (one file a run, uncompressed) with the
 # executors' peak memory per stage, the JVM's and the Python workers' resident memory in it.
 event_log_args() {
@@ -82,6 +84,7 @@ PYSPARK_SUBMIT_ARGS="$(event_log_args "$OUT.events") pyspark-shell" \
   /usr/bin/time -v "$PY" scripts/reap_tree.py "$PY" -m slst.spark "$INPUT" --out "$OUT" --mode "$MODE" \
   --master 'local[2]' "${JOB_ARGS[@]}" > "$OUT.log" 2> "$OUT.timev" || { tail -20 "$OUT.timev" >&2; exit 1; }
 # The record names the interpreter as python, not by its path on this machine.
+load "after slst's job"
 sed "s|$PY|python|g" "$OUT.timev" > "$RUN/timev.txt"
 cp "$OUT/run.json" "$RUN/run.json"
 DOCS=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["documents"])' "$OUT/run.json")
@@ -117,7 +120,7 @@ PY4J_VERSION=$("$PY" -c 'import importlib.metadata as m; print(m.version("py4j")
 # pyarrow converts the corpus.
 "$VENV/bin/pip" install -q --no-deps text-dedup==0.4.0 "pyspark==$SPARK_VERSION" "py4j==$PY4J_VERSION" \
   numpy==2.4.6 scipy==1.17.1 xxhash==4.1.0 pyarrow==26.0.1
-rm -rf "$PEER_OUT" "$PEER_OUT-assignment"
+rm -rf "$PEER_OUT"
 mkdir -p "$PEER_OUT"
 "$VENV/bin/python" scripts/jsonl_to_parquet.py "$INPUT" "$PEER_OUT/corpus.parquet" --row row
 # The same master and driver memory as slst's job had (its event log says which).
@@ -131,11 +134,14 @@ PYTHONPATH=scripts/peers/graphframes_standin PYSPARK_PYTHON="$VENV/bin/python" \
   PYSPARK_SUBMIT_ARGS="--master local[2] --driver-memory $DRIVER_MEMORY $(event_log_args "$PEER_OUT.events") pyspark-shell" \
   /usr/bin/time -v "$PY" scripts/reap_tree.py "$VENV/bin/python" -m text_dedup.minhash_spark "${PEER_ARGS[@]}" \
   > "$PEER_OUT.log" 2> "$PEER_OUT.timev" || { tail -20 "$PEER_OUT.timev" >&2; exit 1; }
-sed -e "s|$VENV/bin/python|python|g" -e "s|$PY|python|g" "$PEER_OUT.timev" > "$RUN/peer-timev.txt"
+load "after the peer"
+# Without the progress bars of its thousands of tasks, nor one warning a block at its end.
+sed -e 's/\[Stage [^]]*\]//g' -e "s|$PWD/||g" -e "s|/tmp/blockmgr-[0-9a-f-]*|(spark local dir)|g" -e "s|$VENV/bin/python|python|g" -e "s|$PY|python|g" "$PEER_OUT.timev" |
+  grep -av 'could not be removed as it was not found' > "$RUN/peer-timev.txt" || true
 python3 scripts/spark_eventlog.py "$PEER_OUT".events/* --documents "$DOCS" --json "$RUN/peer-eventlog.json" > "$RUN/peer-jobs.md"
 if [ -s "${INPUT%.jsonl}.truth.tsv" ]; then
   python3 scripts/planted_recall.py "${INPUT%.jsonl}.truth.tsv" --pairs "$OUT/pairs.jsonl/part-*" --json "$RUN/recall.json"
-  "$VENV/bin/python" scripts/planted_recall.py "${INPUT%.jsonl}.truth.tsv" --clusters "$PEER_OUT-assignment/assignment.parquet" \
+  "$VENV/bin/python" scripts/planted_recall.py "${INPUT%.jsonl}.truth.tsv" --clusters "$PEER_OUT/output-assignment/assignment.parquet" \
     --ids "$PEER_OUT/corpus.parquet" --index row --json "$RUN/peer-recall.json"
 fi
 python3 - "$RUN" "$PEER" <<'PY' | tee "$RUN/peer.md"
@@ -171,7 +177,7 @@ rows = [("slst (python -m slst.spark, " + slst_run["mode"] + ")", timev("timev.t
          load("peer-recall.json"), "not measured")]
 e0 = rows[0][2]
 print(f"{slst_run['documents']:,} documents, {e0['settings'].get('spark.master')}, "
-      f"driver memory {e0['settings'].get('spark.driver.memory')}; {open(os.path.join(run, 'load.txt')).read().strip()}\n")
+      f"driver memory {e0['settings'].get('spark.driver.memory')}; {open(os.path.join(run, 'load.txt')).read().strip().replace(chr(10), '; ')}\n")
 print("| job | wall s | CPU s, process tree | JVM task CPU s | Python worker CPU s (own count) "
       "| shuffle written, B a document | read, B a document | peak RSS MB, largest process "
       "| peak JVM heap+off-heap MB | peak Python workers RSS MB | recall near | recall exact |")
