@@ -116,10 +116,11 @@ VENV=bench-results/peer-venv PEER_OUT=bench-results/spark/$NAME-$PEER
 SPARK_VERSION=$("$PY" -c 'import pyspark; print(pyspark.__version__)')
 PY4J_VERSION=$("$PY" -c 'import importlib.metadata as m; print(m.version("py4j"))')
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
-# minhash_spark.py imports numpy, pyspark, xxhash, scipy and graphframes (the stand-in);
-# pyarrow converts the corpus.
+# minhash_spark.py imports numpy, pyspark, xxhash, scipy and graphframes (the stand-in), and
+# its package's __init__ rich (with markdown-it-py, mdurl, pygments); pyarrow converts the corpus.
 "$VENV/bin/pip" install -q --no-deps text-dedup==0.4.0 "pyspark==$SPARK_VERSION" "py4j==$PY4J_VERSION" \
-  numpy==2.4.6 scipy==1.17.1 xxhash==4.1.0 pyarrow==26.0.1
+  numpy==2.4.6 scipy==1.17.1 xxhash==4.1.0 rich==13.9.4 markdown-it-py==3.0.0 mdurl==0.1.2 \
+  pygments==2.19.2 pyarrow==26.0.1
 rm -rf "$PEER_OUT"
 mkdir -p "$PEER_OUT"
 "$VENV/bin/python" scripts/jsonl_to_parquet.py "$INPUT" "$PEER_OUT/corpus.parquet" --row row
