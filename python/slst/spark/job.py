@@ -60,7 +60,7 @@ def run(
     if dedup and keep not in KEEP_POLICIES:
         raise ValueError(f"keep={keep!r}: the job's keep policies are {', '.join(KEEP_POLICIES)}")
     passages = min_shared_words is not None
-    if passages:
+    if min_shared_words is not None:
         probe.check_min_shared_words(min_shared_words)  # as slst batch refuses it
         if dedup:
             raise ValueError(

@@ -118,6 +118,7 @@ def _bound_partition(
         keep = detector.may_keep_matched(
             [(r.m, r.na, r.nb) for r in batch], rule=rule, containment=containment
         )
+        assert keep is not None  # the job joins on witness keys only for a method with the bound
         for r, k in zip(batch, keep):
             if k:
                 yield min(r.a, r.b), max(r.a, r.b)
