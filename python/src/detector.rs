@@ -19,7 +19,7 @@ use crate::corpus::PyDocs;
 use crate::join::{
     Fewest, MayKeep, MayKeepPairs, PairCheck, Tolerance, Witnesses, WordJoin, witnesses,
 };
-use crate::pairs::{Pairs, VerifyMany, run_pairs};
+use crate::pairs::{Pairs, PassageItem, VerifyMany, VerifyPassages, run_pairs};
 use crate::settings::settings_of;
 use crate::sketch::{Sketch, mismatch};
 use crate::{SlstError, error};
@@ -133,9 +133,13 @@ impl Detector {
     /// `(key, unit, first_length, second_length)` — the lengths of the units of the key's step
     /// (a one-unit key: its unit's, twice). Two documents share a witness when they hold the
     /// same key with both lengths within `witness_tolerance`; None for a method without them.
-    fn witness_keys(&self, sketch: &Sketch) -> PyResult<Option<Witnesses>> {
+    /// With `seeds`, those of the units every seed of a passage lies in (robust SL+ST: the
+    /// profile with the windows of its over-long sentences among its units), which a join of
+    /// the pairs that may share a passage (`min_shared_words`) counts with the rule `scored`.
+    #[pyo3(signature = (sketch, seeds = false))]
+    fn witness_keys(&self, sketch: &Sketch, seeds: bool) -> PyResult<Option<Witnesses>> {
         self.check(sketch)?;
-        witnesses(&self.inner, &sketch.inner).map_err(mismatch)
+        witnesses(&self.inner, &sketch.inner, seeds).map_err(mismatch)
     }
 
     /// Word keys of a sketch, for the pairs a method reports on their words alone, which the
@@ -296,6 +300,41 @@ impl Detector {
         .map_err(|e| SlstError::new_err(format!("not a sketch of this method: {e}")))
     }
 
+    /// Verify candidate pairs of a distributed join that also keeps every pair sharing a
+    /// passage of at least `min_shared_words` words (`slst batch --min-shared-words`): each
+    /// item is `(a_id, a_sketch_bytes, a_text, b_id, b_sketch_bytes, b_text)` with `a` the
+    /// earlier document. Every pair is compared (no bound rules one out) and kept when `rule`
+    /// keeps it or it shares such a passage. Returns `(index, line)` for the pairs kept,
+    /// `line` being what `slst batch` writes for the pair. The GIL is released for the whole
+    /// list.
+    #[pyo3(signature = (items, min_shared_words, rule = "duplicates", containment = 0.8))]
+    fn verify_passages(
+        &self,
+        py: Python<'_>,
+        items: Vec<PassageItem>,
+        min_shared_words: usize,
+        rule: &str,
+        containment: f64,
+    ) -> PyResult<Vec<(usize, String)>> {
+        let rule = pair_rule(rule, containment)?;
+        self.check_min_shared_words(min_shared_words)?;
+        py.detach(|| {
+            self.inner.visit(VerifyPassages {
+                items: &items,
+                rule,
+                min_words: min_shared_words,
+            })
+        })
+        .map_err(|e| SlstError::new_err(format!("not a sketch of this method: {e}")))
+    }
+
+    /// Refuse what `slst batch --min-shared-words` refuses: 0 words, or a method without
+    /// blocks, whose comparisons locate no text to grow passages from.
+    fn check_min_shared_words(&self, min_shared_words: usize) -> PyResult<()> {
+        slst::batch::passage::check_method(self.inner.method(), min_shared_words)
+            .map_err(|e| SlstError::new_err(e.to_string()))
+    }
+
     /// Every near-duplicate pair of a corpus: `docs` is any iterable of `(id, text)`, read
     /// one item at a time while the run goes on with the GIL released, or an Arrow table
     /// (`__arrow_c_stream__`) read a batch at a time from its columns `id_column` and
@@ -320,8 +359,7 @@ impl Detector {
     ) -> PyResult<Pairs> {
         let rule = pair_rule(rule, containment)?;
         if let Some(words) = min_shared_words {
-            slst::batch::passage::check_method(self.inner.method(), words)
-                .map_err(|e| SlstError::new_err(e.to_string()))?;
+            self.check_min_shared_words(words)?;
         }
         let config = BatchConfig {
             rule,

@@ -12,11 +12,16 @@ use slst::method::{MethodDetector, MethodSketch, PairRule, SketchMismatch, WithD
 /// a sketch.
 pub(crate) type Witnesses = (Vec<(u64, u32, u8, u8)>, usize);
 
-/// The witness keys and the unit count of a sketch; None for a method without witness keys.
+/// The witness keys and the unit count of a sketch — with `seeds`, of its seed sketch
+/// (`Detector::seed_sketch`: the units every seed of a passage lies in) — or None for a method
+/// without witness keys.
 pub(crate) fn witnesses(
     d: &MethodDetector,
     sketch: &MethodSketch,
+    seeds: bool,
 ) -> Result<Option<Witnesses>, SketchMismatch> {
+    let seeded = if seeds { d.seed_sketch(sketch)? } else { None };
+    let sketch = seeded.as_ref().unwrap_or(sketch);
     let Some(keys) = d.witness_keys(sketch)? else {
         return Ok(None);
     };

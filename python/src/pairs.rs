@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 use slst::batch::output::{GroupRecord, PairRecord};
 use slst::batch::{self, BatchConfig, Silent};
@@ -220,21 +221,13 @@ pub(crate) struct VerifyMany<'a> {
     pub(crate) rule: PairRule,
 }
 
-impl WithDetector for VerifyMany<'_> {
+impl<'a> WithDetector for VerifyMany<'a> {
     type Output = Result<Vec<(usize, String)>, String>;
     fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
-        // A document is in many candidate pairs: each sketch is read once, by its id; the first
-        // that does not read is the error.
-        let mut sketches: HashMap<&str, D::Sketch> = HashMap::new();
-        for (a_id, a_bytes, b_id, b_bytes) in self.items {
-            for (id, bytes) in [(a_id, a_bytes), (b_id, b_bytes)] {
-                if let Entry::Vacant(slot) = sketches.entry(id.as_str()) {
-                    let s = serde_json::from_slice(bytes)
-                        .map_err(|e| format!("sketch of {id:?}: {e}"))?;
-                    slot.insert(s);
-                }
-            }
-        }
+        let sides = |(a_id, a, b_id, b): &'a (String, Vec<u8>, String, Vec<u8>)| {
+            ((a_id.as_str(), a.as_slice()), (b_id.as_str(), b.as_slice()))
+        };
+        let sketches = read_sketches::<D>(self.items.iter().map(sides))?;
         let pairs: Vec<(&D::Sketch, &D::Sketch)> = self
             .items
             .iter()
@@ -255,6 +248,76 @@ impl WithDetector for VerifyMany<'_> {
         }
         Ok(out)
     }
+}
+
+/// A candidate pair with its texts: `(a_id, a_sketch_bytes, a_text, b_id, b_sketch_bytes,
+/// b_text)`.
+pub(crate) type PassageItem = (String, Vec<u8>, String, String, Vec<u8>, String);
+
+/// Verify candidate pairs given as (id, sketch bytes, text) twice under a shared-passage
+/// criterion of `min_words` words: the lines a corpus run with it writes for the pairs kept,
+/// with each pair's index in the input. Each pair goes through the library's own verification
+/// ([`batch::passage::verify_with_passages`]: compared unbounded, kept by the rule or by a
+/// passage; in parallel, in input order), its line built as a corpus run builds it
+/// ([`PairRecord::of_kept`]).
+pub(crate) struct VerifyPassages<'a> {
+    pub(crate) items: &'a [PassageItem],
+    pub(crate) rule: PairRule,
+    pub(crate) min_words: usize,
+}
+
+impl<'a> WithDetector for VerifyPassages<'a> {
+    type Output = Result<Vec<(usize, String)>, String>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        let sides = |(a_id, a, _, b_id, b, _): &'a PassageItem| {
+            ((a_id.as_str(), a.as_slice()), (b_id.as_str(), b.as_slice()))
+        };
+        let sketches = read_sketches::<D>(self.items.iter().map(sides))?;
+        let rule = self.rule;
+        let lines: Vec<Option<String>> = self
+            .items
+            .par_iter()
+            .map(|(a_id, _, a_text, b_id, _, b_text)| {
+                let (sa, sb) = (&sketches[a_id.as_str()], &sketches[b_id.as_str()]);
+                let found = batch::passage::verify_with_passages(
+                    d,
+                    (a_text, sa),
+                    (b_text, sb),
+                    self.min_words,
+                    |c| c.kept_by(rule),
+                )?;
+                // The record reads the pair's comparison, passages and decision, not its
+                // document numbers.
+                let pair = found.into_pair(0, 1);
+                let record = PairRecord::of_kept(d, (a_id, sa), (b_id, sb), &pair, false);
+                Some(serde_json::to_string(&record).expect("a record serialises"))
+            })
+            .collect();
+        Ok(lines
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, line)| Some((i, line?)))
+            .collect())
+    }
+}
+
+/// The sketches of candidate pairs' documents, each given as (id, sketch bytes) on either side
+/// of a pair: each read once, by its id (a document is in many pairs); the first that does not
+/// read is the error.
+fn read_sketches<'a, D: slst::Detector>(
+    sides: impl Iterator<Item = ((&'a str, &'a [u8]), (&'a str, &'a [u8]))>,
+) -> Result<HashMap<&'a str, D::Sketch>, String> {
+    let mut sketches: HashMap<&str, D::Sketch> = HashMap::new();
+    for (a, b) in sides {
+        for (id, bytes) in [a, b] {
+            if let Entry::Vacant(slot) = sketches.entry(id) {
+                let s =
+                    serde_json::from_slice(bytes).map_err(|e| format!("sketch of {id:?}: {e}"))?;
+                slot.insert(s);
+            }
+        }
+    }
+    Ok(sketches)
 }
 
 /// The pairs of a corpus run over documents from Python (their stream, and the slot its

@@ -225,17 +225,34 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
         let corpus = &result.corpus;
         let stopwords = |doc: usize| corpus.stopwords.get(doc).map(String::as_str);
         PairRecord {
-            passages: pair.passages.as_deref(),
-            decided_by: pair.decided_by(),
             stopwords_a: stopwords(pair.a),
             stopwords_b: stopwords(pair.b),
-            ..PairRecord::of(
+            ..PairRecord::of_kept(
                 detector,
                 (&corpus.ids[pair.a], &corpus.sketches[pair.a]),
                 (&corpus.ids[pair.b], &corpus.sketches[pair.b]),
-                &pair.comparison,
+                pair,
                 details,
             )
+        }
+    }
+
+    /// The record of a kept pair, its documents given by id and sketch (`a` the earlier): the
+    /// comparison's ([`PairRecord::of`]) with the passages a shared-passage criterion found and
+    /// what decided the pair ([`PairResult::decided_by`]), wherever the pair was verified (a
+    /// distributed join verifies pairs outside [`crate::batch::run`]). The pair's document
+    /// numbers are not read.
+    pub fn of_kept<D: Detector<Evidence = E>>(
+        detector: &D,
+        a: (&'a str, &D::Sketch),
+        b: (&'a str, &D::Sketch),
+        pair: &'a PairResult<E>,
+        details: bool,
+    ) -> Self {
+        PairRecord {
+            passages: pair.passages.as_deref(),
+            decided_by: pair.decided_by(),
+            ..PairRecord::of(detector, a, b, &pair.comparison, details)
         }
     }
 

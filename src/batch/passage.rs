@@ -65,6 +65,19 @@ pub struct PassagesKept<E> {
     pub by_passage: bool,
 }
 
+impl<E> PassagesKept<E> {
+    /// The kept pair of documents `a` and `b` (a < b) as a corpus run reports it.
+    pub fn into_pair(self, a: usize, b: usize) -> PairResult<E> {
+        PairResult {
+            a,
+            b,
+            comparison: self.comparison,
+            passages: Some(self.passages),
+            by_passage: self.by_passage,
+        }
+    }
+}
+
 /// Verify one pair under the criterion, as a corpus run and an index query do: compare (never
 /// bounded: a pair below every bound may still share a passage), and keep the pair when `kept`
 /// (the rule) keeps the comparison or a passage of at least `min_words` words is shared.
@@ -119,14 +132,7 @@ pub(super) fn verify_shared<D: Detector>(
 ) -> Option<PairResult<D::Evidence>> {
     let a = (shared.texts[x].as_str(), &sketches[x]);
     let b = (shared.texts[y].as_str(), &sketches[y]);
-    let found = verify_with_passages(detector, a, b, shared.min_words, kept)?;
-    Some(PairResult {
-        a: x,
-        b: y,
-        comparison: found.comparison,
-        passages: Some(found.passages),
-        by_passage: found.by_passage,
-    })
+    verify_with_passages(detector, a, b, shared.min_words, kept).map(|found| found.into_pair(x, y))
 }
 
 /// The rule's candidates and the pairs that may share a seed, together: pairs merged, the

@@ -127,19 +127,50 @@ pub trait WithSketches {
     fn with<D: Detector>(self, detector: &D, a: &D::Sketch, b: &D::Sketch) -> Self::Output;
 }
 
-/// Match a detector with a sketch of its variant, binding both typed; `Err` otherwise.
+/// Match a detector with a sketch of its variant, binding both typed (and, when named, `$w` to
+/// the variant's constructor, which wraps a typed sketch); `Err` otherwise.
 macro_rules! with_typed {
     ($detector:expr, $sketch:expr, $d:ident, $s:ident => $body:expr) => {
+        with_typed!($detector, $sketch, $d, $s, _wrap => $body)
+    };
+    ($detector:expr, $sketch:expr, $d:ident, $s:ident, $w:ident => $body:expr) => {
         match ($detector, $sketch) {
-            (MethodDetector::Slst($d), MethodSketch::Slst($s)) => Ok($body),
-            (MethodDetector::SlstRobust($d), MethodSketch::SlstRobust($s)) => Ok($body),
-            (MethodDetector::Shingle($d), MethodSketch::Shingle($s)) => Ok($body),
-            (MethodDetector::MegaShingle($d), MethodSketch::MegaShingle($s)) => Ok($body),
-            (MethodDetector::PolyHash($d), MethodSketch::PolyHash($s)) => Ok($body),
-            (MethodDetector::SpotSigs($d), MethodSketch::SpotSigs($s)) => Ok($body),
-            (MethodDetector::SentLen($d), MethodSketch::SentLen($s)) => Ok($body),
-            (MethodDetector::Md5($d), MethodSketch::Md5($s)) => Ok($body),
-            (MethodDetector::Blocks($d), MethodSketch::Blocks($s)) => Ok($body),
+            (MethodDetector::Slst($d), MethodSketch::Slst($s)) => {
+                let $w = MethodSketch::Slst;
+                Ok($body)
+            }
+            (MethodDetector::SlstRobust($d), MethodSketch::SlstRobust($s)) => {
+                let $w = MethodSketch::SlstRobust;
+                Ok($body)
+            }
+            (MethodDetector::Shingle($d), MethodSketch::Shingle($s)) => {
+                let $w = MethodSketch::Shingle;
+                Ok($body)
+            }
+            (MethodDetector::MegaShingle($d), MethodSketch::MegaShingle($s)) => {
+                let $w = MethodSketch::MegaShingle;
+                Ok($body)
+            }
+            (MethodDetector::PolyHash($d), MethodSketch::PolyHash($s)) => {
+                let $w = MethodSketch::PolyHash;
+                Ok($body)
+            }
+            (MethodDetector::SpotSigs($d), MethodSketch::SpotSigs($s)) => {
+                let $w = MethodSketch::SpotSigs;
+                Ok($body)
+            }
+            (MethodDetector::SentLen($d), MethodSketch::SentLen($s)) => {
+                let $w = MethodSketch::SentLen;
+                Ok($body)
+            }
+            (MethodDetector::Md5($d), MethodSketch::Md5($s)) => {
+                let $w = MethodSketch::Md5;
+                Ok($body)
+            }
+            (MethodDetector::Blocks($d), MethodSketch::Blocks($s)) => {
+                let $w = MethodSketch::Blocks;
+                Ok($body)
+            }
             (d, s) => Err(SketchMismatch {
                 detector: kind_of_detector(d),
                 sketch: s.kind(),
@@ -289,6 +320,15 @@ impl MethodDetector {
         with_typed!(self, sketch, d, s => d.external_join().map(|j| j.witness_keys(s)))
     }
 
+    /// The sketch whose units cover every seed of a passage ([`Detector::seed_sketch`]); `None`
+    /// when the sketch's own do.
+    pub fn seed_sketch(
+        &self,
+        sketch: &MethodSketch,
+    ) -> Result<Option<MethodSketch>, SketchMismatch> {
+        with_typed!(self, sketch, d, s, wrap => d.seed_sketch(s).map(wrap))
+    }
+
     /// The sketch's pair-check values ([`crate::method::WitnessJoin::pair_check_values`]);
     /// `None` for a method without them.
     pub fn pair_check_values(
@@ -366,6 +406,40 @@ mod tests {
                 assert_eq!(d.duplicate_keys(&sa).unwrap(), keys, "{method}");
                 assert_eq!(sa.to_bytes().unwrap(), bytes, "{method}");
                 assert_eq!(d.read_sketch(&bytes).unwrap(), sa, "{method}");
+            }
+        }
+    }
+
+    /// Through [`MethodSketch`], the seed sketch is the typed detector's: robust SL+ST's
+    /// profile with the windows of an over-long sentence among its units; none for a text
+    /// without one, nor for another method or mode.
+    #[test]
+    fn the_seed_sketch_is_the_typed_detectors() {
+        struct Seed<'a>(&'a Document);
+        impl crate::method::WithDetector for Seed<'_> {
+            type Output = Option<Vec<u8>>;
+            fn with<D: Detector>(self, d: &D) -> Self::Output {
+                let seeded = d.seed_sketch(&d.sketch(self.0))?;
+                Some(serde_json::to_vec(&seeded).unwrap())
+            }
+        }
+        let (a, _) = pair();
+        // One sentence of some 200 words: over robust SL+ST's longest.
+        let long = Document::new("long", a.text.replace(". ", ", "));
+        for mode in [SlstMode::Paper, SlstMode::Robust] {
+            let settings = MethodSettings {
+                slst_mode: mode,
+                ..MethodSettings::default()
+            };
+            for method in Method::ALL {
+                let d = settings.detector(method).unwrap();
+                for doc in [&a, &long] {
+                    let seeded = d.seed_sketch(&d.sketch(doc)).unwrap();
+                    let bytes = seeded.as_ref().map(|s| s.to_bytes().unwrap());
+                    assert_eq!(bytes, d.visit(Seed(doc)), "{method}");
+                    let windows = doc.id == "long" && method == Method::Slst;
+                    assert_eq!(seeded.is_some(), windows && mode == SlstMode::Robust);
+                }
             }
         }
     }

@@ -1,5 +1,8 @@
 """The job: ``run`` drives the stages (read, sketch, candidates, verify, clusters), timing each
-and gathering the run record; ``main`` is ``python -m slst.spark``."""
+and gathering the run record; ``main`` is ``python -m slst.spark``. With ``min_shared_words``
+(``--min-shared-words``) the candidates also hold the pairs that may share a passage
+(``_seeded``), the texts go to the verification, and every pair is compared unbounded, as
+``slst batch --min-shared-words`` does."""
 
 from __future__ import annotations
 
@@ -40,11 +43,13 @@ def run(
     params: Optional[Dict[str, Any]] = None,
     dedup: bool = False,
     keep: str = "first",
+    min_shared_words: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Run the job; returns the run record (also written to ``OUT/run.json``). With ``dedup``,
     also the corpus without its near-duplicates (``OUT/deduplicated.*``, ``OUT/dropped.jsonl``),
     the document of each pair to keep chosen by ``keep`` (``first`` or ``longest``), as ``slst
-    dedup`` chooses it."""
+    dedup`` chooses it. With ``min_shared_words``, also every pair sharing a passage of at
+    least that many words, as ``slst batch --min-shared-words`` keeps them (``_seeded``)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
@@ -54,6 +59,13 @@ def run(
         raise ValueError("dedup: template pairs are not duplicates; use rule='duplicates'")
     if dedup and keep not in KEEP_POLICIES:
         raise ValueError(f"keep={keep!r}: the job's keep policies are {', '.join(KEEP_POLICIES)}")
+    passages = min_shared_words is not None
+    if min_shared_words is not None:
+        probe.check_min_shared_words(min_shared_words)  # as slst batch refuses it
+        if dedup:
+            raise ValueError(
+                "dedup: slst dedup keeps no pairs by shared passages; drop min_shared_words"
+            )
     # Robust SL+ST: join on witness keys and prune by witnessed units, as slst batch does.
     witness = probe.witness_keys(probe.sketch("A probe. Of two sentences.")) is not None
     # And pairs alike in their words (its `vocabulary` rule), which the witnessed units do not
@@ -71,6 +83,7 @@ def run(
         "max_df": max_df,
         "params": params,
         "dedup": keep if dedup else None,
+        "min_shared_words": min_shared_words,
         "spark": spark.version,
         "master": spark.sparkContext.master,
         "default_parallelism": spark.sparkContext.defaultParallelism,
@@ -81,7 +94,8 @@ def run(
         if partitions:
             docs = docs.repartition(partitions)
         sketched = _sketched(
-            spark, docs, method, mode, params, duplicates, max_bytes, witness, words is not None, cpu
+            spark, docs, method, mode, params, duplicates, max_bytes, witness, words is not None,
+            passages, cpu,
         )
         counts = sketched.agg(
             F.count("*").alias("n"),
@@ -126,9 +140,18 @@ def run(
             record["screened_pairs"] = screened.count()
             candidates.unpersist()
             candidates = screened
+        if passages and witness:
+            # The pairs that may share a passage, none screened: slst batch compares them all.
+            seeded, capped = _seeded(spark, good, record["documents"], max_df, method, mode, params, cpu)
+            seeded = seeded.persist(StorageLevel.MEMORY_AND_DISK)
+            record["seeded_pairs"] = seeded.count()
+            record["boilerplate_keys"] += capped
+            candidates = candidates.union(seeded).distinct()
 
     with stages("verify"):
-        pairs = _verified(spark, candidates, good, method, mode, params, rule, containment, cpu)
+        pairs = _verified(
+            spark, candidates, good, method, mode, params, rule, containment, min_shared_words, cpu
+        )
         verified = pairs.agg(F.count("*").alias("n"), F.max("rss_mb").alias("rss")).first()
     record["pairs"] = verified.n
     peak_python = max(peak_python, verified.rss or 0.0)
@@ -149,9 +172,10 @@ def run(
     return _write_record(spark, record, stages, peak_python, out)
 
 
-def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness, words, cpu):
+def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness, words, passages, cpu):
     """Stage 2: each document's sketch and keys (or its problem), persisted: what every later
-    stage reads."""
+    stage reads. With ``passages``, also its text and (witness keys) its seed witness keys
+    (``seeds``, ``seed_units``); else those columns are null and cost nothing."""
     from pyspark import StorageLevel
     from pyspark.sql.types import (
         ArrayType,
@@ -165,30 +189,30 @@ def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness,
         StructType,
     )
 
+    witnesses = ArrayType(
+        StructType(
+            [
+                StructField("key", LongType(), False),
+                StructField("unit", IntegerType(), False),
+                StructField("l1", IntegerType(), False),
+                StructField("l2", IntegerType(), False),
+            ]
+        )
+    )
     schema = StructType(
         [
             StructField("pos", LongType(), False),
             StructField("id", StringType(), False),
             StructField("sketch", BinaryType(), True),
             StructField("keys", ArrayType(LongType()), True),
-            StructField(
-                "wkeys",
-                ArrayType(
-                    StructType(
-                        [
-                            StructField("key", LongType(), False),
-                            StructField("unit", IntegerType(), False),
-                            StructField("l1", IntegerType(), False),
-                            StructField("l2", IntegerType(), False),
-                        ]
-                    )
-                ),
-                True,
-            ),
+            StructField("wkeys", witnesses, True),
             StructField("units", IntegerType(), True),
             StructField("vocab", ArrayType(LongType()), True),
             StructField("wbuckets", ArrayType(ByteType()), True),
             StructField("checks", ArrayType(LongType()), True),
+            StructField("seeds", witnesses, True),
+            StructField("seed_units", IntegerType(), True),
+            StructField("text", StringType(), True),
             StructField("problem", StringType(), True),
             StructField("rss_mb", DoubleType(), False),
         ]
@@ -197,7 +221,9 @@ def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness,
         docs.mapPartitions(
             lambda rows: timed(
                 cpu,
-                _sketch_partition(rows, method, mode, params, duplicates, max_bytes, witness, words),
+                _sketch_partition(
+                    rows, method, mode, params, duplicates, max_bytes, witness, words, passages
+                ),
             )
         ),
         schema,
@@ -222,15 +248,32 @@ def _screened(spark, candidates, good, method, mode, params, rule, containment, 
     )
 
 
-def _verified(spark, candidates, good, method, mode, params, rule, containment, cpu):
-    """Stage 4: the candidate pairs the method keeps under the rule, each with the line
+def _seeded(spark, good, documents, max_df, method, mode, params, cpu):
+    """The pairs that may share a seed of a passage, as ``slst batch --min-shared-words`` finds
+    them (``Detector::seed_candidates``): the witness join over each document's seed witness
+    keys (``seeds``, ``seed_units``) with the rule ``scored`` (every pair with a block there).
+    Returns the pairs and the count of keys left out as boilerplate."""
+    from pyspark.sql import functions as F
+
+    seeds = good.select("pos", F.col("seed_units").alias("units"), F.col("seeds").alias("wkeys"))
+    return _witness_candidates(
+        spark, seeds, documents, max_df, method, mode, params, "scored", 0.8, cpu
+    )
+
+
+def _verified(spark, candidates, good, method, mode, params, rule, containment, min_shared_words, cpu):
+    """Stage 4: the candidate pairs the method keeps under the rule (with ``min_shared_words``,
+    also those sharing a passage of that many words, their texts joined in), each with the line
     ``slst batch`` writes for it, persisted."""
     from pyspark import StorageLevel
     from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 
-    joined = with_sides(
-        candidates, good, "a", "b", id=("a_id", "b_id"), sketch=("a_sketch", "b_sketch")
-    ).select("a", "b", "a_id", "a_sketch", "b_id", "b_sketch")
+    sides = dict(id=("a_id", "b_id"), sketch=("a_sketch", "b_sketch"))
+    if min_shared_words is not None:
+        sides["text"] = ("a_text", "b_text")
+    joined = with_sides(candidates, good, "a", "b", **sides).select(
+        "a", "b", *(name for pair in sides.values() for name in pair)
+    )
     pair_schema = StructType(
         [
             StructField("a", LongType(), False),
@@ -241,7 +284,10 @@ def _verified(spark, candidates, good, method, mode, params, rule, containment, 
     )
     return spark.createDataFrame(
         joined.rdd.mapPartitions(
-            lambda rows: timed(cpu, _verify_partition(rows, method, mode, params, rule, containment))
+            lambda rows: timed(
+                cpu,
+                _verify_partition(rows, method, mode, params, rule, containment, min_shared_words),
+            )
         ),
         pair_schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)
@@ -353,6 +399,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         help="with --dedup: which document of a pair to keep (first: input order; longest: "
         "most bytes of text)",
     )
+    p.add_argument(
+        "--min-shared-words", type=int, metavar="WORDS",
+        help="also every pair sharing a passage of at least this many words, whatever the "
+        "documents' lengths, as slst batch --min-shared-words (slst, either mode)",
+    )
     p.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")
     p.add_argument(
         "--driver-memory", default="4g",
@@ -386,6 +437,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             rule=args.rule, containment=args.containment, max_df=args.max_df,
             max_bytes=args.max_bytes, id_field=args.id_field, text_field=args.text_field,
             partitions=args.partitions, params=params, dedup=args.dedup, keep=args.keep,
+            min_shared_words=args.min_shared_words,
         )
     finally:
         spark.stop()

@@ -36,11 +36,15 @@ def _sketch_partition(
     max_bytes: int,
     witness: bool,
     words: bool,
+    passages: bool = False,
 ) -> Iterator[tuple]:
     """(position, id, sketch, keys, witness keys, units, vocabulary, its counts per bucket,
-    pair-check values, problem, worker peak RSS in MB) per document. With witness keys (robust SL+ST), those are
-    the join's keys, each with its unit, and the values its candidates are screened by
-    (``Detector.pair_check_values``); with ``words``, the vocabulary the word rule compares."""
+    pair-check values, seed witness keys, seed units, text, problem, worker peak RSS in MB)
+    per document. With witness keys (robust SL+ST), those are the join's keys, each with its
+    unit, and the values its candidates are screened by (``Detector.pair_check_values``); with
+    ``words``, the vocabulary the word rule compares. With ``passages`` (``min_shared_words``),
+    the text, and with witness keys also those of the units every seed of a passage lies in
+    (``Detector.witness_keys(sketch, seeds=True)``) and their number."""
     detector = slst.detector(method, mode, **params)
     for position, doc_id, text, problem in rows:
         doc_id = doc_id if doc_id is not None else f"#{position}"
@@ -54,21 +58,21 @@ def _sketch_partition(
             except slst.SlstError as e:
                 problem = f"{doc_id}: {e}"
         if problem is not None:
-            yield position, doc_id, None, None, None, None, None, None, None, problem, _rss_mb()
+            yield (position, doc_id) + (None,) * 10 + (problem, _rss_mb())
             continue
         sketch = detector.sketch(text, id=doc_id)
+        kept = text if passages else None
         if witness:
-            found = detector.witness_keys(sketch)
-            assert found is not None
-            wkeys, units = found
+            wkeys, units = _witnesses(detector, sketch, seeds=False)
+            seeds, seed_units = _witnesses(detector, sketch, seeds=True) if passages else (None, None)
             terms = detector.vocabulary(sketch) if words else None
             vocab = None if terms is None else [_signed(t) for t in terms]
             checks = detector.pair_check_values(sketch)
             yield (
-                position, doc_id, sketch.to_bytes(), None,
-                [(_signed(k), u, l1, l2) for k, u, l1, l2 in wkeys], units, vocab,
+                position, doc_id, sketch.to_bytes(), None, wkeys, units, vocab,
                 None if terms is None else _word_buckets(terms),
-                None if checks is None else [_signed(v) for v in checks], None, _rss_mb(),
+                None if checks is None else [_signed(v) for v in checks],
+                seeds, seed_units, kept, None, _rss_mb(),
             )
             continue
         keys = detector.keys(sketch, duplicates=duplicates)
@@ -77,9 +81,18 @@ def _sketch_partition(
                 f"method {method} has no join keys; every pair must be compared: use slst batch"
             )
         yield (
-            position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys], None, None, None,
-            None, None, None, _rss_mb(),
+            position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys],
+            *(None,) * 7, kept, None, _rss_mb(),
         )
+
+
+def _witnesses(detector: Any, sketch: Any, seeds: bool) -> Tuple[List[tuple], int]:
+    """A sketch's witness keys as Spark rows ``(key, unit, l1, l2)`` and its number of units
+    (with ``seeds``, those of its seed sketch)."""
+    found = detector.witness_keys(sketch, seeds=seeds)
+    assert found is not None
+    keys, units = found
+    return [(_signed(k), u, l1, l2) for k, u, l1, l2 in keys], units
 
 
 def _batched(rows: Iterable[Any], decide: Any, size: int = 65536) -> Iterator[Any]:
@@ -105,6 +118,7 @@ def _bound_partition(
         keep = detector.may_keep_matched(
             [(r.m, r.na, r.nb) for r in batch], rule=rule, containment=containment
         )
+        assert keep is not None  # the job joins on witness keys only for a method with the bound
         for r, k in zip(batch, keep):
             if k:
                 yield min(r.a, r.b), max(r.a, r.b)
@@ -157,21 +171,43 @@ def _screen_partition(
 
 
 def _verify_partition(
-    rows: Iterable[Any], method: str, mode: str, params: Dict[str, Any], rule: str, containment: float
+    rows: Iterable[Any],
+    method: str,
+    mode: str,
+    params: Dict[str, Any],
+    rule: str,
+    containment: float,
+    min_shared_words: Optional[int] = None,
 ) -> Iterator[Tuple[int, int, str, float]]:
+    """``(a, b, line, worker peak RSS in MB)`` for each candidate pair kept: by the rule
+    (``Detector.verify_many``), or with ``min_shared_words`` also by a passage of that many
+    words, each pair then compared unbounded and grown on its texts (rows with ``a_text`` and
+    ``b_text``; ``Detector.verify_passages``)."""
     detector = slst.detector(method, mode, **params)
     batch: List[Tuple[int, int]] = []
-    items: List[Tuple[str, bytes, str, bytes]] = []
+    items: List[tuple] = []
+
+    def verified():
+        if min_shared_words is None:
+            return detector.verify_many(items, rule=rule, containment=containment)
+        return detector.verify_passages(
+            items, min_shared_words, rule=rule, containment=containment
+        )
 
     def flush():
-        for i, line in detector.verify_many(items, rule=rule, containment=containment):
+        for i, line in verified():
             yield batch[i][0], batch[i][1], line, _rss_mb()
         batch.clear()
         items.clear()
 
     for r in rows:
         batch.append((r.a, r.b))
-        items.append((r.a_id, bytes(r.a_sketch), r.b_id, bytes(r.b_sketch)))
+        if min_shared_words is None:
+            items.append((r.a_id, bytes(r.a_sketch), r.b_id, bytes(r.b_sketch)))
+        else:
+            items.append(
+                (r.a_id, bytes(r.a_sketch), r.a_text, r.b_id, bytes(r.b_sketch), r.b_text)
+            )
         if len(items) >= VERIFY_BATCH:
             yield from flush()
     yield from flush()
