@@ -123,6 +123,35 @@ def test_bad_records_are_counted_and_the_rest_is_read(spark, tmp_path):
     assert [(p["a"], p["b"]) for p in pairs] == [("a", "b")]
 
 
+def test_documents_are_read_in_partitions_of_a_few_megabytes(spark, tmp_path, monkeypatch):
+    # Each partition's sketches stay in memory for the later stages, so the job reads its
+    # input in splits of SPLIT_BYTES, not Spark's (32 MB or more); positions stay input order.
+    from slst.spark import documents
+
+    texts = [f"Document {i} says what it says. It has two sentences." for i in range(4000)]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"id": f"d{i}", "text": t}) + "\n" for i, t in enumerate(texts)))
+    parquet = tmp_path / "in.parquet"
+    # One file of small row groups (Parquet splits at row groups).
+    spark.createDataFrame([(f"d{i}", t) for i, t in enumerate(texts)], "id string, text string") \
+        .coalesce(1).write.option("parquet.block.size", 4096).parquet(str(parquet))
+    setting = "spark.sql.files.maxPartitionBytes"
+    before = spark.conf.get(setting)
+    for fmt, path in (("jsonl", src), ("parquet", parquet)):
+        default = documents.read_documents(spark, [str(path)], fmt, "id", "text")
+        monkeypatch.setattr(documents, "SPLIT_BYTES", 16 << 10)
+        small = documents.read_documents(spark, [str(path)], fmt, "id", "text")
+        monkeypatch.undo()
+        if fmt == "jsonl":  # a small file: Spark's default parallelism
+            assert default.getNumPartitions() == spark.sparkContext.defaultParallelism
+        filled = [sum(1 for n in rdd.glom().map(len).collect() if n) for rdd in (default, small)]
+        assert filled[1] >= 2 * filled[0], (fmt, filled)
+        rows = sorted(small.collect())
+        assert [(r[0], r[1], r[2]) for r in rows] == [(i, f"d{i}", t) for i, t in enumerate(texts)], fmt
+    # The session's own split setting is left as it was.
+    assert spark.conf.get(setting) == before
+
+
 @pytest.mark.parametrize("mode", ["robust", "paper"])
 def test_the_job_equals_slst_batch_on_reuters(spark, tmp_path, reuters_jsonl, mode):
     out = tmp_path / "out"

@@ -8,6 +8,27 @@ import json
 import os
 from typing import List, Optional, Tuple
 
+#: The most bytes of input a partition of documents reads. Each partition's sketches are
+#: kept in memory for the later stages, and robust SL+ST's sketch, witness keys and vocabulary
+#: take about seven times the text: Spark's own splits (32 MB or more of text) made partitions
+#: of over 200 MB, which a 4 GB heap could not hold beside the joins at 100,000 documents.
+SPLIT_BYTES = 8 << 20
+
+
+def _partitions(spark, inputs: List[str]) -> int:
+    """How many partitions to read ``inputs`` into: one per ``SPLIT_BYTES`` of their size (read
+    through Hadoop's file system, so on a cluster's storage too), and at least the default
+    parallelism."""
+    sc = spark.sparkContext
+    jvm, conf = sc._jvm, sc._jsc.hadoopConfiguration()
+    total = 0
+    for name in inputs:
+        path = jvm.org.apache.hadoop.fs.Path(name)
+        fs = path.getFileSystem(conf)
+        for status in fs.globStatus(path) or []:
+            total += fs.getContentSummary(status.getPath()).getLength()
+    return max(sc.defaultParallelism, -(-total // SPLIT_BYTES))
+
 
 def _jsonl_record(
     raw: bytes, position: int, id_field: str, text_field: str, max_bytes: int
@@ -53,13 +74,17 @@ def _jsonl_record(
 def read_documents(
     spark, inputs: List[str], fmt: str, id_field: str, text_field: str, max_bytes: int = 256 << 20
 ):
-    """An RDD of (position, id, text-or-bytes, problem) in input order."""
+    """An RDD of (position, id, text-or-bytes, problem) in input order, in partitions of about
+    ``SPLIT_BYTES`` of input at most (of Parquet, its compressed bytes, as far as its row
+    groups allow: a row group is never split)."""
     sc = spark.sparkContext
     if fmt == "jsonl":
-        lines = sc.textFile(",".join(inputs), use_unicode=False).zipWithIndex()
+        lines = sc.textFile(
+            ",".join(inputs), minPartitions=_partitions(spark, inputs), use_unicode=False
+        ).zipWithIndex()
         return lines.map(lambda li: _jsonl_record(li[0], li[1], id_field, text_field, max_bytes))
     if fmt == "text":
-        files = sc.binaryFiles(",".join(inputs))
+        files = sc.binaryFiles(",".join(inputs), minPartitions=_partitions(spark, inputs))
         paths = sorted(files.keys().collect())
         # Ids as slst batch gives them: the path inside the folder named, or the file's name.
         roots = [i.rstrip("/") + "/" for i in inputs]
@@ -76,8 +101,20 @@ def read_documents(
         rank = sc.broadcast({p: i for i, p in enumerate(paths)})
         return files.map(lambda pb: (rank.value[pb[0]], relative(pb[0]), pb[1], None))
     if fmt == "parquet":
-        df = spark.read.parquet(*inputs).select(id_field, text_field)
-        return df.rdd.zipWithIndex().map(
+        # Spark's file splits follow a setting of the session: set for this read only (the
+        # splits are fixed once the rows are numbered).
+        setting = "spark.sql.files.maxPartitionBytes"
+        before = spark.conf.get(setting, None)
+        spark.conf.set(setting, str(SPLIT_BYTES))
+        try:
+            df = spark.read.parquet(*inputs).select(id_field, text_field)
+            numbered = df.rdd.zipWithIndex()
+        finally:
+            if before is None:
+                spark.conf.unset(setting)
+            else:
+                spark.conf.set(setting, before)
+        return numbered.map(
             lambda ri: (
                 ri[1],
                 None if ri[0][0] is None else str(ri[0][0]),

@@ -13,6 +13,11 @@ from typing import Dict, Iterator, Optional, TypeVar
 
 T = TypeVar("T")
 
+#: Seconds to wait for Spark's REST API: listing every stage of a long run from a JVM whose
+#: heap is nearly full took longer than 10 s, and the record then lost its CPU and shuffle
+#: figures.
+REST_TIMEOUT = 120
+
 
 def _rest(spark, endpoint: str) -> Optional[list]:
     """One of the application's endpoints of Spark's REST API (None when the UI is off)."""
@@ -21,7 +26,7 @@ def _rest(spark, endpoint: str) -> Optional[list]:
         return None
     app = spark.sparkContext.applicationId
     try:
-        with urllib.request.urlopen(f"{url}/api/v1/applications/{app}/{endpoint}", timeout=10) as r:
+        with urllib.request.urlopen(f"{url}/api/v1/applications/{app}/{endpoint}", timeout=REST_TIMEOUT) as r:
             return json.load(r)
     except OSError:
         return None
