@@ -105,6 +105,11 @@ fn the_hosts_of_short_passages_are_found_at_any_length() {
         text.contains("passage bytes 1434..1996 = 1670..2232  similarity 1.000"),
         "{text}"
     );
+    // A hit kept by its passage alone is not counted as a near-duplicate.
+    assert!(
+        text.contains("source-document00001.txt: 0 near-duplicates, 1 sharing a passage ("),
+        "{text}"
+    );
 }
 
 /// Each pair as (a, b, decided_by, passages), a before b, spans exchanged with the documents.

@@ -460,20 +460,30 @@ fn query_text<D: Detector>(
     d: &D,
     records: &[CompareRecord<'_, D::Evidence>],
 ) -> String {
+    // Hits kept by a shared passage alone are not near-duplicates: counted apart.
+    let by_passage = records
+        .iter()
+        .filter(|r| r.decided_by == DecidedBy::Passage)
+        .count();
+    let mut found = count(
+        records.len() - by_passage,
+        "near-duplicate",
+        "near-duplicates",
+    );
+    if by_passage > 0 {
+        let _ = write!(
+            found,
+            ", {}",
+            count(by_passage, "sharing a passage", "sharing passages")
+        );
+    }
     let mut text = match query.counts {
         Some(counts) => format!(
-            "{}: {} ({})\n",
+            "{}: {found} ({})\n",
             query.id,
-            count(records.len(), "near-duplicate", "near-duplicates"),
             count(counts.sentences, "sentence", "sentences")
         ),
-        None => format!(
-            "{}: {} ({}, {})\n",
-            query.id,
-            count(records.len(), "near-duplicate", "near-duplicates"),
-            d.method(),
-            d.rule()
-        ),
+        None => format!("{}: {found} ({}, {})\n", query.id, d.method(), d.rule()),
     };
     let score = |x: Option<f64>| x.map_or("undefined".to_string(), |x| format!("{x:.3}"));
     for r in records {
