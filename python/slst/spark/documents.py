@@ -8,6 +8,8 @@ import json
 import os
 from typing import List, Optional, Tuple
 
+from slst.spark.conf import scoped
+
 #: The most bytes of input a partition of documents reads. Each partition's sketches are
 #: kept in memory for the later stages, and robust SL+ST's sketch, witness keys and vocabulary
 #: take about seven times the text: Spark's own splits (32 MB or more of text) made partitions
@@ -103,17 +105,9 @@ def read_documents(
     if fmt == "parquet":
         # Spark's file splits follow a setting of the session: set for this read only (the
         # splits are fixed once the rows are numbered).
-        setting = "spark.sql.files.maxPartitionBytes"
-        before = spark.conf.get(setting, None)
-        spark.conf.set(setting, str(SPLIT_BYTES))
-        try:
+        with scoped(spark, {"spark.sql.files.maxPartitionBytes": str(SPLIT_BYTES)}):
             df = spark.read.parquet(*inputs).select(id_field, text_field)
             numbered = df.rdd.zipWithIndex()
-        finally:
-            if before is None:
-                spark.conf.unset(setting)
-            else:
-                spark.conf.set(setting, before)
         return numbered.map(
             lambda ri: (
                 ri[1],

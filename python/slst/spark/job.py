@@ -20,12 +20,14 @@ from slst.spark.candidates import (
     with_sides,
 )
 from slst.spark.clusters import connected_components
+from slst.spark.conf import with_job_settings
 from slst.spark.dedup import KEEP_POLICIES, write_deduplicated
 from slst.spark.documents import read_documents
 from slst.spark.metrics import Stages, _jvm_peak_mb, timed
 from slst.spark.workers import _screen_partition, _sketch_partition, _verify_partition
 
 
+@with_job_settings
 def run(
     spark,
     inputs: List[str],
