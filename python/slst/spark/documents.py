@@ -13,8 +13,9 @@ from slst.spark.conf import scoped
 #: The most bytes of input a partition of documents reads. Each partition's sketches are
 #: kept in memory for the later stages, and robust SL+ST's sketch, witness keys and vocabulary
 #: take about seven times the text: Spark's own splits (32 MB or more of text) made partitions
-#: of over 200 MB, which a 4 GB heap could not hold beside the joins at 100,000 documents.
-SPLIT_BYTES = 8 << 20
+#: of over 200 MB. At 100,000 realistic documents in a 4 GB heap, 64 partitions (about 3.5 MB
+#: of input each) ran through; 28 (8 MB each) ran out of memory in one run of two.
+SPLIT_BYTES = 4 << 20
 
 
 def _partitions(spark, inputs: List[str]) -> int:
