@@ -12,8 +12,8 @@
 #             fixed pool, the stress corpus); default reuters
 #   --python  a Python with the package and PySpark installed (pip install "./python[spark]");
 #             default python3
-#   --partitions, --driver-memory   passed to the job (default: its own; robust mode at 100,000
-#             synthetic documents needs smaller partitions than the job's default in a 4 GB heap)
+#   --partitions, --driver-memory   passed to the job (default: its own, a 4 GB heap and
+#             partitions of 4 MB of input, enough for robust mode at 100,000 realistic documents)
 #   --peer text-dedup   then, in the same run, text-dedup 0.4.0's MinHash LSH job
 #             (text_dedup/minhash_spark.py, its defaults: threshold 0.7, 5-grams, 250
 #             permutations) on the same corpus as Parquet, local[2] and the job's driver memory;
