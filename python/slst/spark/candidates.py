@@ -30,6 +30,24 @@ def with_sides(pairs, table, first: str, second: str, **columns):
     return pairs
 
 
+def named_in(table, pairs, first: str, second: str):
+    """The rows of ``table`` (by ``pos``) of the documents ``pairs`` name in ``first`` or
+    ``second``: when they are at most ``BROADCAST_PLANS``, a semi-join against their broadcast
+    positions, so that a join of few pairs moves few rows of a large table (else the table).
+    ``pairs`` is read twice: persist it."""
+    from pyspark.sql import functions as F
+
+    positions = (
+        pairs.select(F.col(first).alias("pos"))
+        .union(pairs.select(F.col(second).alias("pos")))
+        .distinct()
+        .persist()
+    )
+    if positions.count() > BROADCAST_PLANS:
+        return table
+    return table.join(F.broadcast(positions), "pos", "left_semi")
+
+
 def _word_candidates(spark, good, level: float, cap: int, cpu):
     """Pairs (a, b), a < b, that may be duplicates on their words, as ``slst batch`` finds
     them: each document looks its prefix terms up among the indexed prefixes of the documents
@@ -49,7 +67,10 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
         .agg(F.count("*").alias("df"))
     )
     docs = good.where((F.col("units") > 0) & (F.size("vocab") > 0)).select("pos", "vocab")
-    terms = docs.select("pos", F.explode("vocab").alias("term"))
+    # The corpus order ranks a term by its document frequency, rarest first: every term not
+    # held by two documents or more ranks first (by its id), so only the others' frequencies
+    # go to the workers, and no vocabulary crosses the network to be ranked.
+    ranks = spark.sparkContext.broadcast({r.term: r.df for r in df.where(F.col("df") >= 2).collect()})
     schema = StructType(
         [
             StructField("pos", LongType(), False),
@@ -59,10 +80,9 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
         ]
     )
     prefixes = spark.createDataFrame(
-        terms.join(df, "term")
-        .groupBy("pos")
-        .agg(F.collect_list(F.struct("df", "term")).alias("terms"))
-        .rdd.mapPartitions(lambda rows: timed(cpu, _word_prefix_partition(rows, level))),
+        docs.rdd.mapPartitions(
+            lambda rows: timed(cpu, _word_prefix_partition(rows, level, ranks.value))
+        ),
         schema,
     ).persist()
     held = prefixes.select(F.explode("indexed").alias("term")).groupBy("term").agg(
@@ -136,10 +156,11 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
             | (shared.cast("double") >= F.lit(level) * (F.col("sx") + F.col("sy") - shared) - 1e-9)
         )
         .select("x", "y", "sx", "sy")
+        .persist()
     )
     common = F.size(F.array_intersect(F.col("vx"), F.col("vy")))
     pairs = (
-        with_sides(bounded, docs, "x", "y", vocab=("vx", "vy"))
+        with_sides(bounded, named_in(docs, bounded, "x", "y"), "x", "y", vocab=("vx", "vy"))
         .withColumn("common", common)
         .where(
             F.col("common").cast("double") / (F.col("sx") + F.col("sy") - F.col("common")).cast("double")

@@ -233,20 +233,22 @@ def _plan_partition(
         yield r.pos, [u for u in range(n) if walked[u]], assumed
 
 
-def _word_prefix_partition(rows: Iterable[Any], level: float) -> Iterator[tuple]:
+def _word_prefix_partition(
+    rows: Iterable[Any], level: float, shared: Dict[int, int]
+) -> Iterator[tuple]:
     """Per document, its vocabulary's size and prefixes under the corpus order (document
     frequency, rarest first; ties by the terms' unsigned ids), as ``slst batch`` ranks them:
     the probing prefix (J ≥ v) and the shorter indexed one (against a document at least as
-    large, J ≥ v needs an overlap of 2v/(1 + v) of it)."""
+    large, J ≥ v needs an overlap of 2v/(1 + v) of it). ``shared``: the document frequency of
+    every term held by two documents or more; any other is held by one."""
     middle = 2.0 * level / (1.0 + level)
     for r in rows:
-        ordered = sorted(r.terms, key=lambda t: (t.df, t.term & 0xFFFF_FFFF_FFFF_FFFF))
+        ordered = sorted(r.vocab, key=lambda t: (shared.get(t, 1), t & 0xFFFF_FFFF_FFFF_FFFF))
         size = len(ordered)
         probe = slst.prefix_len(size, level)
         indexed = min(slst.prefix_len(size, middle), probe)
-        terms = [t.term for t in ordered[:probe]]
+        terms = ordered[:probe]
         yield r.pos, size, terms, terms[:indexed]
-
 
 
 def _word_probe_rows(rows: Iterable[Any], left_out: frozenset) -> Iterator[tuple]:
