@@ -25,6 +25,43 @@ use super::{
 };
 use crate::document::Document;
 
+/// Calls macro `$m` with the list of method variants — each a variant of both
+/// [`MethodDetector`] and [`MethodSketch`], with the name messages give its type — first, then
+/// `$args`: the one place the dispatch macros of this file learn the variants.
+macro_rules! with_variants {
+    ($m:ident!($($args:tt)*)) => {
+        $m!([
+            Slst "slst (paper mode)",
+            SlstRobust "slst (robust mode)",
+            Shingle "shingle",
+            MegaShingle "megashingle",
+            PolyHash "polyhash",
+            SpotSigs "spotsigs",
+            SentLen "sentlen",
+            Md5 "md5",
+            Blocks "blocks"
+        ] $($args)*)
+    };
+}
+
+/// The name of the type of `$x`, a [`MethodDetector`] or [`MethodSketch`] (`$enum`).
+macro_rules! kind_arms {
+    ([$($v:ident $name:literal),*] $x:expr, $enum:ident) => {
+        match $x {
+            $($enum::$v(_) => $name,)*
+        }
+    };
+}
+
+/// [`MethodSketch::to_bytes`]'s match, one arm per variant.
+macro_rules! to_bytes_arms {
+    ([$($v:ident $name:literal),*] $x:expr) => {
+        match $x {
+            $(MethodSketch::$v(s) => serde_json::to_vec(s),)*
+        }
+    };
+}
+
 /// The sketch of one document by a [`MethodDetector`]: one variant per detector variant,
 /// holding that detector's typed sketch.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,48 +89,18 @@ pub enum MethodSketch {
 /// Which detector type a variant of [`MethodDetector`] or [`MethodSketch`] belongs to, as
 /// messages name it.
 fn kind_of_detector(d: &MethodDetector) -> &'static str {
-    match d {
-        MethodDetector::Slst(_) => "slst (paper mode)",
-        MethodDetector::SlstRobust(_) => "slst (robust mode)",
-        MethodDetector::Shingle(_) => "shingle",
-        MethodDetector::MegaShingle(_) => "megashingle",
-        MethodDetector::PolyHash(_) => "polyhash",
-        MethodDetector::SpotSigs(_) => "spotsigs",
-        MethodDetector::SentLen(_) => "sentlen",
-        MethodDetector::Md5(_) => "md5",
-        MethodDetector::Blocks(_) => "blocks",
-    }
+    with_variants!(kind_arms!(d, MethodDetector))
 }
 
 impl MethodSketch {
     /// The detector type that made the sketch (`shingle`, `slst (robust mode)`, …).
     pub fn kind(&self) -> &'static str {
-        match self {
-            MethodSketch::Slst(_) => "slst (paper mode)",
-            MethodSketch::SlstRobust(_) => "slst (robust mode)",
-            MethodSketch::Shingle(_) => "shingle",
-            MethodSketch::MegaShingle(_) => "megashingle",
-            MethodSketch::PolyHash(_) => "polyhash",
-            MethodSketch::SpotSigs(_) => "spotsigs",
-            MethodSketch::SentLen(_) => "sentlen",
-            MethodSketch::Md5(_) => "md5",
-            MethodSketch::Blocks(_) => "blocks",
-        }
+        with_variants!(kind_arms!(self, MethodSketch))
     }
 
     /// The typed sketch as JSON: the bytes [`MethodDetector::read_sketch`] reads back.
     pub fn to_bytes(&self) -> serde_json::Result<Vec<u8>> {
-        match self {
-            MethodSketch::Slst(s) => serde_json::to_vec(s),
-            MethodSketch::SlstRobust(s) => serde_json::to_vec(s),
-            MethodSketch::Shingle(s) => serde_json::to_vec(s),
-            MethodSketch::MegaShingle(s) => serde_json::to_vec(s),
-            MethodSketch::PolyHash(s) => serde_json::to_vec(s),
-            MethodSketch::SpotSigs(s) => serde_json::to_vec(s),
-            MethodSketch::SentLen(s) => serde_json::to_vec(s),
-            MethodSketch::Md5(s) => serde_json::to_vec(s),
-            MethodSketch::Blocks(s) => serde_json::to_vec(s),
-        }
+        with_variants!(to_bytes_arms!(self))
     }
 }
 
@@ -134,43 +141,18 @@ macro_rules! with_typed {
         with_typed!($detector, $sketch, $d, $s, _wrap => $body)
     };
     ($detector:expr, $sketch:expr, $d:ident, $s:ident, $w:ident => $body:expr) => {
+        with_variants!(with_typed_arms!($detector, $sketch, $d, $s, $w, $body))
+    };
+}
+
+/// [`with_typed`]'s match, one arm per variant.
+macro_rules! with_typed_arms {
+    ([$($v:ident $name:literal),*] $detector:expr, $sketch:expr, $d:ident, $s:ident, $w:ident, $body:expr) => {
         match ($detector, $sketch) {
-            (MethodDetector::Slst($d), MethodSketch::Slst($s)) => {
-                let $w = MethodSketch::Slst;
+            $((MethodDetector::$v($d), MethodSketch::$v($s)) => {
+                let $w = MethodSketch::$v;
                 Ok($body)
-            }
-            (MethodDetector::SlstRobust($d), MethodSketch::SlstRobust($s)) => {
-                let $w = MethodSketch::SlstRobust;
-                Ok($body)
-            }
-            (MethodDetector::Shingle($d), MethodSketch::Shingle($s)) => {
-                let $w = MethodSketch::Shingle;
-                Ok($body)
-            }
-            (MethodDetector::MegaShingle($d), MethodSketch::MegaShingle($s)) => {
-                let $w = MethodSketch::MegaShingle;
-                Ok($body)
-            }
-            (MethodDetector::PolyHash($d), MethodSketch::PolyHash($s)) => {
-                let $w = MethodSketch::PolyHash;
-                Ok($body)
-            }
-            (MethodDetector::SpotSigs($d), MethodSketch::SpotSigs($s)) => {
-                let $w = MethodSketch::SpotSigs;
-                Ok($body)
-            }
-            (MethodDetector::SentLen($d), MethodSketch::SentLen($s)) => {
-                let $w = MethodSketch::SentLen;
-                Ok($body)
-            }
-            (MethodDetector::Md5($d), MethodSketch::Md5($s)) => {
-                let $w = MethodSketch::Md5;
-                Ok($body)
-            }
-            (MethodDetector::Blocks($d), MethodSketch::Blocks($s)) => {
-                let $w = MethodSketch::Blocks;
-                Ok($body)
-            }
+            })*
             (d, s) => Err(SketchMismatch {
                 detector: kind_of_detector(d),
                 sketch: s.kind(),
@@ -182,44 +164,17 @@ macro_rules! with_typed {
 /// Match a detector with two sketches of its variant, binding all three typed; `Err` otherwise.
 macro_rules! with_typed_pair {
     ($detector:expr, $a:expr, $b:expr, $d:ident, $sa:ident, $sb:ident => $body:expr) => {
+        with_variants!(with_typed_pair_arms!(
+            $detector, $a, $b, $d, $sa, $sb, $body
+        ))
+    };
+}
+
+/// [`with_typed_pair`]'s match, one arm per variant.
+macro_rules! with_typed_pair_arms {
+    ([$($v:ident $name:literal),*] $detector:expr, $a:expr, $b:expr, $d:ident, $sa:ident, $sb:ident, $body:expr) => {
         match ($detector, $a, $b) {
-            (MethodDetector::Slst($d), MethodSketch::Slst($sa), MethodSketch::Slst($sb)) => {
-                Ok($body)
-            }
-            (
-                MethodDetector::SlstRobust($d),
-                MethodSketch::SlstRobust($sa),
-                MethodSketch::SlstRobust($sb),
-            ) => Ok($body),
-            (
-                MethodDetector::Shingle($d),
-                MethodSketch::Shingle($sa),
-                MethodSketch::Shingle($sb),
-            ) => Ok($body),
-            (
-                MethodDetector::MegaShingle($d),
-                MethodSketch::MegaShingle($sa),
-                MethodSketch::MegaShingle($sb),
-            ) => Ok($body),
-            (
-                MethodDetector::PolyHash($d),
-                MethodSketch::PolyHash($sa),
-                MethodSketch::PolyHash($sb),
-            ) => Ok($body),
-            (
-                MethodDetector::SpotSigs($d),
-                MethodSketch::SpotSigs($sa),
-                MethodSketch::SpotSigs($sb),
-            ) => Ok($body),
-            (
-                MethodDetector::SentLen($d),
-                MethodSketch::SentLen($sa),
-                MethodSketch::SentLen($sb),
-            ) => Ok($body),
-            (MethodDetector::Md5($d), MethodSketch::Md5($sa), MethodSketch::Md5($sb)) => Ok($body),
-            (MethodDetector::Blocks($d), MethodSketch::Blocks($sa), MethodSketch::Blocks($sb)) => {
-                Ok($body)
-            }
+            $((MethodDetector::$v($d), MethodSketch::$v($sa), MethodSketch::$v($sb)) => Ok($body),)*
             (d, a, b) => Err(SketchMismatch {
                 detector: kind_of_detector(d),
                 sketch: if a.kind() == kind_of_detector(d) {
@@ -235,16 +190,15 @@ macro_rules! with_typed_pair {
 /// A typed sketch of the detector behind `$d`, wrapped in its variant.
 macro_rules! wrap {
     ($detector:expr, $d:ident => $body:expr) => {
+        with_variants!(wrap_arms!($detector, $d, $body))
+    };
+}
+
+/// [`wrap`]'s match, one arm per variant.
+macro_rules! wrap_arms {
+    ([$($v:ident $name:literal),*] $detector:expr, $d:ident, $body:expr) => {
         match $detector {
-            MethodDetector::Slst($d) => MethodSketch::Slst($body),
-            MethodDetector::SlstRobust($d) => MethodSketch::SlstRobust($body),
-            MethodDetector::Shingle($d) => MethodSketch::Shingle($body),
-            MethodDetector::MegaShingle($d) => MethodSketch::MegaShingle($body),
-            MethodDetector::PolyHash($d) => MethodSketch::PolyHash($body),
-            MethodDetector::SpotSigs($d) => MethodSketch::SpotSigs($body),
-            MethodDetector::SentLen($d) => MethodSketch::SentLen($body),
-            MethodDetector::Md5($d) => MethodSketch::Md5($body),
-            MethodDetector::Blocks($d) => MethodSketch::Blocks($body),
+            $(MethodDetector::$v($d) => MethodSketch::$v($body),)*
         }
     };
 }
