@@ -9,6 +9,7 @@ from slst.spark.metrics import timed
 from slst.spark.workers import (
     _bound_partition,
     _plan_partition,
+    _unit_keys_partition,
     _word_index_rows,
     _word_prefix_partition,
     _word_probe_rows,
@@ -223,10 +224,30 @@ def _witness_candidates(
             StructField("assumed", IntegerType(), False),
         ]
     )
+    # A plan costs each unit the postings of its keys. Each document counts its own keys per
+    # unit where it lies; only the keys held by two documents or more send their frequency
+    # back to it (a key held by one costs its one posting).
+    counted_schema = StructType(
+        [
+            StructField("pos", LongType(), False),
+            StructField("units", IntegerType(), False),
+            StructField("keys", ArrayType(IntegerType(), False), False),
+        ]
+    )
+    counted = spark.createDataFrame(
+        good.select("pos", "units", F.transform("wkeys", lambda w: w.unit).alias("wunits"))
+        .rdd.mapPartitions(lambda rows: timed(cpu, _unit_keys_partition(rows, fewest))),
+        counted_schema,
+    )
+    held = (
+        slots.where(F.col("df") >= 2)
+        .groupBy("pos")
+        .agg(F.collect_list(F.struct("unit", "df")).alias("slots"))
+    )
     plans = spark.createDataFrame(
-        slots.groupBy("pos")
-        .agg(F.first("units").alias("units"), F.collect_list(F.struct("unit", "df")).alias("slots"))
-        .rdd.mapPartitions(lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest))),
+        counted.join(held, "pos", "left").rdd.mapPartitions(
+            lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest))
+        ),
         plan_schema,
     )
     if documents <= BROADCAST_PLANS:

@@ -213,23 +213,36 @@ def _verify_partition(
     yield from flush()
 
 
+def _unit_keys_partition(
+    rows: Iterable[Any], fewest: List[Optional[int]]
+) -> Iterator[Tuple[int, int, List[int]]]:
+    """Per document some pair may keep, ``(pos, units, witness keys per unit)`` (``wunits``:
+    the unit of each of its witness keys)."""
+    for r in rows:
+        n = r.units
+        if not (0 < n < len(fewest)) or fewest[n] is None:
+            continue
+        keys = [0] * n
+        for unit in r.wunits:
+            keys[unit] += 1
+        yield r.pos, n, keys
+
+
 def _plan_partition(
     rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
 ) -> Iterator[Tuple[int, List[int], int]]:
-    """Per document, the units the witness join walks (``slst batch``'s own plan): the
-    document's slots with each key's document frequency in, ``(pos, walked units, units
-    assumed witnessed)`` out; nothing for a document no pair can keep. Keys held by more than
-    ``max_df`` documents are boilerplate: they witness nothing and cost nothing."""
+    """Per document, the units the witness join walks (``slst batch``'s own plan), what
+    walking each costs being the postings of its keys: the document's witness keys per unit
+    (``keys``) and the document frequency of each key it holds with another document
+    (``slots``, (unit, df)) in; ``(pos, walked units, units assumed witnessed)`` out. Keys
+    held by more than ``max_df`` documents are boilerplate: they witness nothing and cost
+    nothing."""
     for r in rows:
         n = r.units
-        least = fewest[n] if 0 < n < len(fewest) else None
-        if least is None:
-            continue
-        cost = [0] * n
-        for unit, df in r.slots:
-            if df <= max_df:
-                cost[unit] += df
-        walked, assumed = slst.plan_walk(cost, least)
+        cost = list(r.keys)  # a key held by this document alone: its one posting
+        for unit, df in r.slots or ():
+            cost[unit] += df - 1 if df <= max_df else -1
+        walked, assumed = slst.plan_walk(cost, fewest[n])
         yield r.pos, [u for u in range(n) if walked[u]], assumed
 
 
