@@ -5,6 +5,7 @@ over the package's ``Detector``. Keys cross to Spark as signed 64-bit longs (``_
 from __future__ import annotations
 
 import resource
+import zlib
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import slst
@@ -12,12 +13,27 @@ import slst
 #: Candidate pairs verified per call into Rust (the GIL released for the whole batch).
 VERIFY_BATCH = 4096
 
+#: The deflate level of the sketches the job ships (``_shipped``): the fastest, which already
+#: halves a robust sketch's JSON (6.5 KB to 2.9 KB on the realistic corpus) where the shuffle's
+#: own compression takes off about a third.
+SKETCH_LEVEL = 1
+
 _SIGN = 1 << 63
 
 
 def _signed(key: int) -> int:
     """A 64-bit key as Spark's signed LongType."""
     return key - (1 << 64) if key >= _SIGN else key
+
+
+def _shipped(sketch: Any) -> bytes:
+    """A sketch's bytes as the job stores and ships them: deflated (``_unshipped`` reads them)."""
+    return zlib.compress(sketch.to_bytes(), SKETCH_LEVEL)
+
+
+def _unshipped(data: Any) -> bytes:
+    """The bytes ``Detector.read_sketch`` reads, from a shipped sketch (``_shipped``)."""
+    return zlib.decompress(data)
 
 
 def _rss_mb() -> float:
@@ -69,7 +85,7 @@ def _sketch_partition(
             vocab = None if terms is None else [_signed(t) for t in terms]
             checks = detector.pair_check_values(sketch)
             yield (
-                position, doc_id, sketch.to_bytes(), None, wkeys, units, vocab,
+                position, doc_id, _shipped(sketch), None, wkeys, units, vocab,
                 None if terms is None else _word_buckets(terms),
                 None if checks is None else [_signed(v) for v in checks],
                 seeds, seed_units, kept, None, _rss_mb(),
@@ -81,7 +97,7 @@ def _sketch_partition(
                 f"method {method} has no join keys; every pair must be compared: use slst batch"
             )
         yield (
-            position, doc_id, sketch.to_bytes(), [_signed(k) for k in keys],
+            position, doc_id, _shipped(sketch), [_signed(k) for k in keys],
             *(None,) * 7, kept, None, _rss_mb(),
         )
 
@@ -203,10 +219,10 @@ def _verify_partition(
     for r in rows:
         batch.append((r.a, r.b))
         if min_shared_words is None:
-            items.append((r.a_id, bytes(r.a_sketch), r.b_id, bytes(r.b_sketch)))
+            items.append((r.a_id, _unshipped(r.a_sketch), r.b_id, _unshipped(r.b_sketch)))
         else:
             items.append(
-                (r.a_id, bytes(r.a_sketch), r.a_text, r.b_id, bytes(r.b_sketch), r.b_text)
+                (r.a_id, _unshipped(r.a_sketch), r.a_text, r.b_id, _unshipped(r.b_sketch), r.b_text)
             )
         if len(items) >= VERIFY_BATCH:
             yield from flush()
