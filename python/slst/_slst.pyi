@@ -203,6 +203,7 @@ class Detector:
         items: List[Tuple[str, bytes, str, bytes]],
         rule: str = "duplicates",
         containment: float = 0.8,
+        stopwords: Optional[List[Tuple[str, str]]] = None,
     ) -> List[Tuple[int, str]]: ...
     def verify_passages(
         self,
@@ -210,7 +211,9 @@ class Detector:
         min_shared_words: int,
         rule: str = "duplicates",
         containment: float = 0.8,
+        stopwords: Optional[List[Tuple[str, str]]] = None,
     ) -> List[Tuple[int, str]]: ...
+    def stopwords_of(self, text: str) -> Optional[str]: ...
     def check_min_shared_words(self, min_shared_words: int) -> None: ...
     def verify(self, a: Sketch, b: Sketch, passages: bool = True) -> Comparison: ...
     def compare(

@@ -19,7 +19,7 @@ use crate::corpus::PyDocs;
 use crate::join::{
     Fewest, MayKeep, MayKeepPairs, PairCheck, Tolerance, Witnesses, WordJoin, witnesses,
 };
-use crate::pairs::{Pairs, PassageItem, VerifyMany, VerifyPassages, run_pairs};
+use crate::pairs::{Pairs, PassageItem, StopLists, VerifyMany, VerifyPassages, run_pairs};
 use crate::settings::settings_of;
 use crate::sketch::{Sketch, mismatch};
 use crate::{SlstError, error};
@@ -280,21 +280,26 @@ impl Detector {
 
     /// Verify candidate pairs of a distributed join: each item is `(a_id, a_sketch_bytes,
     /// b_id, b_sketch_bytes)` with `a` the earlier document. Returns `(index, line)` for the
-    /// pairs `rule` keeps, `line` being what `slst batch` writes for the pair. The GIL is
+    /// pairs `rule` keeps, `line` being what `slst batch` writes for the pair. With
+    /// `stopwords`, per item the ids of the stop-word lists chosen for a and b
+    /// (`Detector.stopwords_of`), which the lines name as `slst batch`'s do. The GIL is
     /// released for the whole list.
-    #[pyo3(signature = (items, rule = "duplicates", containment = 0.8))]
+    #[pyo3(signature = (items, rule = "duplicates", containment = 0.8, stopwords = None))]
     fn verify_many(
         &self,
         py: Python<'_>,
         items: Vec<(String, Vec<u8>, String, Vec<u8>)>,
         rule: &str,
         containment: f64,
+        stopwords: Option<Vec<StopLists>>,
     ) -> PyResult<Vec<(usize, String)>> {
         let rule = pair_rule(rule, containment)?;
+        check_lists(&stopwords, items.len())?;
         py.detach(|| {
             self.inner.visit(VerifyMany {
                 items: &items,
                 rule,
+                stopwords: stopwords.as_deref(),
             })
         })
         .map_err(|e| SlstError::new_err(format!("not a sketch of this method: {e}")))
@@ -305,9 +310,9 @@ impl Detector {
     /// item is `(a_id, a_sketch_bytes, a_text, b_id, b_sketch_bytes, b_text)` with `a` the
     /// earlier document. Every pair is compared (no bound rules one out) and kept when `rule`
     /// keeps it or it shares such a passage. Returns `(index, line)` for the pairs kept,
-    /// `line` being what `slst batch` writes for the pair. The GIL is released for the whole
-    /// list.
-    #[pyo3(signature = (items, min_shared_words, rule = "duplicates", containment = 0.8))]
+    /// `line` being what `slst batch` writes for the pair; `stopwords` as `verify_many`'s.
+    /// The GIL is released for the whole list.
+    #[pyo3(signature = (items, min_shared_words, rule = "duplicates", containment = 0.8, stopwords = None))]
     fn verify_passages(
         &self,
         py: Python<'_>,
@@ -315,17 +320,28 @@ impl Detector {
         min_shared_words: usize,
         rule: &str,
         containment: f64,
+        stopwords: Option<Vec<StopLists>>,
     ) -> PyResult<Vec<(usize, String)>> {
         let rule = pair_rule(rule, containment)?;
         self.check_min_shared_words(min_shared_words)?;
+        check_lists(&stopwords, items.len())?;
         py.detach(|| {
             self.inner.visit(VerifyPassages {
                 items: &items,
                 rule,
                 min_words: min_shared_words,
+                stopwords: stopwords.as_deref(),
             })
         })
         .map_err(|e| SlstError::new_err(format!("not a sketch of this method: {e}")))
+    }
+
+    /// The id of the stop-word list this detector uses for `text` when its stop words are
+    /// `auto` (each document's language chooses its list; the `stopwords_a` and
+    /// `stopwords_b` of `slst batch`'s lines), else None: one list for every text.
+    fn stopwords_of(&self, py: Python<'_>, text: &str) -> Option<String> {
+        let auto = self.inner.params().auto_stopwords()?;
+        Some(py.detach(|| auto.for_text(text).id().to_string()))
     }
 
     /// Refuse what `slst batch --min-shared-words` refuses: 0 words, or a method without
@@ -376,6 +392,17 @@ impl Detector {
             threads,
             group_at,
         )
+    }
+}
+
+/// Refuse stop-word lists given for other than every item, one pair of ids each.
+fn check_lists(stopwords: &Option<Vec<StopLists>>, items: usize) -> PyResult<()> {
+    match stopwords {
+        Some(lists) if lists.len() != items => Err(SlstError::new_err(format!(
+            "stopwords: {} pairs of list ids for {items} items; give one pair per item",
+            lists.len()
+        ))),
+        _ => Ok(()),
     }
 }
 

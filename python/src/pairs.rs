@@ -219,6 +219,29 @@ impl Pairs {
 pub(crate) struct VerifyMany<'a> {
     pub(crate) items: &'a [(String, Vec<u8>, String, Vec<u8>)],
     pub(crate) rule: PairRule,
+    /// Per item, the stop-word lists chosen for a and b (the stop words `auto`), which the
+    /// lines then name as a corpus run's do.
+    pub(crate) stopwords: Option<&'a [StopLists]>,
+}
+
+/// The ids of the stop-word lists chosen for a pair's two documents (the stop words `auto`):
+/// the `stopwords_a` and `stopwords_b` of its line.
+pub(crate) type StopLists = (String, String);
+
+/// `record` naming the stop-word lists of item `i`, if they are given.
+fn with_lists<'a, E: slst::Evidence>(
+    record: PairRecord<'a, E>,
+    stopwords: Option<&'a [StopLists]>,
+    i: usize,
+) -> PairRecord<'a, E> {
+    match stopwords.and_then(|s| s.get(i)) {
+        Some((a, b)) => PairRecord {
+            stopwords_a: Some(a),
+            stopwords_b: Some(b),
+            ..record
+        },
+        None => record,
+    }
 }
 
 impl<'a> WithDetector for VerifyMany<'a> {
@@ -240,6 +263,7 @@ impl<'a> WithDetector for VerifyMany<'a> {
                 let (a_id, _, b_id, _) = &self.items[i];
                 let (sa, sb) = pairs[i];
                 let record = PairRecord::of(d, (a_id, sa), (b_id, sb), &c, false);
+                let record = with_lists(record, self.stopwords, i);
                 out.push((
                     i,
                     serde_json::to_string(&record).map_err(|e| e.to_string())?,
@@ -264,6 +288,8 @@ pub(crate) struct VerifyPassages<'a> {
     pub(crate) items: &'a [PassageItem],
     pub(crate) rule: PairRule,
     pub(crate) min_words: usize,
+    /// As [`VerifyMany::stopwords`].
+    pub(crate) stopwords: Option<&'a [StopLists]>,
 }
 
 impl<'a> WithDetector for VerifyPassages<'a> {
@@ -277,7 +303,8 @@ impl<'a> WithDetector for VerifyPassages<'a> {
         let lines: Vec<Option<String>> = self
             .items
             .par_iter()
-            .map(|(a_id, _, a_text, b_id, _, b_text)| {
+            .enumerate()
+            .map(|(i, (a_id, _, a_text, b_id, _, b_text))| {
                 let (sa, sb) = (&sketches[a_id.as_str()], &sketches[b_id.as_str()]);
                 let found = batch::passage::verify_with_passages(
                     d,
@@ -290,6 +317,7 @@ impl<'a> WithDetector for VerifyPassages<'a> {
                 // document numbers.
                 let pair = found.into_pair(0, 1);
                 let record = PairRecord::of_kept(d, (a_id, sa), (b_id, sb), &pair, false);
+                let record = with_lists(record, self.stopwords, i);
                 Some(serde_json::to_string(&record).expect("a record serialises"))
             })
             .collect();

@@ -231,3 +231,26 @@ def test_the_job_refuses_what_slst_batch_refuses_with_min_shared_words(spark, tm
     with pytest.raises(ValueError, match="dedup: slst dedup keeps no pairs by shared passages"):
         job.run(spark, [str(CLOUGH)], str(out), fmt="text", dedup=True, min_shared_words=40)
     assert not out.exists()  # refused before any work
+
+
+def test_the_lines_name_each_documents_stop_words_as_slst_batch_does(spark, tmp_path):
+    # With the stop words `auto`, each document's language chooses its list, and every line
+    # names the lists of its two documents (`stopwords_a`, `stopwords_b`), as batch's do.
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    ru = (ROOT / "tests" / "fixtures" / "languages" / "ru-rain.txt").read_text()
+    (corpus / "ru-a.txt").write_text(ru)
+    (corpus / "ru-b.txt").write_text(ru.replace("Вечером все соседи", "Вечером все жильцы"))
+    for name in ("g0pA_taskb.txt", "orig_taskb.txt"):
+        (corpus / name).write_bytes((ROOT / "corpora" / "clough" / name).read_bytes())
+    out = tmp_path / "out"
+    job.run(spark, [str(corpus)], str(out), fmt="text", params={"stopwords": "auto"})
+    cli = tmp_path / "batch.jsonl"
+    run_slst("batch", str(corpus), "-qq", "--stopwords", "auto", "--out", str(cli))
+    expected = sorted(line.replace('"corpus/', '"') for line in cli.read_text().splitlines())
+    assert lines(out / "pairs.jsonl") == expected
+    named = sorted((r["a"], r["stopwords_a"], r["stopwords_b"]) for r in map(json.loads, expected))
+    assert named == [
+        ("g0pA_taskb.txt", "en-nltk-179", "en-nltk-179"),
+        ("ru-a.txt", "ru-nltk-151", "ru-nltk-151"),
+    ]

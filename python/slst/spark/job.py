@@ -215,6 +215,7 @@ def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness,
             StructField("seeds", witnesses, True),
             StructField("seed_units", IntegerType(), True),
             StructField("text", StringType(), True),
+            StructField("stopwords", StringType(), True),
             StructField("problem", StringType(), True),
             StructField("rss_mb", DoubleType(), False),
         ]
@@ -273,6 +274,10 @@ def _verified(spark, candidates, good, method, mode, params, rule, containment, 
     sides = dict(id=("a_id", "b_id"), sketch=("a_sketch", "b_sketch"))
     if min_shared_words is not None:
         sides["text"] = ("a_text", "b_text")
+    # With the stop words `auto`, each line names its documents' lists, as batch's do.
+    lists = slst.detector(method, mode, **params).stopwords_of("") is not None
+    if lists:
+        sides["stopwords"] = ("a_stopwords", "b_stopwords")
     joined = with_sides(candidates, good, "a", "b", **sides).select(
         "a", "b", *(name for pair in sides.values() for name in pair)
     )
@@ -288,7 +293,9 @@ def _verified(spark, candidates, good, method, mode, params, rule, containment, 
         joined.rdd.mapPartitions(
             lambda rows: timed(
                 cpu,
-                _verify_partition(rows, method, mode, params, rule, containment, min_shared_words),
+                _verify_partition(
+                    rows, method, mode, params, rule, containment, min_shared_words, lists
+                ),
             )
         ),
         pair_schema,

@@ -55,13 +55,15 @@ def _sketch_partition(
     passages: bool = False,
 ) -> Iterator[tuple]:
     """(position, id, sketch, keys, witness keys, units, vocabulary, its counts per bucket,
-    pair-check values, seed witness keys, seed units, text, problem, worker peak RSS in MB)
-    per document. With witness keys (robust SL+ST), those are the join's keys, each with its
+    pair-check values, seed witness keys, seed units, text, stop-word list, problem, worker
+    peak RSS in MB) per document (the list's id with the stop words ``auto`` only:
+    ``Detector.stopwords_of``). With witness keys (robust SL+ST), those are the join's keys, each with its
     unit, and the values its candidates are screened by (``Detector.pair_check_values``); with
     ``words``, the vocabulary the word rule compares. With ``passages`` (``min_shared_words``),
     the text, and with witness keys also those of the units every seed of a passage lies in
     (``Detector.witness_keys(sketch, seeds=True)``) and their number."""
     detector = slst.detector(method, mode, **params)
+    auto = detector.stopwords_of("") is not None
     for position, doc_id, text, problem in rows:
         doc_id = doc_id if doc_id is not None else f"#{position}"
         if problem is None:
@@ -74,10 +76,11 @@ def _sketch_partition(
             except slst.SlstError as e:
                 problem = f"{doc_id}: {e}"
         if problem is not None:
-            yield (position, doc_id) + (None,) * 10 + (problem, _rss_mb())
+            yield (position, doc_id) + (None,) * 11 + (problem, _rss_mb())
             continue
         sketch = detector.sketch(text, id=doc_id)
         kept = text if passages else None
+        lists = detector.stopwords_of(text) if auto else None
         if witness:
             wkeys, units = _witnesses(detector, sketch, seeds=False)
             seeds, seed_units = _witnesses(detector, sketch, seeds=True) if passages else (None, None)
@@ -88,7 +91,7 @@ def _sketch_partition(
                 position, doc_id, _shipped(sketch), None, wkeys, units, vocab,
                 None if terms is None else _word_buckets(terms),
                 None if checks is None else [_signed(v) for v in checks],
-                seeds, seed_units, kept, None, _rss_mb(),
+                seeds, seed_units, kept, lists, None, _rss_mb(),
             )
             continue
         keys = detector.keys(sketch, duplicates=duplicates)
@@ -98,7 +101,7 @@ def _sketch_partition(
             )
         yield (
             position, doc_id, _shipped(sketch), [_signed(k) for k in keys],
-            *(None,) * 7, kept, None, _rss_mb(),
+            *(None,) * 7, kept, lists, None, _rss_mb(),
         )
 
 
@@ -194,20 +197,25 @@ def _verify_partition(
     rule: str,
     containment: float,
     min_shared_words: Optional[int] = None,
+    lists: bool = False,
 ) -> Iterator[Tuple[int, int, str, float]]:
     """``(a, b, line, worker peak RSS in MB)`` for each candidate pair kept: by the rule
     (``Detector.verify_many``), or with ``min_shared_words`` also by a passage of that many
     words, each pair then compared unbounded and grown on its texts (rows with ``a_text`` and
-    ``b_text``; ``Detector.verify_passages``)."""
+    ``b_text``; ``Detector.verify_passages``). With ``lists``, rows with ``a_stopwords`` and
+    ``b_stopwords``, which the lines name."""
     detector = slst.detector(method, mode, **params)
     batch: List[Tuple[int, int]] = []
     items: List[tuple] = []
+    chosen: Optional[List[Tuple[str, str]]] = [] if lists else None
 
     def verified():
         if min_shared_words is None:
-            return detector.verify_many(items, rule=rule, containment=containment)
+            return detector.verify_many(
+                items, rule=rule, containment=containment, stopwords=chosen
+            )
         return detector.verify_passages(
-            items, min_shared_words, rule=rule, containment=containment
+            items, min_shared_words, rule=rule, containment=containment, stopwords=chosen
         )
 
     def flush():
@@ -215,9 +223,13 @@ def _verify_partition(
             yield batch[i][0], batch[i][1], line, _rss_mb()
         batch.clear()
         items.clear()
+        if chosen is not None:
+            chosen.clear()
 
     for r in rows:
         batch.append((r.a, r.b))
+        if chosen is not None:
+            chosen.append((r.a_stopwords, r.b_stopwords))
         if min_shared_words is None:
             items.append((r.a_id, _unshipped(r.a_sketch), r.b_id, _unshipped(r.b_sketch)))
         else:
