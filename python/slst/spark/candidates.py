@@ -108,6 +108,7 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
             StructField("sy", IntegerType(), False),
             StructField("j", IntegerType(), False),
             StructField("term", LongType(), False),
+            StructField("ky", IntegerType(), False),
         ]
     )
     probes = spark.createDataFrame(
@@ -120,8 +121,8 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
     )
     # Of the pairs met, those whose terms met could still make the level (PPJoin's positional
     # filter: the terms are in one global order, so every common term before the last met
-    # lies in both prefixes and was met — or left out, `k` of x's before it at most — and at
-    # most min(sx - 1 - i, sy - 1 - j) follow it).
+    # lies in both prefixes and was met — or left out, at most the fewer of x's `k` and y's
+    # `ky` left out before it — and at most min(sx - 1 - i, sy - 1 - j) follow it).
     needed = F.ceil(F.lit(level / (1.0 + level)) * (F.col("sx") + F.col("sy")) - F.lit(1e-9))
     met = (
         probes.join(index, "term")
@@ -131,7 +132,7 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
         .groupBy("x", "y")
         .agg(
             F.count("*").alias("c"),
-            F.max("k").alias("k"),
+            F.least(F.max("k"), F.max("ky")).alias("k"),
             F.max("i").alias("i"),
             F.max("j").alias("j"),
             F.first("sx").alias("sx"),

@@ -305,9 +305,12 @@ def _word_probe_rows(rows: Iterable[Any], left_out: frozenset) -> Iterator[tuple
 
 
 def _word_index_rows(rows: Iterable[Any], left_out: frozenset) -> Iterator[tuple]:
-    """The index rows of the word join, ``(y, sy, j, term)``: each term of an indexed prefix
-    not left out, at its place ``j``."""
+    """The index rows of the word join, ``(y, sy, j, term, ky)``: each term of an indexed
+    prefix not left out, at its place ``j``, with ``ky`` the terms left out before it there."""
     for r in rows:
+        k = 0
         for j, term in enumerate(r.indexed):
-            if term not in left_out:
-                yield r.pos, r.size, j, term
+            if term in left_out:
+                k += 1
+            else:
+                yield r.pos, r.size, j, term, k
