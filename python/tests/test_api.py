@@ -321,6 +321,13 @@ def test_errors_are_exceptions_with_the_commands_messages():
     d = slst.detector("slst", "paper")
     with pytest.raises(slst.SlstError, match="another method or other settings"):
         d.verify(d.sketch("A. B."), slst.sketch("A. B.", "shingle"))
+    # A distributed join's stop-word lists: one pair per item, and a list only with `auto`.
+    item = ("a", d.sketch("A. B.").to_bytes(), "b", d.sketch("A. B.").to_bytes())
+    with pytest.raises(slst.SlstError, match="0 pairs of list ids for 1 items"):
+        d.verify_many([item], stopwords=[])
+    assert d.stopwords_of("Утром над городом прошёл сильный дождь.") is None
+    auto = slst.detector("slst", "paper", stopwords="auto")
+    assert auto.stopwords_of("Утром над городом прошёл сильный дождь.") == "ru-nltk-151"
 
 
 def test_settings_reach_the_detector_in_either_mode():
