@@ -63,8 +63,9 @@ def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(
 ):
     from slst.spark import candidates
 
-    if not broadcast:  # the witness join's plans joined by a shuffle, as for a large corpus
+    if not broadcast:  # plans and pairs joined by a shuffle, as for a large corpus
         monkeypatch.setattr(candidates, "BROADCAST_PLANS", 0)
+        monkeypatch.setattr(candidates, "BROADCAST_PAIRS", 0)
     out = tmp_path / "out"
     record = job.run(spark, [str(CLOUGH)], str(out), fmt="text", mode=mode)
     cli = tmp_path / "batch.jsonl"
@@ -90,6 +91,55 @@ def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(
     assert run["shuffle_write_bytes"] == sum(s["shuffle_write_bytes"] for s in stages.values())
     if mode == "robust":
         assert record["pairs"] <= record["screened_pairs"] <= record["candidate_pairs"]
+
+
+def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(spark):
+    # The walk joins each document's cheapest units and assumes the rest witnessed; the pairs
+    # it lets pass then have those units counted. So the candidates are exactly the pairs whose
+    # units witnessed by the other document (a key both hold, lengths that fit), all of them
+    # counted, could satisfy the rule: here by brute force over every pair of the corpus.
+    import slst
+    from slst.spark import candidates
+    from slst.spark.job import _sketched
+    from slst.spark.metrics import Stages
+
+    cpu = Stages(spark).python_cpu
+    docs = job.read_documents(spark, [str(CLOUGH)], "text", "id", "text", 256 << 20)
+    good = _sketched(spark, docs, "slst", "robust", {}, True, 256 << 20, True, False, False, cpu)
+    good = good.where("problem is null")
+    pairs, dropped, walked = candidates._witness_candidates(
+        spark, good, good.count(), 1000, "slst", "robust", {}, "duplicates", 0.8, cpu
+    )
+    found = {(r.a, r.b) for r in pairs.collect()}
+
+    detector = slst.Detector("slst", "robust")
+    tolerance = detector.witness_tolerance
+    keyed = {r.pos: (r.units, r.wkeys) for r in good.select("pos", "units", "wkeys").collect()}
+    held = {pos: {} for pos in keyed}
+    for pos, (_, wkeys) in keyed.items():
+        for w in wkeys:
+            held[pos].setdefault(w.key, []).append((w.l1, w.l2))
+    items, named = [], []
+    for x, (nx, wx) in keyed.items():
+        for y, (ny, _) in keyed.items():
+            if nx == 0 or (nx, x) >= (ny, y):  # each pair from its shorter document
+                continue
+            witnessed = {
+                w.unit
+                for w in wx
+                if any(
+                    abs(w.l1 - l1) <= tolerance and abs(w.l2 - l2) <= tolerance
+                    for l1, l2 in held[y].get(w.key, ())
+                )
+            }
+            if witnessed:
+                items.append((min(len(witnessed), nx, ny), nx, ny))
+                named.append((min(x, y), max(x, y)))
+    keep = detector.may_keep_matched(items, rule="duplicates", containment=0.8)
+    expected = {pair for pair, k in zip(named, keep) if k}
+    assert found == expected and dropped == 0
+    # The walk alone lets many more pass: the count is what rules them out.
+    assert walked > 2 * len(expected) > 40
 
 
 def test_bad_records_are_counted_and_the_rest_is_read(spark, tmp_path):

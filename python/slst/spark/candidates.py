@@ -15,6 +15,10 @@ from slst.spark.workers import (
     _word_probe_rows,
 )
 
+#: The most pairs passing the witness join's walk whose units assumed witnessed are counted by
+#: sending the pairs to every executor (16 bytes a pair); more are joined with a shuffle.
+BROADCAST_PAIRS = 4_000_000
+
 #: The most documents whose walk plans the witness join broadcasts to every executor (a few
 #: integers each: 100 MB at a million documents); a larger corpus joins them by a shuffle.
 BROADCAST_PLANS = 2_000_000
@@ -176,17 +180,21 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
 def _witness_candidates(
     spark, good, documents, max_df, method, mode, params, rule, containment, cpu
 ):
-    """Candidate pairs (a, b), a < b, by witnessed units, as ``slst batch`` finds them: a unit
-    of A in a block has a witness key that B holds with lengths that fit
-    (``Detector.witness_tolerance``), and a pair needs at least ``least`` of A's
-    units in blocks (``Detector.fewest_matched``, against documents at least as long), so any
-    ``units − least + 1`` of them include a witnessed one. Only the keys of those units (the
-    cheapest; ``slst.plan_walk``) are joined with the keys of every document at least as long
-    (of two as long, the later): each pair is counted from its shorter document; per pair, the walked units witnessed plus the units not
-    walked bound the units in blocks, and the pair is a candidate when that bound could
-    satisfy the rule. Keys held by over ``max_df`` documents are boilerplate, left out: they
-    witness nothing (as in ``slst batch``). The plans are broadcast to the rows' partitions for
-    a corpus of up to ``BROADCAST_PLANS`` ``documents``, else joined with a shuffle."""
+    """Candidate pairs (a, b), a < b, by witnessed units, as ``slst batch`` finds them, and how
+    many pairs the walk let pass: a unit of A in a block has a witness key that B holds with
+    lengths that fit (``Detector.witness_tolerance``), and a pair needs at least ``least`` of
+    A's units in blocks (``Detector.fewest_matched``, against documents at least as long), so
+    any ``units − least + 1`` of them include a witnessed one. Only the keys of those units
+    (the cheapest; ``slst.plan_walk``) are joined with the keys of every document at least as
+    long (of two as long, the later): each pair is counted from its shorter document; per
+    pair, the walked units witnessed plus the units not walked bound the units in blocks, and
+    the pair passes when that bound could satisfy the rule. For the pairs that pass, the units
+    not walked are then counted against their ``b`` alone, and a pair is a candidate when the
+    units witnessed could satisfy the rule. Keys held by over ``max_df`` documents are
+    boilerplate, left out: they witness nothing (as in ``slst batch``), and a unit not walked
+    that holds one stays assumed witnessed. The plans are broadcast to the rows' partitions
+    for a corpus of up to ``BROADCAST_PLANS`` ``documents``, else joined with a shuffle; the
+    pairs that pass, when there are at most ``BROADCAST_PAIRS``."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     from pyspark.sql.types import (
@@ -223,6 +231,7 @@ def _witness_candidates(
             StructField("pos", LongType(), False),
             StructField("walked", ArrayType(IntegerType(), False), False),
             StructField("assumed", IntegerType(), False),
+            StructField("exact", ArrayType(IntegerType(), False), False),
         ]
     )
     # A plan costs each unit the postings of its keys. Each document counts its own keys per
@@ -254,20 +263,8 @@ def _witness_candidates(
     if documents <= BROADCAST_PLANS:
         # Each executor gets every plan (a few integers a document), so the rows stay put.
         plans = F.broadcast(plans)
-    kept = slots.where(F.col("df") <= max_df)
-    left = (
-        kept.join(plans, "pos")
-        .where(F.array_contains("walked", F.col("unit")))
-        .select(
-            "key",
-            F.col("pos").alias("a"),
-            F.col("unit").alias("ua"),
-            F.col("units").alias("na"),
-            "assumed",
-            F.col("l1").alias("la1"),
-            F.col("l2").alias("la2"),
-        )
-    )
+    # A key held by one document pairs it with none: only the others are joined.
+    kept = slots.where((F.col("df") <= max_df) & (F.col("df") >= 2))
     right = kept.select(
         "key",
         F.col("pos").alias("b"),
@@ -275,41 +272,83 @@ def _witness_candidates(
         F.col("l1").alias("lb1"),
         F.col("l2").alias("lb2"),
     ).distinct()
-    bounded = (
-        left.join(right, "key")
-        # Each pair from its shorter document (of two as long, the earlier), as slst batch
-        # counts it: `fewest` is the least against documents at least as long.
-        .where((F.col("na") < F.col("nb")) | ((F.col("na") == F.col("nb")) & (F.col("a") < F.col("b"))))
-        # A key witnesses only where the lengths of its units fit (a key held with lengths
-        # far apart is shared by chance), as in slst batch.
-        .where(
-            (F.abs(F.col("la1") - F.col("lb1")) <= tolerance)
-            & (F.abs(F.col("la2") - F.col("lb2")) <= tolerance)
+
+    def witnessed(rows, on):
+        """``rows`` (``key``, ``a``, ``ua``, ``la1``, ``la2`` and more) joined ``on`` their key
+        (and ``b``) with the documents holding it at least as long as ``a`` (of two as long, the
+        later), where the lengths fit: a key witnesses only where the lengths of its units fit
+        (a key held with lengths far apart is shared by chance), as in slst batch."""
+        return (
+            rows.join(right, on)
+            # Each pair from its shorter document (of two as long, the earlier), as slst batch
+            # counts it: `fewest` is the least against documents at least as long.
+            .where((F.col("na") < F.col("nb")) | ((F.col("na") == F.col("nb")) & (F.col("a") < F.col("b"))))
+            .where(
+                (F.abs(F.col("la1") - F.col("lb1")) <= tolerance)
+                & (F.abs(F.col("la2") - F.col("lb2")) <= tolerance)
+            )
         )
+
+    def bound(pairs, m):
+        """The rows of ``pairs`` whose ``m`` units in blocks could satisfy the rule."""
+        rows = pairs.withColumn("m", F.least(m, F.col("na"), F.col("nb")))
+        return spark.createDataFrame(
+            rows.rdd.mapPartitions(
+                lambda rows: timed(
+                    cpu, _bound_partition(rows, method, mode, params, rule, containment)
+                )
+            ),
+            rows.schema,
+        )
+
+    on_plans = kept.join(plans, "pos").select(
+        "key",
+        F.col("pos").alias("a"),
+        F.col("unit").alias("ua"),
+        F.col("units").alias("na"),
+        "assumed",
+        F.size("exact").alias("unsure"),
+        F.col("l1").alias("la1"),
+        F.col("l2").alias("la2"),
+        F.array_contains("walked", F.col("unit")).alias("walked"),
+        F.array_contains("exact", F.col("unit")).alias("exact"),
+    )
+    walked = (
+        witnessed(on_plans.where("walked"), "key")
         .groupBy("a", "b")
         .agg(
             # One exchange of each pair's units (a set per partition), not of its triples.
             F.size(F.collect_set("ua")).alias("wa"),
             F.first("assumed").alias("assumed"),
+            F.first("unsure").alias("unsure"),
             F.first("na").alias("na"),
             F.first("nb").alias("nb"),
         )
-        .select(
-            "a",
-            "b",
-            "na",
-            "nb",
-            F.least(F.col("wa") + F.col("assumed"), F.col("na"), F.col("nb")).alias("m"),
+    )
+    passed = bound(walked, F.col("wa") + F.col("assumed")).persist(StorageLevel.MEMORY_AND_DISK)
+    # The pairs the walk lets pass by units it assumed witnessed: those units of `a` that hold
+    # no boilerplate key (`exact`) are counted now, against `b` only, where the rows lie (the
+    # pairs go to every executor when they are few; each pair's rows of `a` meet the rows of
+    # its `b` in their key's partition). Far fewer pairs are left than the walk lets pass,
+    # every pair slst batch reports among them (`slst batch` walks these units when the pairs
+    # they would rule out are many; here the count is made for every pair).
+    unsure = passed.where(F.col("unsure") > 0).select("a", "b").persist()
+    if unsure.count() <= BROADCAST_PAIRS:
+        unsure = F.broadcast(unsure)
+    counted = (
+        witnessed(
+            on_plans.where("exact").drop("walked", "assumed", "unsure", "exact").join(unsure, "a"),
+            ["key", "b"],
         )
+        .groupBy("a", "b")
+        .agg(F.countDistinct("ua").alias("wu"))
     )
-    schema = StructType([StructField("a", LongType(), False), StructField("b", LongType(), False)])
-    candidates = spark.createDataFrame(
-        bounded.rdd.mapPartitions(
-            lambda rows: timed(cpu, _bound_partition(rows, method, mode, params, rule, containment))
-        ),
-        schema,
+    exact = bound(
+        passed.join(counted, ["a", "b"], "left").fillna(0, subset=["wu"]),
+        F.col("wa") + F.col("assumed") - F.col("unsure") + F.col("wu"),
     )
-    return candidates, dropped
+    candidates = exact.select(F.least("a", "b").alias("a"), F.greatest("a", "b").alias("b"))
+    return candidates, dropped, passed.count()
 
 
 def _key_candidates(good, max_df):

@@ -12,8 +12,13 @@ T = TypeVar("T")
 #: The job's own settings. Aggregations that gather lists (`collect_list`, `collect_set`) run
 #: sorted, one group at a time, rather than in Spark's object hash aggregate, whose fallback to
 #: sorting ran out of a 4 GB heap at 100,000 documents (the word join's ranking of each
-#: vocabulary, the witness join's units per pair).
-JOB_SETTINGS = {"spark.sql.execution.useObjectHashAggregateExec": "false"}
+#: vocabulary, the witness join's units per pair). A join on a key and more of rows already
+#: partitioned by that key reads them where they lie (the witness join's count of the units
+#: its walk assumed, on key and document), where Spark would otherwise move both sides again.
+JOB_SETTINGS = {
+    "spark.sql.execution.useObjectHashAggregateExec": "false",
+    "spark.sql.requireAllClusterKeysForCoPartition": "false",
+}
 
 
 @contextmanager

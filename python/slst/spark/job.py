@@ -17,6 +17,7 @@ from slst.spark.candidates import (
     _key_candidates,
     _witness_candidates,
     _word_candidates,
+    named_in,
     with_sides,
 )
 from slst.spark.clusters import connected_components
@@ -121,7 +122,7 @@ def run(
     with stages("candidates"):
         good = sketched.where(F.col("problem").isNull())
         if witness:
-            candidates, dropped = _witness_candidates(
+            candidates, dropped, record["walk_pairs"] = _witness_candidates(
                 spark, good, record["documents"], max_df, method, mode, params, rule, containment, cpu
             )
             if words is not None:
@@ -239,7 +240,8 @@ def _screened(spark, candidates, good, method, mode, params, rule, containment, 
     per pair, not the sketches."""
     from pyspark.sql.types import LongType, StructField, StructType
 
-    joined = with_sides(candidates, good, "a", "b", units=("na", "nb"), checks=("va", "vb")).select(
+    named = named_in(good, candidates, "a", "b")
+    joined = with_sides(candidates, named, "a", "b", units=("na", "nb"), checks=("va", "vb")).select(
         "a", "b", "na", "va", "nb", "vb"
     )
     schema = StructType([StructField("a", LongType(), False), StructField("b", LongType(), False)])
@@ -259,9 +261,10 @@ def _seeded(spark, good, documents, max_df, method, mode, params, cpu):
     from pyspark.sql import functions as F
 
     seeds = good.select("pos", F.col("seed_units").alias("units"), F.col("seeds").alias("wkeys"))
-    return _witness_candidates(
+    pairs, capped, _ = _witness_candidates(
         spark, seeds, documents, max_df, method, mode, params, "scored", 0.8, cpu
     )
+    return pairs, capped
 
 
 def _verified(spark, candidates, good, method, mode, params, rule, containment, min_shared_words, cpu):
@@ -278,7 +281,8 @@ def _verified(spark, candidates, good, method, mode, params, rule, containment, 
     lists = slst.detector(method, mode, **params).stopwords_of("") is not None
     if lists:
         sides["stopwords"] = ("a_stopwords", "b_stopwords")
-    joined = with_sides(candidates, good, "a", "b", **sides).select(
+    # Only the documents the pairs name: a sketch crosses the network once per pair it is in.
+    joined = with_sides(candidates, named_in(good, candidates, "a", "b"), "a", "b", **sides).select(
         "a", "b", *(name for pair in sides.values() for name in pair)
     )
     pair_schema = StructType(

@@ -129,18 +129,19 @@ def _batched(rows: Iterable[Any], decide: Any, size: int = 65536) -> Iterator[An
 
 def _bound_partition(
     rows: Iterable[Any], method: str, mode: str, params: Dict[str, Any], rule: str, containment: float
-) -> Iterator[Tuple[int, int]]:
-    """The pairs whose witnessed units could satisfy the rule (the corpus join's bound)."""
+) -> Iterator[Tuple[Any, ...]]:
+    """The rows whose witnessed units ``m`` (of ``na`` and ``nb``) could satisfy the rule (the
+    corpus join's bound), each as it came."""
     detector = slst.detector(method, mode, **params)
 
-    def decide(batch: List[Any]) -> Iterator[Tuple[int, int]]:
+    def decide(batch: List[Any]) -> Iterator[Tuple[Any, ...]]:
         keep = detector.may_keep_matched(
             [(r.m, r.na, r.nb) for r in batch], rule=rule, containment=containment
         )
         assert keep is not None  # the job joins on witness keys only for a method with the bound
         for r, k in zip(batch, keep):
             if k:
-                yield min(r.a, r.b), max(r.a, r.b)
+                yield tuple(r)
 
     return _batched(rows, decide)
 
@@ -258,20 +259,28 @@ def _unit_keys_partition(
 
 def _plan_partition(
     rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
-) -> Iterator[Tuple[int, List[int], int]]:
+) -> Iterator[Tuple[int, List[int], int, List[int]]]:
     """Per document, the units the witness join walks (``slst batch``'s own plan), what
     walking each costs being the postings of its keys: the document's witness keys per unit
     (``keys``) and the document frequency of each key it holds with another document
-    (``slots``, (unit, df)) in; ``(pos, walked units, units assumed witnessed)`` out. Keys
-    held by more than ``max_df`` documents are boilerplate: they witness nothing and cost
-    nothing."""
+    (``slots``, (unit, df)) in; ``(pos, walked units, units assumed witnessed, units to count
+    exactly)`` out. Keys held by more than ``max_df`` documents are boilerplate: they witness
+    nothing and cost nothing. Of the units not walked, those holding no boilerplate key are
+    counted exactly afterwards, for the pairs the walk lets pass; the others stay assumed
+    witnessed, as ``slst batch`` may assume them."""
     for r in rows:
         n = r.units
         cost = list(r.keys)  # a key held by this document alone: its one posting
+        boilerplate = set()
         for unit, df in r.slots or ():
-            cost[unit] += df - 1 if df <= max_df else -1
+            if df <= max_df:
+                cost[unit] += df - 1
+            else:
+                cost[unit] -= 1
+                boilerplate.add(unit)
         walked, assumed = slst.plan_walk(cost, fewest[n])
-        yield r.pos, [u for u in range(n) if walked[u]], assumed
+        exact = [u for u in range(n) if not walked[u] and u not in boilerplate]
+        yield r.pos, [u for u in range(n) if walked[u]], assumed, exact
 
 
 def _word_prefix_partition(
