@@ -18,6 +18,7 @@ from slst.spark.candidates import (
     _witness_candidates,
     _word_candidates,
     named_in,
+    settled,
     with_sides,
 )
 from slst.spark.clusters import connected_components
@@ -130,9 +131,10 @@ def run(
                 alike, capped = _word_candidates(spark, good, level, min(cap, max_df), cpu)
                 candidates = candidates.union(alike).distinct()
                 dropped += capped
+            candidates = settled(spark, candidates)
         else:
             candidates, dropped = _key_candidates(good, max_df)
-        candidates = candidates.persist(StorageLevel.MEMORY_AND_DISK)
+            candidates = candidates.persist(StorageLevel.MEMORY_AND_DISK)
         record["candidate_pairs"] = candidates.count()
         record["boilerplate_keys"] = dropped
         if witness:
@@ -141,12 +143,11 @@ def run(
             screened = _screened(spark, candidates, good, method, mode, params, rule, containment, cpu)
             screened = screened.persist(StorageLevel.MEMORY_AND_DISK)
             record["screened_pairs"] = screened.count()
-            candidates.unpersist()
             candidates = screened
         if passages and witness:
             # The pairs that may share a passage, none screened: slst batch compares them all.
             seeded, capped = _seeded(spark, good, record["documents"], max_df, method, mode, params, cpu)
-            seeded = seeded.persist(StorageLevel.MEMORY_AND_DISK)
+            seeded = settled(spark, seeded)
             record["seeded_pairs"] = seeded.count()
             record["boilerplate_keys"] += capped
             candidates = candidates.union(seeded).distinct()
