@@ -217,20 +217,28 @@ def _witness_candidates(
         StructType,
     )
 
+    # A witness row's unit and two lengths (each below 256) travel packed in one number: a
+    # fifth less to move than in three columns.
     w = good.select("pos", "units", F.explode("wkeys").alias("w")).select(
         "pos",
         "units",
         F.col("w.key").alias("key"),
-        F.col("w.unit").alias("unit"),
-        F.col("w.l1").alias("l1"),
-        F.col("w.l2").alias("l2"),
+        (F.col("w.unit").cast("long") * (1 << 16) + F.col("w.l1") * (1 << 8) + F.col("w.l2")).alias("p"),
     )
     # The witness rows cross the network once, to their key's partition: the keys' document
     # frequencies, the rows kept and the self-join below all read them where they lie
     # (Spark sees the partitioning and plans no other exchange of them).
     by_key = w.repartition("key").persist(StorageLevel.MEMORY_AND_DISK)
     df = by_key.groupBy("key").agg(F.countDistinct("pos").alias("df"))
-    slots = by_key.join(df, "key")
+    slots = by_key.join(df, "key").select(
+        "key",
+        "pos",
+        "units",
+        "df",
+        F.shiftright("p", 16).cast("int").alias("unit"),
+        (F.shiftright("p", 8) % (1 << 8)).cast("int").alias("l1"),
+        (F.col("p") % (1 << 8)).cast("int").alias("l2"),
+    )
     dropped = df.where(F.col("df") > max_df).count()
 
     detector = slst.detector(method, mode, **params)
@@ -264,7 +272,8 @@ def _witness_candidates(
     held = (
         slots.where(F.col("df") >= 2)
         .groupBy("pos")
-        .agg(F.collect_list(F.struct("unit", "df")).alias("slots"))
+        # Each (unit, frequency) packed in one number, as the rows are.
+        .agg(F.collect_list(F.col("unit").cast("long") * (1 << 32) + F.col("df")).alias("slots"))
     )
     plans = spark.createDataFrame(
         counted.join(held, "pos", "left").rdd.mapPartitions(
