@@ -160,8 +160,9 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
         )
     )
     # Then a bound on the common terms from each vocabulary's counts per bucket of term ids
-    # (the sum of the smaller counts is at least the common terms): 256 small numbers cross
-    # the network per pair, not the vocabularies; only the pairs that pass it fetch those.
+    # (the sum of the smaller counts is at least the common terms; `WORD_BUCKETS` of them):
+    # 64 small numbers cross the network per pair, not the vocabularies; only the pairs that
+    # pass it fetch those.
     buckets = good.select("pos", "wbuckets")
     shared = F.aggregate(
         F.zip_with("bx", "by", lambda u, v: F.least(u, v).cast("int")), F.lit(0), lambda acc, v: acc + v
