@@ -35,18 +35,6 @@ def with_sides(pairs, table, first: str, second: str, **columns):
     return pairs
 
 
-def settled(spark, frame):
-    """``frame`` computed once and kept (memory, else disk) as a table whose plan starts here.
-    Spark shows, under every scan of an RDD made from a DataFrame, the plan that made it, and
-    the robust join chains several such scans: the plans the driver keeps for its UI and event
-    log reached 56 MB an update in the stages after it and ran a 4 GB heap out of memory at
-    100,000 documents. The rows (few: candidate pairs) pass through Python once."""
-    rows = frame.rdd.map(tuple)
-    rows.localCheckpoint()
-    rows.count()
-    return spark.createDataFrame(rows, frame.schema)
-
-
 def named_in(table, pairs, first: str, second: str):
     """The rows of ``table`` (by ``pos``) of the documents ``pairs`` name in ``first`` or
     ``second``: when they are at most ``BROADCAST_PLANS``, a semi-join against their broadcast

@@ -18,7 +18,6 @@ from slst.spark.candidates import (
     _witness_candidates,
     _word_candidates,
     named_in,
-    settled,
     with_sides,
 )
 from slst.spark.clusters import connected_components
@@ -131,7 +130,7 @@ def run(
                 alike, capped = _word_candidates(spark, good, level, min(cap, max_df), cpu)
                 candidates = candidates.union(alike).distinct()
                 dropped += capped
-            candidates = settled(spark, candidates)
+            candidates = _settled(candidates)
         else:
             candidates, dropped = _key_candidates(good, max_df)
             candidates = candidates.persist(StorageLevel.MEMORY_AND_DISK)
@@ -147,7 +146,7 @@ def run(
         if passages and witness:
             # The pairs that may share a passage, none screened: slst batch compares them all.
             seeded, capped = _seeded(spark, good, record["documents"], max_df, method, mode, params, cpu)
-            seeded = settled(spark, seeded)
+            seeded = _settled(seeded)
             record["seeded_pairs"] = seeded.count()
             record["boilerplate_keys"] += capped
             candidates = candidates.union(seeded).distinct()
@@ -233,6 +232,16 @@ def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness,
         ),
         schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)
+
+
+def _settled(frame):
+    """``frame`` computed once and kept (memory, else disk) as a table whose plan starts here.
+    Spark shows, under every scan of an RDD made from a DataFrame, the plan that made it, and
+    the robust join chains several such scans: the plans the driver keeps for its UI and event
+    log reached 56 MB an update in the stages after it and ran a 4 GB heap out of memory at
+    100,000 documents. A local checkpoint of the DataFrame ends the chain (one of an RDD made
+    from it does not)."""
+    return frame.localCheckpoint(eager=True)
 
 
 def _screened(spark, candidates, good, method, mode, params, rule, containment, cpu):
