@@ -238,6 +238,7 @@ def _witness_candidates(
     plan_schema = StructType(
         [
             StructField("pos", LongType(), False),
+            StructField("units", IntegerType(), False),
             StructField("walked", ArrayType(IntegerType(), False), False),
             StructField("assumed", IntegerType(), False),
             StructField("exact", ArrayType(IntegerType(), False), False),
@@ -269,10 +270,17 @@ def _witness_candidates(
             lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest))
         ),
         plan_schema,
+    ).persist(StorageLevel.MEMORY_AND_DISK)  # read twice, below
+    # What the bound reads of each pair's documents, joined to the pairs once they are
+    # gathered, so that the gathering moves each pair and its units alone.
+    facts = plans.select(
+        F.col("pos").alias("a"), F.col("units").alias("na"), "assumed", F.size("exact").alias("unsure")
     )
+    sizes = good.select(F.col("pos").alias("b"), F.col("units").alias("nb"))
+    walks = plans.select("pos", "walked", "exact")
     if documents <= BROADCAST_PLANS:
         # Each executor gets every plan (a few integers a document), so the rows stay put.
-        plans = F.broadcast(plans)
+        walks, facts, sizes = F.broadcast(walks), F.broadcast(facts), F.broadcast(sizes)
     # A key held by one document pairs it with none: only the others are joined.
     kept = slots.where((F.col("df") <= max_df) & (F.col("df") >= 2))
     right = kept.select(
@@ -311,13 +319,11 @@ def _witness_candidates(
             rows.schema,
         )
 
-    on_plans = kept.join(plans, "pos").select(
+    on_plans = kept.join(walks, "pos").select(
         "key",
         F.col("pos").alias("a"),
         F.col("unit").alias("ua"),
         F.col("units").alias("na"),
-        "assumed",
-        F.size("exact").alias("unsure"),
         F.col("l1").alias("la1"),
         F.col("l2").alias("la2"),
         F.array_contains("walked", F.col("unit")).alias("walked"),
@@ -326,14 +332,10 @@ def _witness_candidates(
     walked = (
         witnessed(on_plans.where("walked"), "key")
         .groupBy("a", "b")
-        .agg(
-            # One exchange of each pair's units (a set per partition), not of its triples.
-            F.size(F.collect_set("ua")).alias("wa"),
-            F.first("assumed").alias("assumed"),
-            F.first("unsure").alias("unsure"),
-            F.first("na").alias("na"),
-            F.first("nb").alias("nb"),
-        )
+        # One exchange of each pair's units (a set per partition), not of its triples.
+        .agg(F.size(F.collect_set("ua")).alias("wa"))
+        .join(facts, "a")
+        .join(sizes, "b")
     )
     passed = bound(walked, F.col("wa") + F.col("assumed")).persist(StorageLevel.MEMORY_AND_DISK)
     # The pairs the walk lets pass by units it assumed witnessed: those units of `a` that hold
@@ -347,7 +349,7 @@ def _witness_candidates(
         unsure = F.broadcast(unsure)
     counted = (
         witnessed(
-            on_plans.where("exact").drop("walked", "assumed", "unsure", "exact").join(unsure, "a"),
+            on_plans.where("exact").drop("walked", "exact").join(unsure, "a"),
             ["key", "b"],
         )
         .groupBy("a", "b")

@@ -263,12 +263,12 @@ def _unit_keys_partition(
 
 def _plan_partition(
     rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
-) -> Iterator[Tuple[int, List[int], int, List[int]]]:
+) -> Iterator[Tuple[int, int, List[int], int, List[int]]]:
     """Per document, the units the witness join walks (``slst batch``'s own plan), what
     walking each costs being the postings of its keys: the document's witness keys per unit
     (``keys``) and the document frequency of each key it holds with another document
-    (``slots``, unit · 2³² + df) in; ``(pos, walked units, units assumed witnessed, units to count
-    exactly)`` out. Keys held by more than ``max_df`` documents are boilerplate: they witness
+    (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed, units
+    to count exactly)`` out. Keys held by more than ``max_df`` documents are boilerplate: they witness
     nothing and cost nothing. Of the units not walked, those holding no boilerplate key are
     counted exactly afterwards, for the pairs the walk lets pass; the others stay assumed
     witnessed, as ``slst batch`` may assume them."""
@@ -285,7 +285,7 @@ def _plan_partition(
                 boilerplate.add(unit)
         walked, assumed = slst.plan_walk(cost, fewest[n])
         exact = [u for u in range(n) if not walked[u] and u not in boilerplate]
-        yield r.pos, [u for u in range(n) if walked[u]], assumed, exact
+        yield r.pos, n, [u for u in range(n) if walked[u]], assumed, exact
 
 
 def _word_prefix_partition(
