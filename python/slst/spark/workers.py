@@ -267,11 +267,11 @@ def _plan_partition(
     """Per document, the units the witness join walks (``slst batch``'s own plan), what
     walking each costs being the postings of its keys: the document's witness keys per unit
     (``keys``) and the document frequency of each key it holds with another document
-    (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed, units
-    to count exactly)`` out. Keys held by more than ``max_df`` documents are boilerplate: they witness
-    nothing and cost nothing. Of the units not walked, those holding no boilerplate key are
-    counted exactly afterwards, for the pairs the walk lets pass; the others stay assumed
-    witnessed, as ``slst batch`` may assume them."""
+    (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed,
+    units to count exactly)`` out. Keys held by more than ``max_df`` documents are
+    boilerplate: they witness nothing and cost nothing. Of the units not walked, those holding
+    no boilerplate key are counted exactly afterwards, for the pairs the walk lets pass; the
+    others stay assumed witnessed, as ``slst batch`` may assume them."""
     for r in rows:
         n = r.units
         cost = list(r.keys)  # a key held by this document alone: its one posting
