@@ -10,7 +10,6 @@ from slst.spark.workers import (
     _bound_partition,
     _plan_partition,
     _unit_keys_partition,
-    _word_index_rows,
     _word_prefix_partition,
     _word_probe_rows,
 )
@@ -18,6 +17,29 @@ from slst.spark.workers import (
 #: The most pairs passing the witness join's walk whose units assumed witnessed are counted by
 #: sending the pairs to every executor (16 bytes a pair); more are joined with a shuffle.
 BROADCAST_PAIRS = 4_000_000
+
+#: A witness row carries its document's units in the bits above its unit's 24 and below the
+#: sign: a document of more units is refused.
+UNIT_BITS = 23
+
+#: Document positions are below this (``MAX_RECORDS``: refused past it), so that the joins'
+#: largest exchanges carry two of them, or two other counts below 2³¹, in one number.
+MAX_RECORDS = 1 << 31
+
+
+def packed(high: str, low: str):
+    """Two columns of numbers below 2³¹ as one long."""
+    from pyspark.sql import functions as F
+
+    return F.col(high).cast("long") * (1 << 32) + F.col(low)
+
+
+def unpacked(column: str, high: str, low: str):
+    """The two columns of ``packed``, named."""
+    from pyspark.sql import functions as F
+
+    return [F.shiftright(column, 32).alias(high), (F.col(column) % (1 << 32)).alias(low)]
+
 
 #: The most documents whose walk plans the witness join broadcasts to every executor (a few
 #: integers each: 100 MB at a million documents); a larger corpus joins them by a shuffle.
@@ -53,7 +75,7 @@ def named_in(table, pairs, first: str, second: str):
     return table.join(F.broadcast(positions), "pos", "left_semi")
 
 
-def _word_candidates(spark, good, level: float, cap: int, cpu):
+def _word_candidates(spark, good, documents: int, level: float, cap: int, cpu):
     """Pairs (a, b), a < b, that may be duplicates on their words, as ``slst batch`` finds
     them: each document looks its prefix terms up among the indexed prefixes of the documents
     before it in (vocabulary size, position) order whose sizes fit, a term indexed by more
@@ -97,22 +119,20 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
     left_out = [r.term for r in held.where(F.col("n") > cap).select("term").collect()]
     capped = len(left_out)
     skip = spark.sparkContext.broadcast(frozenset(left_out))
+    # Probe and index rows travel as three numbers, not five: a document's position and size
+    # in one, a place and the terms left out before it in another (as ``packed`` makes them).
     probe_schema = StructType(
         [
-            StructField("x", LongType(), False),
-            StructField("sx", IntegerType(), False),
-            StructField("i", IntegerType(), False),
+            StructField("xs", LongType(), False),
+            StructField("ik", LongType(), False),
             StructField("term", LongType(), False),
-            StructField("k", IntegerType(), False),
         ]
     )
     index_schema = StructType(
         [
-            StructField("y", LongType(), False),
-            StructField("sy", IntegerType(), False),
-            StructField("j", IntegerType(), False),
+            StructField("ys", LongType(), False),
+            StructField("jk", LongType(), False),
             StructField("term", LongType(), False),
-            StructField("ky", IntegerType(), False),
         ]
     )
     probes = spark.createDataFrame(
@@ -120,38 +140,58 @@ def _word_candidates(spark, good, level: float, cap: int, cpu):
         probe_schema,
     )
     index = spark.createDataFrame(
-        prefixes.rdd.mapPartitions(lambda rows: timed(cpu, _word_index_rows(rows, skip.value))),
+        prefixes.rdd.mapPartitions(
+            lambda rows: timed(cpu, _word_probe_rows(rows, skip.value, indexed=True))
+        ),
         index_schema,
     )
     # Of the pairs met, those whose terms met could still make the level (PPJoin's positional
     # filter: the terms are in one global order, so every common term before the last met
     # lies in both prefixes and was met — or left out, at most the fewer of x's `k` and y's
     # `ky` left out before it — and at most min(sx - 1 - i, sy - 1 - j) follow it).
-    needed = F.ceil(F.lit(level / (1.0 + level)) * (F.col("sx") + F.col("sy")) - F.lit(1e-9))
+    # The pairs met are the word join's largest exchange (about 90 rows a document at 100,000
+    # realistic documents, growing with the corpus): each row travels as four numbers, not
+    # eight, two of 31 bits in each: the pair's positions; a place and the terms left out
+    # before it, whose greatest is the greatest place's (``k`` never falls as ``i`` grows);
+    # and the two documents' sizes.
     met = (
         probes.join(index, "term")
+        .select("ik", "jk", *unpacked("xs", "x", "sx"), *unpacked("ys", "y", "sy"))
         # Documents before x in (size, position) order whose sizes could fit.
         .where((F.col("sy") < F.col("sx")) | ((F.col("sy") == F.col("sx")) & (F.col("y") < F.col("x"))))
         .where(F.col("sy").cast("double") >= F.lit(level) * F.col("sx") - 1e-9)
-        .groupBy("x", "y")
+        .groupBy(packed("x", "y").alias("xy"))
         .agg(
             F.count("*").alias("c"),
-            F.least(F.max("k"), F.max("ky")).alias("k"),
-            F.max("i").alias("i"),
-            F.max("j").alias("j"),
-            F.first("sx").alias("sx"),
-            F.first("sy").alias("sy"),
+            F.max("ik").alias("ik"),
+            F.max("jk").alias("jk"),
+            F.first(packed("sx", "sy")).alias("s"),
         )
-        .where(
-            F.col("c") + F.col("k") + F.least(F.col("sx") - 1 - F.col("i"), F.col("sy") - 1 - F.col("j"))
-            >= needed
+        .select(
+            "c",
+            *unpacked("xy", "x", "y"),
+            *unpacked("ik", "i", "kx"),
+            *unpacked("jk", "j", "ky"),
+            *unpacked("s", "sx", "sy"),
         )
+    )
+    needed = F.ceil(F.lit(level / (1.0 + level)) * (F.col("sx") + F.col("sy")) - F.lit(1e-9))
+    met = met.where(
+        F.col("c")
+        + F.least("kx", "ky")
+        + F.least(F.col("sx") - 1 - F.col("i"), F.col("sy") - 1 - F.col("j"))
+        >= needed
     )
     # Then a bound on the common terms from each vocabulary's counts per bucket of term ids
     # (the sum of the smaller counts is at least the common terms; `WORD_BUCKETS` of them):
     # 64 small numbers cross the network per pair, not the vocabularies; only the pairs that
     # pass it fetch those.
     buckets = good.select("pos", "wbuckets")
+    if documents <= BROADCAST_PLANS:
+        # Each executor gets every document's counts (about 100 bytes each, 100 MB at a million
+        # documents), so the pairs stay put; Spark broadcasts them by itself only below its
+        # threshold (about 140,000 documents), and would otherwise move every pair twice.
+        buckets = F.broadcast(buckets)
     shared = F.aggregate(
         F.zip_with("bx", "by", lambda u, v: F.least(u, v).cast("int")), F.lit(0), lambda acc, v: acc + v
     )
@@ -206,13 +246,23 @@ def _witness_candidates(
         StructType,
     )
 
-    # A witness row's unit and two lengths (each below 256) travel packed in one number: a
-    # fifth less to move than in three columns.
+    unit_counts = [r.units for r in good.select("units").distinct().collect()]
+    if max(unit_counts, default=0) >= 1 << UNIT_BITS:
+        raise ValueError(
+            f"a document of {max(unit_counts):,} units: the witness join takes at most "
+            f"{(1 << UNIT_BITS) - 1:,} units a document"
+        )
+    # A witness row's document size, unit and two lengths (each below 256) travel packed in
+    # one number: a third less to move than in four columns.
     w = good.select("pos", "units", F.explode("wkeys").alias("w")).select(
         "pos",
-        "units",
         F.col("w.key").alias("key"),
-        (F.col("w.unit").cast("long") * (1 << 16) + F.col("w.l1") * (1 << 8) + F.col("w.l2")).alias("p"),
+        (
+            F.col("units").cast("long") * (1 << 40)
+            + F.col("w.unit").cast("long") * (1 << 16)
+            + F.col("w.l1") * (1 << 8)
+            + F.col("w.l2")
+        ).alias("p"),
     )
     # The witness rows cross the network once, to their key's partition: the keys' document
     # frequencies, the rows kept and the self-join below all read them where they lie
@@ -222,9 +272,9 @@ def _witness_candidates(
     slots = by_key.join(df, "key").select(
         "key",
         "pos",
-        "units",
+        F.shiftright("p", 40).cast("int").alias("units"),
         "df",
-        F.shiftright("p", 16).cast("int").alias("unit"),
+        (F.shiftright("p", 16) % (1 << 24)).cast("int").alias("unit"),
         (F.shiftright("p", 8) % (1 << 8)).cast("int").alias("l1"),
         (F.col("p") % (1 << 8)).cast("int").alias("l2"),
     )
@@ -232,8 +282,7 @@ def _witness_candidates(
 
     detector = slst.detector(method, mode, **params)
     tolerance = detector.witness_tolerance
-    sizes = [r.units for r in good.select("units").distinct().collect()]
-    fewest = detector.fewest_matched(sizes, rule=rule, containment=containment)
+    fewest = detector.fewest_matched(unit_counts, rule=rule, containment=containment)
     assert fewest is not None
     plan_schema = StructType(
         [
@@ -261,9 +310,13 @@ def _witness_candidates(
     )
     held = (
         slots.where(F.col("df") >= 2)
+        # Each (unit, frequency) packed in one number, as the rows are; the rows move to their
+        # document as they are (a document's keys lie in as many partitions as it has keys, so
+        # lists gathered before the exchange would hold one slot each, in a larger row).
+        .select("pos", packed("unit", "df").alias("slot"))
+        .repartition("pos")
         .groupBy("pos")
-        # Each (unit, frequency) packed in one number, as the rows are.
-        .agg(F.collect_list(F.col("unit").cast("long") * (1 << 32) + F.col("df")).alias("slots"))
+        .agg(F.collect_list("slot").alias("slots"))
     )
     plans = spark.createDataFrame(
         counted.join(held, "pos", "left").rdd.mapPartitions(
@@ -331,9 +384,10 @@ def _witness_candidates(
     )
     walked = (
         witnessed(on_plans.where("walked"), "key")
-        .groupBy("a", "b")
+        .groupBy(packed("a", "b").alias("ab"))
         # One exchange of each pair's units (a set per partition), not of its triples.
         .agg(F.size(F.collect_set("ua")).alias("wa"))
+        .select(*unpacked("ab", "a", "b"), "wa")
         .join(facts, "a")
         .join(sizes, "b")
     )
@@ -352,8 +406,9 @@ def _witness_candidates(
             on_plans.where("exact").drop("walked", "exact").join(unsure, "a"),
             ["key", "b"],
         )
-        .groupBy("a", "b")
+        .groupBy(packed("a", "b").alias("ab"))
         .agg(F.countDistinct("ua").alias("wu"))
+        .select(*unpacked("ab", "a", "b"), "wu")
     )
     exact = bound(
         passed.join(counted, ["a", "b"], "left").fillna(0, subset=["wu"]),

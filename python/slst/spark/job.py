@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional
 
 import slst
 from slst.spark.candidates import (
+    MAX_RECORDS,
     _key_candidates,
     _witness_candidates,
     _word_candidates,
@@ -114,6 +115,10 @@ def run(
         keys=counts["keys"] or 0,
     )
     peak_python = counts.rss or 0.0
+    if witness and counts.n > MAX_RECORDS:
+        raise ValueError(
+            f"{counts.n:,} records: the default mode's joins number at most {MAX_RECORDS:,}"
+        )
     with stages("bad_records"):
         sketched.where(F.col("problem").isNotNull()).select(
             F.to_json(F.struct("id", F.col("problem").alias("reason"))).alias("value")
@@ -127,7 +132,9 @@ def run(
             )
             if words is not None:
                 level, cap = words
-                alike, capped = _word_candidates(spark, good, level, min(cap, max_df), cpu)
+                alike, capped = _word_candidates(
+                    spark, good, record["documents"], level, min(cap, max_df), cpu
+                )
                 candidates = candidates.union(alike).distinct()
                 dropped += capped
             candidates = _settled(candidates)

@@ -306,25 +306,18 @@ def _word_prefix_partition(
         yield r.pos, size, terms, terms[:indexed]
 
 
-def _word_probe_rows(rows: Iterable[Any], left_out: frozenset) -> Iterator[tuple]:
-    """The probe rows of the word join, ``(x, sx, i, term, k)``: each term of a probing prefix
-    not left out, at its place ``i``, with ``k`` the terms left out before it there."""
+def _word_probe_rows(
+    rows: Iterable[Any], left_out: frozenset, indexed: bool = False
+) -> Iterator[Tuple[int, int, int]]:
+    """The probe rows of the word join, ``(x · 2³² + sx, i · 2³² + k, term)``: each term of a
+    document's probing prefix not left out, at its place ``i``, with ``k`` the terms left out
+    before it there; with ``indexed``, the index rows ``(y · 2³² + sy, j · 2³² + ky, term)``,
+    of its indexed prefix."""
     for r in rows:
         k = 0
-        for i, term in enumerate(r.probe):
+        head = r.pos << 32 | r.size
+        for i, term in enumerate(r.indexed if indexed else r.probe):
             if term in left_out:
                 k += 1
             else:
-                yield r.pos, r.size, i, term, k
-
-
-def _word_index_rows(rows: Iterable[Any], left_out: frozenset) -> Iterator[tuple]:
-    """The index rows of the word join, ``(y, sy, j, term, ky)``: each term of an indexed
-    prefix not left out, at its place ``j``, with ``ky`` the terms left out before it there."""
-    for r in rows:
-        k = 0
-        for j, term in enumerate(r.indexed):
-            if term in left_out:
-                k += 1
-            else:
-                yield r.pos, r.size, j, term, k
+                yield head, i << 32 | k, term
