@@ -84,104 +84,15 @@ def _word_candidates(spark, good, documents: int, level: float, cap: int, cpu):
     vocabulary: the terms met, and the counts per bucket). Returns the pairs and the count of
     terms left out."""
     from pyspark.sql import functions as F
-    from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
 
-    # Every document's terms count in the document frequencies, as in slst batch; only those
-    # with a kept unit can have a block, so a pair on words.
-    df = (
-        good.select(F.explode("vocab").alias("term"))
-        .groupBy("term")
-        .agg(F.count("*").alias("df"))
-    )
     docs = good.where((F.col("units") > 0) & (F.size("vocab") > 0)).select("pos", "vocab")
-    # The corpus order ranks a term by its document frequency, rarest first: every term not
-    # held by two documents or more ranks first (by its id), so only the others' frequencies
-    # go to the workers, and no vocabulary crosses the network to be ranked.
-    ranks = spark.sparkContext.broadcast({r.term: r.df for r in df.where(F.col("df") >= 2).collect()})
-    schema = StructType(
-        [
-            StructField("pos", LongType(), False),
-            StructField("size", IntegerType(), False),
-            StructField("probe", ArrayType(LongType()), False),
-            StructField("indexed", ArrayType(LongType()), False),
-        ]
-    )
-    prefixes = spark.createDataFrame(
-        docs.rdd.mapPartitions(
-            lambda rows: timed(cpu, _word_prefix_partition(rows, level, ranks.value))
-        ),
-        schema,
-    ).persist()
+    prefixes = _word_prefixes(spark, good, docs, level, cpu)
     held = prefixes.select(F.explode("indexed").alias("term")).groupBy("term").agg(
         F.count("*").alias("n")
     )
     # The terms left out are few (each indexed by many documents): every worker gets them.
     left_out = [r.term for r in held.where(F.col("n") > cap).select("term").collect()]
-    capped = len(left_out)
-    skip = spark.sparkContext.broadcast(frozenset(left_out))
-    # Probe and index rows travel as three numbers, not five: a document's position and size
-    # in one, a place and the terms left out before it in another (as ``packed`` makes them).
-    probe_schema = StructType(
-        [
-            StructField("xs", LongType(), False),
-            StructField("ik", LongType(), False),
-            StructField("term", LongType(), False),
-        ]
-    )
-    index_schema = StructType(
-        [
-            StructField("ys", LongType(), False),
-            StructField("jk", LongType(), False),
-            StructField("term", LongType(), False),
-        ]
-    )
-    probes = spark.createDataFrame(
-        prefixes.rdd.mapPartitions(lambda rows: timed(cpu, _word_probe_rows(rows, skip.value))),
-        probe_schema,
-    )
-    index = spark.createDataFrame(
-        prefixes.rdd.mapPartitions(
-            lambda rows: timed(cpu, _word_probe_rows(rows, skip.value, indexed=True))
-        ),
-        index_schema,
-    )
-    # Of the pairs met, those whose terms met could still make the level (PPJoin's positional
-    # filter: the terms are in one global order, so every common term before the last met
-    # lies in both prefixes and was met — or left out, at most the fewer of x's `k` and y's
-    # `ky` left out before it — and at most min(sx - 1 - i, sy - 1 - j) follow it).
-    # The pairs met are the word join's largest exchange (about 90 rows a document at 100,000
-    # realistic documents, growing with the corpus): each row travels as four numbers, not
-    # eight, two of 31 bits in each: the pair's positions; a place and the terms left out
-    # before it, whose greatest is the greatest place's (``k`` never falls as ``i`` grows);
-    # and the two documents' sizes.
-    met = (
-        probes.join(index, "term")
-        .select("ik", "jk", *unpacked("xs", "x", "sx"), *unpacked("ys", "y", "sy"))
-        # Documents before x in (size, position) order whose sizes could fit.
-        .where((F.col("sy") < F.col("sx")) | ((F.col("sy") == F.col("sx")) & (F.col("y") < F.col("x"))))
-        .where(F.col("sy").cast("double") >= F.lit(level) * F.col("sx") - 1e-9)
-        .groupBy(packed("x", "y").alias("xy"))
-        .agg(
-            F.count("*").alias("c"),
-            F.max("ik").alias("ik"),
-            F.max("jk").alias("jk"),
-            F.first(packed("sx", "sy")).alias("s"),
-        )
-        .select(
-            "c",
-            *unpacked("xy", "x", "y"),
-            *unpacked("ik", "i", "kx"),
-            *unpacked("jk", "j", "ky"),
-            *unpacked("s", "sx", "sy"),
-        )
-    )
-    needed = F.ceil(F.lit(level / (1.0 + level)) * (F.col("sx") + F.col("sy")) - F.lit(1e-9))
-    met = met.where(
-        F.col("c")
-        + F.least("kx", "ky")
-        + F.least(F.col("sx") - 1 - F.col("i"), F.col("sy") - 1 - F.col("j"))
-        >= needed
-    )
+    met = _word_met(spark, prefixes, frozenset(left_out), level, cpu)
     # Then a bound on the common terms from each vocabulary's counts per bucket of term ids
     # (the sum of the smaller counts is at least the common terms; `WORD_BUCKETS` of them):
     # 64 small numbers cross the network per pair, not the vocabularies; only the pairs that
@@ -215,7 +126,103 @@ def _word_candidates(spark, good, documents: int, level: float, cap: int, cpu):
         )
         .select(F.least("x", "y").alias("a"), F.greatest("x", "y").alias("b"))
     )
-    return pairs, capped
+    return pairs, len(left_out)
+
+
+def _word_prefixes(spark, good, docs, level: float, cpu):
+    """Per document of ``docs`` (``pos``, ``vocab``), persisted: ``(pos, size, probe, indexed)``,
+    its vocabulary's size and prefixes under the corpus order (``_word_prefix_partition``)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
+
+    # Every document's terms count in the document frequencies, as in slst batch; only those
+    # with a kept unit can have a block, so a pair on words.
+    df = (
+        good.select(F.explode("vocab").alias("term"))
+        .groupBy("term")
+        .agg(F.count("*").alias("df"))
+    )
+    # The corpus order ranks a term by its document frequency, rarest first: every term not
+    # held by two documents or more ranks first (by its id), so only the others' frequencies
+    # go to the workers, and no vocabulary crosses the network to be ranked.
+    ranks = spark.sparkContext.broadcast({r.term: r.df for r in df.where(F.col("df") >= 2).collect()})
+    schema = StructType(
+        [
+            StructField("pos", LongType(), False),
+            StructField("size", IntegerType(), False),
+            StructField("probe", ArrayType(LongType()), False),
+            StructField("indexed", ArrayType(LongType()), False),
+        ]
+    )
+    return spark.createDataFrame(
+        docs.rdd.mapPartitions(
+            lambda rows: timed(cpu, _word_prefix_partition(rows, level, ranks.value))
+        ),
+        schema,
+    ).persist()
+
+
+def _word_met(spark, prefixes, left_out: frozenset, level: float, cpu):
+    """The pairs ``(x, y, sx, sy, …)`` whose prefixes meet on a term not ``left_out``, ``y``
+    before ``x`` in (size, position) order with a size that could fit, and whose terms met
+    could still make the ``level``."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    skip = spark.sparkContext.broadcast(left_out)
+    # Probe and index rows travel as three numbers, not five: a document's position and size
+    # in one, a place and the terms left out before it in another (as ``packed`` makes them).
+    probe_schema, index_schema = (
+        StructType([StructField(c, LongType(), False) for c in (head, place, "term")])
+        for head, place in (("xs", "ik"), ("ys", "jk"))
+    )
+    probes = spark.createDataFrame(
+        prefixes.rdd.mapPartitions(lambda rows: timed(cpu, _word_probe_rows(rows, skip.value))),
+        probe_schema,
+    )
+    index = spark.createDataFrame(
+        prefixes.rdd.mapPartitions(
+            lambda rows: timed(cpu, _word_probe_rows(rows, skip.value, indexed=True))
+        ),
+        index_schema,
+    )
+    # The pairs met are the word join's largest exchange (about 90 rows a document at 100,000
+    # realistic documents, growing with the corpus): each row travels as four numbers, not
+    # eight, two of 31 bits in each: the pair's positions; a place and the terms left out
+    # before it, whose greatest is the greatest place's (``k`` never falls as ``i`` grows);
+    # and the two documents' sizes.
+    met = (
+        probes.join(index, "term")
+        .select("ik", "jk", *unpacked("xs", "x", "sx"), *unpacked("ys", "y", "sy"))
+        # Documents before x in (size, position) order whose sizes could fit.
+        .where((F.col("sy") < F.col("sx")) | ((F.col("sy") == F.col("sx")) & (F.col("y") < F.col("x"))))
+        .where(F.col("sy").cast("double") >= F.lit(level) * F.col("sx") - 1e-9)
+        .groupBy(packed("x", "y").alias("xy"))
+        .agg(
+            F.count("*").alias("c"),
+            F.max("ik").alias("ik"),
+            F.max("jk").alias("jk"),
+            F.first(packed("sx", "sy")).alias("s"),
+        )
+        .select(
+            "c",
+            *unpacked("xy", "x", "y"),
+            *unpacked("ik", "i", "kx"),
+            *unpacked("jk", "j", "ky"),
+            *unpacked("s", "sx", "sy"),
+        )
+    )
+    # Of the pairs met, those whose terms met could still make the level (PPJoin's positional
+    # filter: the terms are in one global order, so every common term before the last met
+    # lies in both prefixes and was met — or left out, at most the fewer of x's `k` and y's
+    # `ky` left out before it — and at most min(sx - 1 - i, sy - 1 - j) follow it).
+    needed = F.ceil(F.lit(level / (1.0 + level)) * (F.col("sx") + F.col("sy")) - F.lit(1e-9))
+    return met.where(
+        F.col("c")
+        + F.least("kx", "ky")
+        + F.least(F.col("sx") - 1 - F.col("i"), F.col("sy") - 1 - F.col("j"))
+        >= needed
+    )
 
 
 def _witness_candidates(
@@ -238,13 +245,91 @@ def _witness_candidates(
     pairs that pass, when there are at most ``BROADCAST_PAIRS``."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
-    from pyspark.sql.types import (
-        ArrayType,
-        IntegerType,
-        LongType,
-        StructField,
-        StructType,
+
+    slots, dropped, unit_counts = _witness_slots(good, max_df)
+    detector = slst.detector(method, mode, **params)
+    fewest = detector.fewest_matched(unit_counts, rule=rule, containment=containment)
+    assert fewest is not None
+    plans = _walk_plans(spark, good, slots, max_df, fewest, cpu)
+    # What the bound reads of each pair's documents, joined to the pairs once they are
+    # gathered, so that the gathering moves each pair and its units alone.
+    facts = plans.select(
+        F.col("pos").alias("a"), F.col("units").alias("na"), "assumed", F.size("exact").alias("unsure")
     )
+    sizes = good.select(F.col("pos").alias("b"), F.col("units").alias("nb"))
+    walks = plans.select("pos", "walked", "exact")
+    if documents <= BROADCAST_PLANS:
+        # Each executor gets every plan (a few integers a document), so the rows stay put.
+        walks, facts, sizes = F.broadcast(walks), F.broadcast(facts), F.broadcast(sizes)
+    # A key held by one document pairs it with none: only the others are joined.
+    kept = slots.where((F.col("df") <= max_df) & (F.col("df") >= 2))
+    right = kept.select(
+        "key",
+        F.col("pos").alias("b"),
+        F.col("units").alias("nb"),
+        F.col("l1").alias("lb1"),
+        F.col("l2").alias("lb2"),
+    ).distinct()
+    tolerance = detector.witness_tolerance
+    check = (method, mode, params, rule, containment)
+    on_plans = kept.join(walks, "pos").select(
+        "key",
+        F.col("pos").alias("a"),
+        F.col("unit").alias("ua"),
+        F.col("units").alias("na"),
+        F.col("l1").alias("la1"),
+        F.col("l2").alias("la2"),
+        F.array_contains("walked", F.col("unit")).alias("walked"),
+        F.array_contains("exact", F.col("unit")).alias("exact"),
+    )
+    walked = (
+        _witnessed(on_plans.where("walked"), right, "key", tolerance)
+        .groupBy(packed("a", "b").alias("ab"))
+        # One exchange of each pair's units (a set per partition), not of its triples.
+        .agg(F.size(F.collect_set("ua")).alias("wa"))
+        .select(*unpacked("ab", "a", "b"), "wa")
+        .join(facts, "a")
+        .join(sizes, "b")
+    )
+    passed = _bounded(spark, walked, F.col("wa") + F.col("assumed"), check, cpu)
+    passed = passed.persist(StorageLevel.MEMORY_AND_DISK)
+    # The pairs the walk lets pass by units it assumed witnessed: those units of `a` that hold
+    # no boilerplate key (`exact`) are counted now, against `b` only, where the rows lie (the
+    # pairs go to every executor when they are few; each pair's rows of `a` meet the rows of
+    # its `b` in their key's partition). Far fewer pairs are left than the walk lets pass,
+    # every pair slst batch reports among them (`slst batch` walks these units when the pairs
+    # they would rule out are many; here the count is made for every pair).
+    unsure = passed.where(F.col("unsure") > 0).select("a", "b").persist()
+    if unsure.count() <= BROADCAST_PAIRS:
+        unsure = F.broadcast(unsure)
+    counted = (
+        _witnessed(
+            on_plans.where("exact").drop("walked", "exact").join(unsure, "a"),
+            right,
+            ["key", "b"],
+            tolerance,
+        )
+        .groupBy(packed("a", "b").alias("ab"))
+        .agg(F.countDistinct("ua").alias("wu"))
+        .select(*unpacked("ab", "a", "b"), "wu")
+    )
+    exact = _bounded(
+        spark,
+        passed.join(counted, ["a", "b"], "left").fillna(0, subset=["wu"]),
+        F.col("wa") + F.col("assumed") - F.col("unsure") + F.col("wu"),
+        check,
+        cpu,
+    )
+    candidates = exact.select(F.least("a", "b").alias("a"), F.greatest("a", "b").alias("b"))
+    return candidates, dropped, passed.count()
+
+
+def _witness_slots(good, max_df: int):
+    """Every witness key's rows ``(key, pos, units, df, unit, l1, l2)``, partitioned by key,
+    with the count of keys held by more than ``max_df`` documents (boilerplate) and the
+    documents' distinct unit counts."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
 
     unit_counts = [r.units for r in good.select("units").distinct().collect()]
     if max(unit_counts, default=0) >= 1 << UNIT_BITS:
@@ -265,8 +350,8 @@ def _witness_candidates(
         ).alias("p"),
     )
     # The witness rows cross the network once, to their key's partition: the keys' document
-    # frequencies, the rows kept and the self-join below all read them where they lie
-    # (Spark sees the partitioning and plans no other exchange of them).
+    # frequencies, the rows kept and the self-join all read them where they lie (Spark sees
+    # the partitioning and plans no other exchange of them).
     by_key = w.repartition("key").persist(StorageLevel.MEMORY_AND_DISK)
     df = by_key.groupBy("key").agg(F.countDistinct("pos").alias("df"))
     slots = by_key.join(df, "key").select(
@@ -278,29 +363,24 @@ def _witness_candidates(
         (F.shiftright("p", 8) % (1 << 8)).cast("int").alias("l1"),
         (F.col("p") % (1 << 8)).cast("int").alias("l2"),
     )
-    dropped = df.where(F.col("df") > max_df).count()
+    return slots, df.where(F.col("df") > max_df).count(), unit_counts
 
-    detector = slst.detector(method, mode, **params)
-    tolerance = detector.witness_tolerance
-    fewest = detector.fewest_matched(unit_counts, rule=rule, containment=containment)
-    assert fewest is not None
-    plan_schema = StructType(
-        [
-            StructField("pos", LongType(), False),
-            StructField("units", IntegerType(), False),
-            StructField("walked", ArrayType(IntegerType(), False), False),
-            StructField("assumed", IntegerType(), False),
-            StructField("exact", ArrayType(IntegerType(), False), False),
-        ]
-    )
-    # A plan costs each unit the postings of its keys. Each document counts its own keys per
-    # unit where it lies; only the keys held by two documents or more send their frequency
-    # back to it (a key held by one costs its one posting).
+
+def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
+    """Per document, persisted: ``(pos, units, walked, assumed, exact)``, the units its walk
+    takes (``_plan_partition``), a unit costing the postings of its keys: each document counts
+    its own keys per unit where it lies, and only the keys held by two documents or more send
+    their frequency back to it (a key held by one costs its one posting)."""
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
+
+    ints = ArrayType(IntegerType(), False)
     counted_schema = StructType(
         [
             StructField("pos", LongType(), False),
             StructField("units", IntegerType(), False),
-            StructField("keys", ArrayType(IntegerType(), False), False),
+            StructField("keys", ints, False),
         ]
     )
     counted = spark.createDataFrame(
@@ -318,104 +398,52 @@ def _witness_candidates(
         .groupBy("pos")
         .agg(F.collect_list("slot").alias("slots"))
     )
-    plans = spark.createDataFrame(
+    plan_schema = StructType(
+        [
+            StructField("pos", LongType(), False),
+            StructField("units", IntegerType(), False),
+            StructField("walked", ints, False),
+            StructField("assumed", IntegerType(), False),
+            StructField("exact", ints, False),
+        ]
+    )
+    return spark.createDataFrame(
         counted.join(held, "pos", "left").rdd.mapPartitions(
             lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest))
         ),
         plan_schema,
-    ).persist(StorageLevel.MEMORY_AND_DISK)  # read twice, below
-    # What the bound reads of each pair's documents, joined to the pairs once they are
-    # gathered, so that the gathering moves each pair and its units alone.
-    facts = plans.select(
-        F.col("pos").alias("a"), F.col("units").alias("na"), "assumed", F.size("exact").alias("unsure")
-    )
-    sizes = good.select(F.col("pos").alias("b"), F.col("units").alias("nb"))
-    walks = plans.select("pos", "walked", "exact")
-    if documents <= BROADCAST_PLANS:
-        # Each executor gets every plan (a few integers a document), so the rows stay put.
-        walks, facts, sizes = F.broadcast(walks), F.broadcast(facts), F.broadcast(sizes)
-    # A key held by one document pairs it with none: only the others are joined.
-    kept = slots.where((F.col("df") <= max_df) & (F.col("df") >= 2))
-    right = kept.select(
-        "key",
-        F.col("pos").alias("b"),
-        F.col("units").alias("nb"),
-        F.col("l1").alias("lb1"),
-        F.col("l2").alias("lb2"),
-    ).distinct()
+    ).persist(StorageLevel.MEMORY_AND_DISK)  # read twice
 
-    def witnessed(rows, on):
-        """``rows`` (``key``, ``a``, ``ua``, ``la1``, ``la2`` and more) joined ``on`` their key
-        (and ``b``) with the documents holding it at least as long as ``a`` (of two as long, the
-        later), where the lengths fit: a key witnesses only where the lengths of its units fit
-        (a key held with lengths far apart is shared by chance), as in slst batch."""
-        return (
-            rows.join(right, on)
-            # Each pair from its shorter document (of two as long, the earlier), as slst batch
-            # counts it: `fewest` is the least against documents at least as long.
-            .where((F.col("na") < F.col("nb")) | ((F.col("na") == F.col("nb")) & (F.col("a") < F.col("b"))))
-            .where(
-                (F.abs(F.col("la1") - F.col("lb1")) <= tolerance)
-                & (F.abs(F.col("la2") - F.col("lb2")) <= tolerance)
-            )
-        )
 
-    def bound(pairs, m):
-        """The rows of ``pairs`` whose ``m`` units in blocks could satisfy the rule."""
-        rows = pairs.withColumn("m", F.least(m, F.col("na"), F.col("nb")))
-        return spark.createDataFrame(
-            rows.rdd.mapPartitions(
-                lambda rows: timed(
-                    cpu, _bound_partition(rows, method, mode, params, rule, containment)
-                )
-            ),
-            rows.schema,
-        )
+def _witnessed(rows, right, on, tolerance: int):
+    """``rows`` (``key``, ``a``, ``na``, ``ua``, ``la1``, ``la2`` and more) joined ``on`` their
+    key (and ``b``) with the documents of ``right`` holding it at least as long as ``a`` (of two
+    as long, the later), where the lengths fit: a key witnesses only where the lengths of its
+    units fit (a key held with lengths far apart is shared by chance), as in slst batch."""
+    from pyspark.sql import functions as F
 
-    on_plans = kept.join(walks, "pos").select(
-        "key",
-        F.col("pos").alias("a"),
-        F.col("unit").alias("ua"),
-        F.col("units").alias("na"),
-        F.col("l1").alias("la1"),
-        F.col("l2").alias("la2"),
-        F.array_contains("walked", F.col("unit")).alias("walked"),
-        F.array_contains("exact", F.col("unit")).alias("exact"),
-    )
-    walked = (
-        witnessed(on_plans.where("walked"), "key")
-        .groupBy(packed("a", "b").alias("ab"))
-        # One exchange of each pair's units (a set per partition), not of its triples.
-        .agg(F.size(F.collect_set("ua")).alias("wa"))
-        .select(*unpacked("ab", "a", "b"), "wa")
-        .join(facts, "a")
-        .join(sizes, "b")
-    )
-    passed = bound(walked, F.col("wa") + F.col("assumed")).persist(StorageLevel.MEMORY_AND_DISK)
-    # The pairs the walk lets pass by units it assumed witnessed: those units of `a` that hold
-    # no boilerplate key (`exact`) are counted now, against `b` only, where the rows lie (the
-    # pairs go to every executor when they are few; each pair's rows of `a` meet the rows of
-    # its `b` in their key's partition). Far fewer pairs are left than the walk lets pass,
-    # every pair slst batch reports among them (`slst batch` walks these units when the pairs
-    # they would rule out are many; here the count is made for every pair).
-    unsure = passed.where(F.col("unsure") > 0).select("a", "b").persist()
-    if unsure.count() <= BROADCAST_PAIRS:
-        unsure = F.broadcast(unsure)
-    counted = (
-        witnessed(
-            on_plans.where("exact").drop("walked", "exact").join(unsure, "a"),
-            ["key", "b"],
+    return (
+        rows.join(right, on)
+        # Each pair from its shorter document (of two as long, the earlier), as slst batch
+        # counts it: `fewest` is the least against documents at least as long.
+        .where((F.col("na") < F.col("nb")) | ((F.col("na") == F.col("nb")) & (F.col("a") < F.col("b"))))
+        .where(
+            (F.abs(F.col("la1") - F.col("lb1")) <= tolerance)
+            & (F.abs(F.col("la2") - F.col("lb2")) <= tolerance)
         )
-        .groupBy(packed("a", "b").alias("ab"))
-        .agg(F.countDistinct("ua").alias("wu"))
-        .select(*unpacked("ab", "a", "b"), "wu")
     )
-    exact = bound(
-        passed.join(counted, ["a", "b"], "left").fillna(0, subset=["wu"]),
-        F.col("wa") + F.col("assumed") - F.col("unsure") + F.col("wu"),
+
+
+def _bounded(spark, pairs, m, check: tuple, cpu):
+    """The rows of ``pairs`` whose ``m`` units in blocks could satisfy the rule; ``check``:
+    ``(method, mode, params, rule, containment)``."""
+    from pyspark.sql import functions as F
+
+    rows = pairs.withColumn("m", F.least(m, F.col("na"), F.col("nb")))
+    return spark.createDataFrame(
+        rows.rdd.mapPartitions(lambda rows: timed(cpu, _bound_partition(rows, *check))),
+        rows.schema,
     )
-    candidates = exact.select(F.least("a", "b").alias("a"), F.greatest("a", "b").alias("b"))
-    return candidates, dropped, passed.count()
 
 
 def _key_candidates(good, max_df):
