@@ -5,6 +5,7 @@ the pairs alike in their words by a join of their own over each text's rarest te
 from __future__ import annotations
 
 import slst
+from slst.spark.conf import kept_on_disk
 from slst.spark.metrics import timed
 from slst.spark.workers import (
     _bound_partition,
@@ -328,7 +329,6 @@ def _witness_slots(good, max_df: int):
     """Every witness key's rows ``(key, pos, units, df, unit, l1, l2)``, partitioned by key,
     with the count of keys held by more than ``max_df`` documents (boilerplate) and the
     documents' distinct unit counts."""
-    from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
     unit_counts = [r.units for r in good.select("units").distinct().collect()]
@@ -352,7 +352,7 @@ def _witness_slots(good, max_df: int):
     # The witness rows cross the network once, to their key's partition: the keys' document
     # frequencies, the rows kept and the self-join all read them where they lie (Spark sees
     # the partitioning and plans no other exchange of them).
-    by_key = w.repartition("key").persist(StorageLevel.MEMORY_AND_DISK)
+    by_key = kept_on_disk(w.repartition("key"))
     df = by_key.groupBy("key").agg(F.countDistinct("pos").alias("df"))
     slots = by_key.join(df, "key").select(
         "key",

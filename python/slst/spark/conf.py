@@ -47,3 +47,15 @@ def with_job_settings(run: Callable[..., T]) -> Callable[..., T]:
             return run(spark, *args, **kwargs)
 
     return scoped_run
+
+
+def kept_on_disk(frame):
+    """``frame`` persisted on the executors' local disks, not in their heaps: for the tables
+    every document adds a row, or hundreds of rows, to (the sketches, the witness rows). A
+    cached batch is built in the heap with memory Spark does not account for, beside the
+    blocks cached so far: at a million realistic documents, with a 4 GB heap, caching the
+    sketches in memory ran it out of memory in the read stage, the storage pool near full.
+    Read back, the blocks come from the operating system's page cache where it holds them."""
+    from pyspark import StorageLevel
+
+    return frame.persist(StorageLevel.DISK_ONLY)

@@ -22,7 +22,7 @@ from slst.spark.candidates import (
     with_sides,
 )
 from slst.spark.clusters import connected_components
-from slst.spark.conf import with_job_settings
+from slst.spark.conf import kept_on_disk, with_job_settings
 from slst.spark.dedup import KEEP_POLICIES, write_deduplicated
 from slst.spark.documents import read_documents
 from slst.spark.metrics import Stages, _jvm_peak_mb, timed
@@ -183,10 +183,9 @@ def run(
 
 
 def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness, words, passages, cpu):
-    """Stage 2: each document's sketch and keys (or its problem), persisted: what every later
+    """Stage 2: each document's sketch and keys (or its problem), kept on disk: what every later
     stage reads. With ``passages``, also its text and (witness keys) its seed witness keys
     (``seeds``, ``seed_units``); else those columns are null and cost nothing."""
-    from pyspark import StorageLevel
     from pyspark.sql.types import (
         ArrayType,
         BinaryType,
@@ -228,7 +227,7 @@ def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness,
             StructField("rss_mb", DoubleType(), False),
         ]
     )
-    return spark.createDataFrame(
+    sketched = spark.createDataFrame(
         docs.mapPartitions(
             lambda rows: timed(
                 cpu,
@@ -238,7 +237,8 @@ def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness,
             )
         ),
         schema,
-    ).persist(StorageLevel.MEMORY_AND_DISK)
+    )
+    return kept_on_disk(sketched)
 
 
 def _settled(frame):
