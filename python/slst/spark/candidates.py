@@ -8,9 +8,9 @@ import slst
 from slst.spark.conf import kept_on_disk
 from slst.spark.metrics import timed
 from slst.spark.workers import (
-    BOILERPLATE,
     _bound_partition,
     _plan_partition,
+    _unit_keys_partition,
     _word_prefix_partition,
     _word_probe_rows,
 )
@@ -28,14 +28,11 @@ UNIT_BITS = 23
 MAX_RECORDS = 1 << 31
 
 
-def packed(high, low):
-    """Two columns (names or columns) of numbers below 2³¹ as one long."""
+def packed(high: str, low: str):
+    """Two columns of numbers below 2³¹ as one long."""
     from pyspark.sql import functions as F
 
-    def column(c):
-        return F.col(c) if isinstance(c, str) else c
-
-    return column(high).cast("long") * (1 << 32) + column(low)
+    return F.col(high).cast("long") * (1 << 32) + F.col(low)
 
 
 def unpacked(column: str, high: str, low: str):
@@ -370,43 +367,37 @@ def _witness_slots(good, max_df: int):
 
 
 def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
-    """Per document some pair may keep, persisted: ``(pos, units, walked, assumed, exact)``, the
-    units its walk takes (``_plan_partition``) as ``slst batch`` plans them, a unit costing the
-    postings of its keys after its document's own, in (units, position) order (a key held by
-    one document costs nothing, and so does one held by more than ``max_df``, which marks its
-    unit as holding boilerplate). Only the rows with postings after them, and the rows of
-    boilerplate keys, go back to their documents."""
+    """Per document, persisted: ``(pos, units, walked, assumed, exact)``, the units its walk
+    takes (``_plan_partition``), a unit costing the postings of its keys: each document counts
+    its own keys per unit where it lies, and only the keys held by two documents or more send
+    their frequency back to it (a key held by one costs its one posting)."""
     from pyspark import StorageLevel
-    from pyspark.sql import Window
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
 
-    walkable = [n for n, least in enumerate(fewest) if n > 0 and least is not None]
-    docs = good.where(F.col("units").isin(walkable)).select("pos", "units")
-    # The rows of the key in the documents after this row's, counted where the rows lie (the
-    # rows are partitioned by key: the window sorts each partition, and moves nothing).
-    later = Window.partitionBy("key").orderBy("order").rangeBetween(1, Window.unboundedFollowing)
-    after = F.count("*").over(later)
+    ints = ArrayType(IntegerType(), False)
+    counted_schema = StructType(
+        [
+            StructField("pos", LongType(), False),
+            StructField("units", IntegerType(), False),
+            StructField("keys", ints, False),
+        ]
+    )
+    counted = spark.createDataFrame(
+        good.select("pos", "units", F.transform("wkeys", lambda w: w.unit).alias("wunits"))
+        .rdd.mapPartitions(lambda rows: timed(cpu, _unit_keys_partition(rows, fewest))),
+        counted_schema,
+    )
     held = (
         slots.where(F.col("df") >= 2)
-        .withColumn("order", F.col("units").cast("long") * (1 << 31) + F.col("pos"))
-        .withColumn(
-            "after",
-            F.when(F.col("df") > max_df, F.lit(BOILERPLATE)).otherwise(
-                F.least(after, F.lit(BOILERPLATE - 1))
-            ),
-        )
-        .where(F.col("after") > 0)
-        # Each (unit, postings after) packed in one number, as the rows are; the rows move to
-        # their document as they are (a document's keys lie in as many partitions as it has
-        # keys, so lists gathered before the exchange would hold one slot each, in a larger
-        # row).
-        .select("pos", packed("unit", "after").alias("slot"))
+        # Each (unit, frequency) packed in one number, as the rows are; the rows move to their
+        # document as they are (a document's keys lie in as many partitions as it has keys, so
+        # lists gathered before the exchange would hold one slot each, in a larger row).
+        .select("pos", packed("unit", "df").alias("slot"))
         .repartition("pos")
         .groupBy("pos")
         .agg(F.collect_list("slot").alias("slots"))
     )
-    ints = ArrayType(IntegerType(), False)
     plan_schema = StructType(
         [
             StructField("pos", LongType(), False),
@@ -417,8 +408,8 @@ def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
         ]
     )
     return spark.createDataFrame(
-        docs.join(held, "pos", "left").rdd.mapPartitions(
-            lambda rows: timed(cpu, _plan_partition(rows, fewest))
+        counted.join(held, "pos", "left").rdd.mapPartitions(
+            lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest))
         ),
         plan_schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)  # read twice

@@ -246,32 +246,43 @@ def _verify_partition(
     yield from flush()
 
 
-#: What a document's row of a boilerplate key (held by more than ``max_df`` documents) says in
-#: place of its postings after it, in the rows of the walk plans.
-BOILERPLATE = (1 << 31) - 1
+def _unit_keys_partition(
+    rows: Iterable[Any], fewest: List[Optional[int]]
+) -> Iterator[Tuple[int, int, List[int]]]:
+    """Per document some pair may keep, ``(pos, units, witness keys per unit)`` (``wunits``:
+    the unit of each of its witness keys)."""
+    for r in rows:
+        n = r.units
+        if not (0 < n < len(fewest)) or fewest[n] is None:
+            continue
+        keys = [0] * n
+        for unit in r.wunits:
+            keys[unit] += 1
+        yield r.pos, n, keys
 
 
 def _plan_partition(
-    rows: Iterable[Any], fewest: List[Optional[int]]
+    rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
 ) -> Iterator[Tuple[int, int, List[int], int, List[int]]]:
-    """Per document, the units the witness join walks, planned as ``slst batch`` plans its own
-    walk (``slst.plan_walk``), what walking each costs being the postings of its keys after its
-    document's own: ``(pos, units, slots)`` in, ``slots`` (unit · 2³² + postings after, or
-    ``BOILERPLATE``) of the keys it shares with documents after it or holds as boilerplate;
-    ``(pos, units, walked units, units assumed witnessed, units to count exactly)`` out. Keys
-    held by more than ``max_df`` documents witness nothing and cost nothing. Of the units not
-    walked, those holding no boilerplate key are counted exactly afterwards, for the pairs the
-    walk lets pass; the others stay assumed witnessed, as ``slst batch`` may assume them."""
+    """Per document, the units the witness join walks (``slst batch``'s own plan), what
+    walking each costs being the postings of its keys: the document's witness keys per unit
+    (``keys``) and the document frequency of each key it holds with another document
+    (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed,
+    units to count exactly)`` out. Keys held by more than ``max_df`` documents are
+    boilerplate: they witness nothing and cost nothing. Of the units not walked, those holding
+    no boilerplate key are counted exactly afterwards, for the pairs the walk lets pass; the
+    others stay assumed witnessed, as ``slst batch`` may assume them."""
     for r in rows:
         n = r.units
-        cost = [0] * n
+        cost = list(r.keys)  # a key held by this document alone: its one posting
         boilerplate = set()
         for packed in r.slots or ():
-            unit, after = packed >> 32, packed & 0xFFFF_FFFF
-            if after == BOILERPLATE:
-                boilerplate.add(unit)
+            unit, df = packed >> 32, packed & 0xFFFF_FFFF
+            if df <= max_df:
+                cost[unit] += df - 1
             else:
-                cost[unit] += after
+                cost[unit] -= 1
+                boilerplate.add(unit)
         walked, assumed = slst.plan_walk(cost, fewest[n])
         exact = [u for u in range(n) if not walked[u] and u not in boilerplate]
         yield r.pos, n, [u for u in range(n) if walked[u]], assumed, exact
