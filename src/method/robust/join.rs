@@ -15,7 +15,7 @@
 //! [`Slot`]: super::keys::Slot
 //!
 //! That holds as stated with every pair of anchors as a step's keys (`pair_keys` 0). By
-//! default a step keys on 4 of those pairs, picked by min-wise hashes
+//! default a step keys on 4 of those pairs, picked by min-wise hashes of the terms' ids
 //! ([`super::RobustConfig::pair_keys`]): a step whose two sentences have the same anchors as
 //! the other document's shares each of them, one of edited sentences may share none, and its
 //! sentences then count as witnessed only through other keys (their single keys, or the

@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 mod hashing;
 
-use self::hashing::{KEPT_PICKS, min_wise, picks};
+use self::hashing::{KEPT_PICKS, NO_PICK, min_wise, min_wise_place, picks};
 pub(super) use self::hashing::{PAIR_SEED, SINGLE_SEED, pair_key};
 use super::matching::prefix_len;
 use super::words::Words;
@@ -106,6 +106,12 @@ pub(super) struct CorpusView {
     pub(super) ids: Arc<[u64]>,
     /// [`RobustProfile::lead`] as a term rank.
     pub(super) lead: Option<u32>,
+    /// Per sentence, `pair_keys` places among its key terms: those of the terms its min-wise
+    /// hashes pick (or [`NO_PICK`]), made on the terms' ids, so that a step's sampled keys pair
+    /// the same terms as in a profile of ids (the Spark job's, the index's) — hashing the ranks
+    /// would pick other terms, and the witness keys of a sentence whose anchors differ would
+    /// differ. Empty without sampled pair keys.
+    pub(super) picks: Box<[u8]>,
     /// The words of [`RobustProfile::subject`] (not its figures) as term ranks, sorted.
     pub(super) subject_words: Box<[u32]>,
 }
@@ -239,7 +245,12 @@ impl Slot {
 impl CorpusView {
     /// The join keys of the profile this view was made of, as [`Slot`]s in code order.
     pub(super) fn slots(&self, d: &RobustSlst, p: &RobustProfile) -> Vec<Slot> {
-        d.slots_of::<true, true, _>(p, |i| self.ranks_of(p, i))
+        d.slots_of::<true, true, _>(p, |i| self.ranks_of(p, i), self.picks())
+    }
+
+    /// [`CorpusView::picks`], if the view keeps them.
+    pub(super) fn picks(&self) -> Option<&[u8]> {
+        (!self.picks.is_empty()).then_some(&self.picks[..])
     }
 
     /// The slots a corpus join walks, each key 0 (the walk needs only which sentences each
@@ -249,9 +260,9 @@ impl CorpusView {
     pub(super) fn join_slots(&self, d: &RobustSlst, p: &RobustProfile, singles: bool) -> Vec<Slot> {
         let ranks = |i| self.ranks_of(p, i);
         if singles {
-            d.slots_of::<false, true, _>(p, ranks)
+            d.slots_of::<false, true, _>(p, ranks, self.picks())
         } else {
-            d.slots_of::<false, false, _>(p, ranks)
+            d.slots_of::<false, false, _>(p, ranks, self.picks())
         }
     }
 
@@ -268,9 +279,9 @@ impl CorpusView {
     ) -> usize {
         let ranks = |i| self.ranks_of(p, i);
         if singles {
-            d.each_slot::<true, _>(p, ranks, take, visit)
+            d.each_slot::<true, _>(p, ranks, self.picks(), take, visit)
         } else {
-            d.each_slot::<false, _>(p, ranks, take, visit)
+            d.each_slot::<false, _>(p, ranks, self.picks(), take, visit)
         }
     }
 
@@ -322,10 +333,13 @@ impl RobustSlst {
     /// with `ordered(i)` (at least [`RobustSlst::keyed_terms`] of them), as [`Slot`]s in code
     /// order; without `KEYED`, each key is 0 (see [`CorpusView::join_slots`]); without
     /// `SINGLES`, only the pair keys (the join's, when it keeps single keys per class).
+    /// `picks`: [`CorpusView::picks`] when `ordered` gives corpus ranks (else the terms are ids,
+    /// and picked by their own hashes).
     pub(super) fn slots_of<'a, const KEYED: bool, const SINGLES: bool, T: Copy + Into<u64> + 'a>(
         &self,
         p: &RobustProfile,
         ordered: impl Fn(usize) -> &'a [T],
+        picks: Option<&[u8]>,
     ) -> Vec<Slot> {
         // Each sentence's size is its whole term set's, whatever `ordered` holds of it.
         let key_terms = |i: usize| {
@@ -358,6 +372,7 @@ impl RobustSlst {
         let count = self.each_slot::<SINGLES, T>(
             p,
             ordered,
+            picks,
             |_| true,
             |k, terms, code| {
                 debug_assert_eq!(k, slots.len(), "a slot's place is its place in code order");
@@ -372,15 +387,19 @@ impl RobustSlst {
     /// Calls `visit(k, terms, code)` for each join key of a profile (as [`RobustSlst::slots_of`]
     /// makes them, with or without the single keys) whose first term is taken (`take`): `k` is
     /// its place among all the profile's slots in code order, `terms` what it is made of, `code`
-    /// its [`Slot`]'s code. Nothing is hashed. Returns how many slots the profile has.
+    /// its [`Slot`]'s code. Nothing is hashed. `picks` as [`RobustSlst::slots_of`] reads them.
+    /// Returns how many slots the profile has.
     pub(super) fn each_slot<'a, const SINGLES: bool, T: Copy + Into<u64> + 'a>(
         &self,
         p: &RobustProfile,
         ordered: impl Fn(usize) -> &'a [T],
+        picks_of: Option<&[u8]>,
         take: impl Fn(u64) -> bool,
         mut visit: impl FnMut(usize, KeyTerms, u32),
     ) -> usize {
         let prefix = |i: usize| &ordered(i)[..self.key_terms(p.sentences[i].size())];
+        let n = self.config.pair_keys;
+        let places = |i: usize| picks_of.map(|all| &all[i * n..][..n]);
         let mut k = 0;
         // The min-wise picks of sentence `picked`, made as the second sentence of a step.
         let (mut here, mut picked) = (None, None);
@@ -396,15 +415,14 @@ impl RobustSlst {
                 // Every matching pair is a block: single keys witness every one.
                 continue;
             }
-            let n = self.config.pair_keys;
             if i + 1 < p.len() && n > 0 && n <= KEPT_PICKS {
                 // Each sentence's picks are made once, as the next sentence of one step and
                 // kept as this sentence of the next: a listing then hashes each anchor
                 // `pair_keys` times, not twice as often.
                 if picked != Some(i) {
-                    here = picks(prefix(i), n);
+                    here = picks(prefix(i), places(i), n);
                 }
-                let next = picks(prefix(i + 1), n);
+                let next = picks(prefix(i + 1), places(i + 1), n);
                 if let (Some(x), Some(y)) = (&here, &next) {
                     for (&x, &y) in x[..n].iter().zip(&y[..n]) {
                         if take(x) {
@@ -416,8 +434,14 @@ impl RobustSlst {
                 (here, picked) = (next, Some(i + 1));
             } else if i + 1 < p.len() && n > 0 {
                 let (here, next) = (prefix(i), prefix(i + 1));
-                for h in 0..self.config.pair_keys as u64 {
-                    let (Some(x), Some(y)) = (min_wise(here, h), min_wise(next, h)) else {
+                let pick = |terms: &'a [T], places: Option<&[u8]>, h: usize| match places {
+                    Some(places) => terms.get(places[h] as usize).copied(),
+                    None => min_wise(terms, h as u64),
+                };
+                for h in 0..n {
+                    let (Some(x), Some(y)) =
+                        (pick(here, places(i), h), pick(next, places(i + 1), h))
+                    else {
                         break; // a sentence without terms: no keys
                     };
                     if take(x.into()) {
@@ -589,8 +613,46 @@ impl RobustSlst {
             ids: Arc::clone(ids),
             lead: p.lead.map(term_rank),
             subject_words: subject_words.into(),
+            picks: self.pick_places(p, &terms, looked, in_terms),
         };
         (view, looked.iter().map(|l| l[2]).collect())
+    }
+
+    /// [`CorpusView::picks`] of profile `p`, whose term list holds the ids `terms`, looked up as
+    /// `looked` ([`RobustSlst::corpus_view`]): per sentence, for each of the `pair_keys` min-wise
+    /// hashes, the place among its key terms (in the order the view gives them: by id with
+    /// `in_terms`, else by the first rank) of the term whose id hashes least.
+    fn pick_places(
+        &self,
+        p: &RobustProfile,
+        terms: &[u64],
+        looked: &[[u32; 3]],
+        in_terms: bool,
+    ) -> Box<[u8]> {
+        let n = self.config.pair_keys;
+        if n == 0 || self.config.min_block <= 1 {
+            return Box::default();
+        }
+        let mut out = Vec::with_capacity(n * p.len());
+        let mut keyed: Vec<(u32, u64)> = Vec::new();
+        for s in &p.sentences {
+            let own = &terms[s.first_term as usize..][..s.size()];
+            let ids: &[u64] = if in_terms {
+                own
+            } else {
+                keyed.clear();
+                let ranks = &looked[s.first_term as usize..][..s.size()];
+                keyed.extend(ranks.iter().map(|l| l[0]).zip(own.iter().copied()));
+                keyed.sort_unstable();
+                &[]
+            };
+            let len = self.key_terms(s.size());
+            let id = |j: usize| if in_terms { ids[j] } else { keyed[j].1 };
+            out.extend(
+                (0..n).map(|h| min_wise_place(len, id, h as u64).map_or(NO_PICK, |j| j as u8)),
+            );
+        }
+        out.into()
     }
 
     /// An upper bound on the sentences in blocks (per side) of `a` against `b`, or `None` when

@@ -273,9 +273,11 @@ impl Detector for RobustSlst {
         Some(match &sketch.corpus {
             Some(view) => Self::keys_from(&view.slots(self, sketch)),
             // Id order (longest terms first): each sentence's term set is already sorted so.
-            None => Self::keys_from(
-                &self.slots_of::<true, true, _>(sketch, |i| sketch.unit::<u64>(i).terms),
-            ),
+            None => Self::keys_from(&self.slots_of::<true, true, _>(
+                sketch,
+                |i| sketch.unit::<u64>(i).terms,
+                None,
+            )),
         })
     }
 
@@ -360,7 +362,7 @@ impl WitnessJoin<RobustProfile> for RobustSlst {
         // A single slot witnesses its unit, a pair slot both units of its step.
         let slots = match sketch.corpus.as_deref() {
             Some(view) => view.slots(self, sketch),
-            None => self.slots_of::<true, true, _>(sketch, |i| sketch.unit::<u64>(i).terms),
+            None => self.slots_of::<true, true, _>(sketch, |i| sketch.unit::<u64>(i).terms, None),
         };
         slots
             .iter()

@@ -115,6 +115,39 @@ fn every_reportable_pair_is_a_candidate(d: &RobustSlst) {
     }
 }
 
+/// A profile's witness keys witness the same sentences whether its terms are ids (a profile
+/// alone: the Spark job's, the index's) or corpus ranks (a corpus run's): the sampled pair keys
+/// pick a step's terms by hashing their ids, not their ranks, so for every pair of documents the
+/// sentences of one that the other witnesses are the same either way.
+#[test]
+fn witness_keys_witness_alike_as_ids_and_as_ranks() {
+    use crate::method::{Witness, WitnessJoin};
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let raw: Vec<RobustProfile> = genesis_corpus().iter().map(|x| d.sketch(x)).collect();
+    let ranked = genesis_sketches(&d);
+    let witnessed = |keys: &[Vec<Witness>], a: usize, b: usize| -> Vec<u32> {
+        let mut units: Vec<u32> = keys[a]
+            .iter()
+            .filter(|x| keys[b].iter().any(|y| y.key == x.key && x.fits(*y, 4)))
+            .map(|x| x.unit)
+            .collect();
+        units.sort_unstable();
+        units.dedup();
+        units
+    };
+    let as_ids: Vec<Vec<Witness>> = raw.iter().map(|p| d.witness_keys(p)).collect();
+    let as_ranks: Vec<Vec<Witness>> = ranked.iter().map(|p| d.witness_keys(p)).collect();
+    let mut shared = 0;
+    for a in 0..raw.len() {
+        for b in (0..raw.len()).filter(|&b| b != a) {
+            let units = witnessed(&as_ids, a, b);
+            assert_eq!(witnessed(&as_ranks, a, b), units, "{a} {b}");
+            shared += usize::from(!units.is_empty());
+        }
+    }
+    assert!(shared > 500, "{shared}");
+}
+
 /// With sampled pair keys (the default), a pair whose documents share a run of two or more
 /// verses word for word — a block whose sentences have the same anchors on both sides, so
 /// that every sampled key of its steps is shared — is a candidate whenever the rule keeps
@@ -178,7 +211,7 @@ fn sampled_keys_are_anchor_pairs_picked_by_the_sentences_alone() {
     let docs = genesis_corpus();
     let steps = |d: &RobustSlst, doc: &Document| {
         let p = d.sketch(doc);
-        let slots = d.slots_of::<true, true, _>(&p, |i| p.unit::<u64>(i).terms);
+        let slots = d.slots_of::<true, true, _>(&p, |i| p.unit::<u64>(i).terms, None);
         let mut by_step: HashMap<u32, Vec<u64>> = HashMap::new();
         for s in slots.iter().filter(|s| s.code & 1 == 1) {
             by_step.entry(s.code >> 1).or_default().push(s.key);
@@ -231,9 +264,9 @@ fn slots_listed_by_pass_are_the_slots_in_their_places() {
             for singles in [true, false] {
                 let ranks = |i| view.ranks_of(p, i);
                 let slots = if singles {
-                    d.slots_of::<true, true, _>(p, ranks)
+                    d.slots_of::<true, true, _>(p, ranks, view.picks())
                 } else {
-                    d.slots_of::<true, false, _>(p, ranks)
+                    d.slots_of::<true, false, _>(p, ranks, view.picks())
                 };
                 seen[usize::from(singles)] += slots.len();
                 let mut listed = vec![None; slots.len()];

@@ -15,10 +15,21 @@ const MIN_WISE_SEED: u64 = 0x5ee1_7e55_0b0c_0003;
 /// (the hash is a bijection of the term for each `h`), so the pick does not depend on the
 /// order of `terms`.
 pub(super) fn min_wise<T: Copy + Into<u64>>(terms: &[T], h: u64) -> Option<T> {
-    terms
-        .iter()
-        .copied()
-        .min_by_key(|&t| pair_key(t.into(), h, MIN_WISE_SEED))
+    min_wise_place(terms.len(), |j| terms[j].into(), h).map(|j| terms[j])
+}
+
+/// A sentence's key terms the min-wise picks are made among: the first this many (what a pick's
+/// place holds, [`NO_PICK`] aside).
+pub(super) const PICKED_AMONG: usize = u8::MAX as usize;
+
+/// No pick: the sentence has no key terms.
+pub(super) const NO_PICK: u8 = u8::MAX;
+
+/// The place, among the first [`PICKED_AMONG`] of `len` key terms whose ids `id(j)` gives, of
+/// the term whose `h`-th min-wise hash is least: the hash reads the term's *id*, so the pick is
+/// the same in a profile of ids and in one of corpus term ranks.
+pub(super) fn min_wise_place(len: usize, id: impl Fn(usize) -> u64, h: u64) -> Option<usize> {
+    (0..len.min(PICKED_AMONG)).min_by_key(|&j| pair_key(id(j), h, MIN_WISE_SEED))
 }
 
 /// Sampled pair keys up to this many per step reuse each sentence's min-wise picks; more are
@@ -26,11 +37,19 @@ pub(super) fn min_wise<T: Copy + Into<u64>>(terms: &[T], h: u64) -> Option<T> {
 pub(super) const KEPT_PICKS: usize = 8;
 
 /// The terms of `terms` that [`min_wise`] picks for the first `n` ≤ [`KEPT_PICKS`] hashes, as
-/// ids; `None` for a sentence without terms (no keys).
-pub(super) fn picks<T: Copy + Into<u64>>(terms: &[T], n: usize) -> Option<[u64; KEPT_PICKS]> {
+/// ids — or, given their `places` among `terms` (made on the terms' ids when `terms` are
+/// corpus ranks), those; `None` for a sentence without terms (no keys).
+pub(super) fn picks<T: Copy + Into<u64>>(
+    terms: &[T],
+    places: Option<&[u8]>,
+    n: usize,
+) -> Option<[u64; KEPT_PICKS]> {
     let mut out = [0; KEPT_PICKS];
     for (h, pick) in out[..n].iter_mut().enumerate() {
-        *pick = min_wise(terms, h as u64)?.into();
+        *pick = match places {
+            Some(places) => (*terms.get(places[h] as usize)?).into(),
+            None => min_wise(terms, h as u64)?.into(),
+        };
     }
     Some(out)
 }
