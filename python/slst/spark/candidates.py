@@ -240,10 +240,11 @@ def _witness_candidates(
     the pair passes when that bound could satisfy the rule. For the pairs that pass, the units
     not walked are then counted against their ``b`` alone, and a pair is a candidate when the
     units witnessed could satisfy the rule. Keys held by over ``max_df`` documents are
-    boilerplate, left out: they witness nothing (as in ``slst batch``), and a unit not walked
-    that holds one stays assumed witnessed. The plans are broadcast to the rows' partitions
-    for a corpus of up to ``BROADCAST_PLANS`` ``documents``, else joined with a shuffle; the
-    pairs that pass, when there are at most ``BROADCAST_PAIRS``."""
+    boilerplate, left out: they witness nothing (as in ``slst batch``, which counts the units
+    its walk assumed as this join does, so that the candidates do not depend on which units
+    either walks). The plans are broadcast to the rows' partitions for a corpus of up to
+    ``BROADCAST_PLANS`` ``documents``, else joined with a shuffle; the pairs that pass, when
+    there are at most ``BROADCAST_PAIRS``."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
@@ -254,11 +255,9 @@ def _witness_candidates(
     plans = _walk_plans(spark, good, slots, max_df, fewest, cpu)
     # What the bound reads of each pair's documents, joined to the pairs once they are
     # gathered, so that the gathering moves each pair and its units alone.
-    facts = plans.select(
-        F.col("pos").alias("a"), F.col("units").alias("na"), "assumed", F.size("exact").alias("unsure")
-    )
+    facts = plans.select(F.col("pos").alias("a"), F.col("units").alias("na"), "assumed")
     sizes = good.select(F.col("pos").alias("b"), F.col("units").alias("nb"))
-    walks = plans.select("pos", "walked", "exact")
+    walks = plans.select("pos", "walked")
     if documents <= BROADCAST_PLANS:
         # Each executor gets every plan (a few integers a document), so the rows stay put.
         walks, facts, sizes = F.broadcast(walks), F.broadcast(facts), F.broadcast(sizes)
@@ -281,7 +280,6 @@ def _witness_candidates(
         F.col("l1").alias("la1"),
         F.col("l2").alias("la2"),
         F.array_contains("walked", F.col("unit")).alias("walked"),
-        F.array_contains("exact", F.col("unit")).alias("exact"),
     )
     walked = (
         _witnessed(on_plans.where("walked"), right, "key", tolerance)
@@ -294,18 +292,17 @@ def _witness_candidates(
     )
     passed = _bounded(spark, walked, F.col("wa") + F.col("assumed"), check, cpu)
     passed = passed.persist(StorageLevel.MEMORY_AND_DISK)
-    # The pairs the walk lets pass by units it assumed witnessed: those units of `a` that hold
-    # no boilerplate key (`exact`) are counted now, against `b` only, where the rows lie (the
-    # pairs go to every executor when they are few; each pair's rows of `a` meet the rows of
-    # its `b` in their key's partition). Far fewer pairs are left than the walk lets pass,
-    # every pair slst batch reports among them (`slst batch` walks these units when the pairs
-    # they would rule out are many; here the count is made for every pair).
-    unsure = passed.where(F.col("unsure") > 0).select("a", "b").persist()
+    # The pairs the walk lets pass by units it assumed witnessed: those units of `a` are
+    # counted now, against `b` only, where the rows lie (the pairs go to every executor when
+    # they are few; each pair's rows of `a` meet the rows of its `b` in their key's partition),
+    # as slst batch counts them. Far fewer pairs are left than the walk lets pass, and they do
+    # not depend on which units were walked.
+    unsure = passed.where(F.col("assumed") > 0).select("a", "b").persist()
     if unsure.count() <= BROADCAST_PAIRS:
         unsure = F.broadcast(unsure)
     counted = (
         _witnessed(
-            on_plans.where("exact").drop("walked", "exact").join(unsure, "a"),
+            on_plans.where(~F.col("walked")).drop("walked").join(unsure, "a"),
             right,
             ["key", "b"],
             tolerance,
@@ -317,7 +314,7 @@ def _witness_candidates(
     exact = _bounded(
         spark,
         passed.join(counted, ["a", "b"], "left").fillna(0, subset=["wu"]),
-        F.col("wa") + F.col("assumed") - F.col("unsure") + F.col("wu"),
+        F.col("wa") + F.col("wu"),
         check,
         cpu,
     )
@@ -367,8 +364,8 @@ def _witness_slots(good, max_df: int):
 
 
 def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
-    """Per document, persisted: ``(pos, units, walked, assumed, exact)``, the units its walk
-    takes (``_plan_partition``), a unit costing the postings of its keys: each document counts
+    """Per document, persisted: ``(pos, units, walked, assumed)``, the units its walk takes
+    (``_plan_partition``), a unit costing the postings of its keys: each document counts
     its own keys per unit where it lies, and only the keys held by two documents or more send
     their frequency back to it (a key held by one costs its one posting)."""
     from pyspark import StorageLevel
@@ -404,7 +401,6 @@ def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
             StructField("units", IntegerType(), False),
             StructField("walked", ints, False),
             StructField("assumed", IntegerType(), False),
-            StructField("exact", ints, False),
         ]
     )
     return spark.createDataFrame(

@@ -263,29 +263,23 @@ def _unit_keys_partition(
 
 def _plan_partition(
     rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
-) -> Iterator[Tuple[int, int, List[int], int, List[int]]]:
+) -> Iterator[Tuple[int, int, List[int], int]]:
     """Per document, the units the witness join walks (``slst batch``'s own plan), what
     walking each costs being the postings of its keys: the document's witness keys per unit
     (``keys``) and the document frequency of each key it holds with another document
-    (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed,
-    units to count exactly)`` out. Keys held by more than ``max_df`` documents are
-    boilerplate: they witness nothing and cost nothing. Of the units not walked, those holding
-    no boilerplate key are counted exactly afterwards, for the pairs the walk lets pass; the
-    others stay assumed witnessed, as ``slst batch`` may assume them."""
+    (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed)``
+    out. Keys held by more than ``max_df`` documents are boilerplate: they witness nothing and
+    cost nothing. The units not walked are counted exactly afterwards, for the pairs the walk
+    lets pass, as ``slst batch`` counts them: so the candidates do not depend on which units are
+    walked, and this plan may cost a unit otherwise than batch does."""
     for r in rows:
         n = r.units
         cost = list(r.keys)  # a key held by this document alone: its one posting
-        boilerplate = set()
         for packed in r.slots or ():
             unit, df = packed >> 32, packed & 0xFFFF_FFFF
-            if df <= max_df:
-                cost[unit] += df - 1
-            else:
-                cost[unit] -= 1
-                boilerplate.add(unit)
+            cost[unit] += df - 1 if df <= max_df else -1
         walked, assumed = slst.plan_walk(cost, fewest[n])
-        exact = [u for u in range(n) if not walked[u] and u not in boilerplate]
-        yield r.pos, n, [u for u in range(n) if walked[u]], assumed, exact
+        yield r.pos, n, [u for u in range(n) if walked[u]], assumed
 
 
 def _word_prefix_partition(

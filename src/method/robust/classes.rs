@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 use rdst::{RadixKey, RadixSort};
 
-use super::join::split_parts;
+use super::join::{kept_bits, split_parts};
 use super::keys::pair_key;
 use super::{CorpusView, RobustProfile, RobustSlst};
 
@@ -59,8 +59,9 @@ pub(super) struct Classes {
     /// Per class: about what walking a sentence of it costs — its keys' lists, and half the
     /// documents of the classes in them (a walk visits those after its own document).
     pub(super) cost: Vec<u64>,
-    /// Single keys left out as boilerplate (held by more than `max_df` documents).
-    pub(super) capped: usize,
+    /// Single keys left out as boilerplate (held by more than `max_df` documents), as the
+    /// postings keep keys ([`super::join::kept_bits`]).
+    pub(super) left_out: Vec<u64>,
 }
 
 /// A sentence with a single key, as sorted: by the hash of its signature, then sentence.
@@ -200,7 +201,7 @@ impl Classes {
             lists: lists.lists,
             list_lengths: lists.list_lengths,
             cost: lists.cost,
-            capped: lists.capped,
+            left_out: lists.left_out,
         })
     }
 
@@ -375,7 +376,7 @@ struct KeyLists {
     cost: Vec<u64>,
     /// Per listing of a class: the class and where its list starts, in key order.
     listed: Vec<(u32, u32)>,
-    capped: usize,
+    left_out: Vec<u64>,
 }
 
 impl KeyLists {
@@ -393,7 +394,7 @@ impl KeyLists {
         let (mut lists, mut list_lengths) = (Vec::new(), Vec::new());
         let mut cost = vec![0u64; classes];
         let mut listed: Vec<(u32, u32)> = Vec::new();
-        let mut capped = 0;
+        let mut left_out = Vec::new();
         let mut scratch = Vec::new();
         for run in keyed.chunk_by(|x, y| x.key == y.key) {
             let total: usize = run.iter().map(|x| held(x.class)).sum();
@@ -412,7 +413,7 @@ impl KeyLists {
                 scratch.sort_unstable();
                 scratch.dedup();
                 if scratch.len() > max_df {
-                    capped += 1;
+                    left_out.push(kept_bits(run[0].key));
                     continue;
                 }
             }
@@ -432,7 +433,7 @@ impl KeyLists {
             list_lengths,
             cost,
             listed,
-            capped,
+            left_out,
         }
     }
 }

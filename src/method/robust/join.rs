@@ -37,9 +37,10 @@
 //! sentences are then assumed witnessed. Each pair that passes only by them costs a bound
 //! later, so the walk then takes the cheapest sentences left one at a time, while the pairs
 //! that one more sentence could rule out cost more than walking it, which leaves a fraction
-//! of the candidates (docs/benchmarks.md). Which sentences are walked
-//! changes the work, never the pairs reported — except those resting on boilerplate keys
-//! (below): a sentence witnessed only by such keys counts when assumed, not when walked.
+//! of the candidates (docs/benchmarks.md). For the pairs that still pass, the sentences left
+//! unwalked are then counted exactly, from the two documents' keys: which sentences are
+//! walked changes the work, never the candidates, so a join that walks by other costs (the
+//! Spark job) finds the same ones.
 //!
 //! A key held by more than `max_df` documents is *boilerplate* (as a run of sentences is in
 //! paper mode): it is left out of the postings and witnesses nothing. A pair is then found when
@@ -57,8 +58,8 @@
 //! keys are made of form a class ([`super::classes`]); when the classes average at least
 //! [`classes::MIN_CLASS_SIZE`] sentences, the single keys are postings of classes instead (key →
 //! classes → documents), and the walk visits each class witnessing a sentence once. Pair keys
-//! stay per document either way. Which way is taken changes the work and memory, and, as the
-//! choice of sentences to walk does, which pairs resting on boilerplate keys (below) are found.
+//! stay per document either way. Which way is taken changes the work and memory, not the
+//! candidates.
 //!
 //! The parts, each in a file of its own: [`postings`] lays out every key's postings,
 //! [`plan`] turns the report's rule into the fewest sentences a pair needs and the sentences a
@@ -76,8 +77,8 @@ use rayon::prelude::*;
 
 use self::plan::Thresholds;
 pub use self::plan::{WalkPlan, fewest_matched, plan_walk};
-pub(super) use self::postings::split_parts;
 use self::postings::{NONE, PASS_ENTRIES, Packing, Postings, offsets};
+pub(super) use self::postings::{kept_bits, split_parts};
 use self::walk::{Counters, Walk};
 use super::classes::{self, Classes};
 use super::matching::SetSignature;
@@ -215,7 +216,7 @@ impl RobustSlst {
             holders,
             lengths,
             cost,
-            capped,
+            mut left_out,
         } = self.postings(
             sketches,
             &views,
@@ -227,7 +228,10 @@ impl RobustSlst {
             singles,
             &packing,
         );
-        let capped = capped + classes.as_ref().map_or(0, |k| k.capped);
+        let single_left_out = classes.as_ref().map_or(&[][..], |k| &k.left_out[..]);
+        let capped = left_out.len() + single_left_out.len();
+        left_out.extend_from_slice(single_left_out);
+        left_out.par_sort_unstable();
 
         let config = &self.config;
         let may_keep = |m: usize, len_a: usize, len_b: usize| {
@@ -264,6 +268,7 @@ impl RobustSlst {
             by_size: &by_size,
             admits,
             bound_cost,
+            left_out: &left_out,
         };
         let mut pairs: Vec<(usize, usize)> = (0..n)
             .into_par_iter()

@@ -159,12 +159,12 @@ struct Build<'a> {
     /// (first << 32 | how many), as atomics only for the parallel pieces to write them.
     links: Vec<AtomicU64>,
     /// [`Postings::after`], [`Postings::cost`], [`Postings::holders`], [`Postings::lengths`],
-    /// [`Postings::capped`] as far as made.
+    /// [`Postings::left_out`] as far as made.
     after: Vec<u32>,
     cost: Vec<u32>,
     holders: Vec<u32>,
     lengths: Vec<[u8; 2]>,
-    capped: usize,
+    left_out: Vec<u64>,
 }
 
 impl RobustSlst {
@@ -232,7 +232,7 @@ impl RobustSlst {
             cost,
             holders: Vec::new(),
             lengths: Vec::new(),
-            capped: 0,
+            left_out: Vec::new(),
         };
         let count = build.passes.count();
         // Each document's first place in the previous pass.
@@ -259,7 +259,11 @@ impl RobustSlst {
             holders: build.holders,
             lengths: build.lengths,
             cost: build.cost,
-            capped: build.capped,
+            left_out: {
+                let mut keys = build.left_out;
+                keys.par_sort_unstable();
+                keys
+            },
         }
     }
 }
@@ -363,15 +367,17 @@ impl Build<'_> {
         // First, per piece, the postings kept; keys equal in their sorted bytes and not in
         // all 8 are told apart.
         let pieces = pieces_at_keys(&self.entries[..m], 8 * rayon::current_num_threads());
-        let tallies = tally(&mut self.entries[..m], &pieces, self.max_df);
-        self.capped += tallies.iter().map(|t| t.1).sum::<usize>();
+        let mut tallies = tally(&mut self.entries[..m], &pieces, self.max_df);
+        for (_, left_out) in &mut tallies {
+            self.left_out.append(left_out);
+        }
         self.write_lists(m, &pieces, &tallies);
     }
 
     /// Writes the lists of the pass's sorted `m` entries after the lists so far, each piece of
     /// `pieces` (entries) the postings `tallies` counts after the previous pieces', and links
     /// each entry to the postings after its document's.
-    fn write_lists(&mut self, m: usize, pieces: &[usize], tallies: &[(usize, usize)]) {
+    fn write_lists(&mut self, m: usize, pieces: &[usize], tallies: &[(usize, Vec<u64>)]) {
         let packing = self.packing;
         let base = self.holders.len();
         let kept: usize = tallies.iter().map(|t| t.0).sum();
@@ -416,11 +422,11 @@ impl Build<'_> {
 /// Per piece of `entries` (sorted, cut at `pieces`): the postings kept and the keys left out
 /// as held by more than `max_df` documents. Keys equal in their sorted bytes and not in all
 /// their kept bits are sorted apart here.
-fn tally(entries: &mut [Entry], pieces: &[usize], max_df: usize) -> Vec<(usize, usize)> {
+fn tally(entries: &mut [Entry], pieces: &[usize], max_df: usize) -> Vec<(usize, Vec<u64>)> {
     split_parts(entries, pieces.iter().copied())
         .into_par_iter()
         .map(|piece| {
-            let (mut kept, mut capped) = (0, 0);
+            let (mut kept, mut left_out) = (0, Vec::new());
             for sorted in piece.chunk_by_mut(|x, y| x.packed & KEY_MASK == y.packed & KEY_MASK) {
                 if sorted.iter().any(|e| e.key() != sorted[0].key()) {
                     sorted.sort_unstable_by_key(|e| (e.key(), e.holder >> 32));
@@ -428,13 +434,13 @@ fn tally(entries: &mut [Entry], pieces: &[usize], max_df: usize) -> Vec<(usize, 
                 for list in sorted.chunk_by(|x, y| x.key() == y.key()) {
                     let docs = documents(list);
                     if docs > max_df {
-                        capped += 1;
+                        left_out.push(list[0].key());
                     } else if docs >= 2 {
                         kept += list.len() - first_run(list);
                     }
                 }
             }
-            (kept, capped)
+            (kept, left_out)
         })
         .collect()
 }

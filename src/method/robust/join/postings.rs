@@ -33,6 +33,12 @@ pub(super) struct Entry {
 const KEY_BITS: u32 = 48;
 const KEY_LOW: u64 = (1 << KEY_BITS) - 1;
 
+/// The bits of `key` a posting keeps ([`KEY_BITS`]): what tells keys apart in the postings,
+/// and in [`Postings::left_out`].
+pub(in super::super) fn kept_bits(key: u64) -> u64 {
+    key & KEY_LOW
+}
+
 impl Entry {
     pub(super) fn new(key: u64, lengths: [u8; 2], holder: u64) -> Self {
         let lengths = u64::from(u16::from_le_bytes(lengths)) << KEY_BITS;
@@ -107,8 +113,9 @@ pub(super) struct Postings {
     /// costs), at most `u32::MAX`: a choice of which sentences to walk, which no count of
     /// that size would change. Four bytes a sentence.
     pub(super) cost: Vec<u32>,
-    /// Keys left out as boilerplate.
-    pub(super) capped: usize,
+    /// Keys left out as boilerplate, as their [`kept_bits`], sorted: a sentence is not
+    /// witnessed by one ([`super::walk`] counts the sentences its walk assumed without them).
+    pub(super) left_out: Vec<u64>,
 }
 
 /// How a posting's lengths share its 32 bits with its document's rank and [`LAST`]: the rank

@@ -115,6 +115,55 @@ fn every_reportable_pair_is_a_candidate(d: &RobustSlst) {
     }
 }
 
+/// The candidates do not depend on which sentences the walk takes: the sentences it assumed
+/// witnessed are counted exactly for the pairs that pass (a key left out as boilerplate
+/// witnessing nothing, walked or not). So a join outside this library (the Spark job), which
+/// plans its walk by other costs, finds the same candidates — with keys left out or not,
+/// whatever the walk costs, single keys per class or per sentence.
+#[test]
+fn the_candidates_do_not_depend_on_the_walk() {
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let sketches = genesis_sketches(&d);
+    let refs: Vec<&RobustProfile> = sketches.iter().collect();
+    for (theta, max_df) in [
+        (0.1, 2),
+        (0.1, 4),
+        (0.3, 4),
+        (0.3, 8),
+        (0.5, 6),
+        (0.5, usize::MAX),
+    ] {
+        let keep = move |s: &Similarity, _: bool| s.resemblance > 0.0 && s.resemblance >= theta;
+        let mut seen: Option<Vec<(usize, usize)>> = None;
+        for (bound_cost, classes) in [0, 1, 10, BOUND_COST, usize::MAX]
+            .into_iter()
+            .flat_map(|cost| [(cost, 0), (cost, usize::MAX)])
+        {
+            let (found, capped) = d
+                .witness_join_with(
+                    &refs,
+                    &keep,
+                    &|_, _| true,
+                    max_df,
+                    bound_cost,
+                    PASS_ENTRIES,
+                    classes,
+                    true,
+                )
+                .unwrap();
+            assert_eq!(capped > 0, max_df < usize::MAX);
+            match &seen {
+                None => seen = Some(found),
+                Some(first) => assert_eq!(
+                    &found, first,
+                    "θ {theta}, max_df {max_df}, cost {bound_cost}, classes from {classes}"
+                ),
+            }
+        }
+        assert!(seen.unwrap().len() > 5, "θ {theta}, max_df {max_df}");
+    }
+}
+
 /// A profile's witness keys witness the same sentences whether its terms are ids (a profile
 /// alone: the Spark job's, the index's) or corpus ranks (a corpus run's): the sampled pair keys
 /// pick a step's terms by hashing their ids, not their ranks, so for every pair of documents the

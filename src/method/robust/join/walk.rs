@@ -6,7 +6,7 @@ use super::super::classes::{self, Classes};
 use super::super::keys::Slot;
 use super::super::{CorpusView, RobustProfile, RobustSlst};
 use super::plan::{Thresholds, choose_walked};
-use super::postings::{LAST, NONE, Packing};
+use super::postings::{LAST, NONE, Packing, kept_bits};
 use crate::method::lengths_fit;
 
 /// Per-thread state of the walk.
@@ -33,6 +33,10 @@ pub(super) struct Counters {
     /// The current A's row of the thresholds' table, by the other size's place: 0 not yet
     /// read, else [`Thresholds::needed`].
     needed: Vec<std::cell::Cell<u32>>,
+    /// Scratch of [`Walk::count_assumed`]: A's witness keys of the sentences assumed, as
+    /// (key, sentence, lengths) sorted, and per sentence the last passer it was counted for.
+    assumed: Vec<(u64, u32, [u8; 2])>,
+    counted_for: Vec<u32>,
 }
 
 impl Counters {
@@ -90,6 +94,9 @@ pub(super) struct Walk<'a> {
     pub(super) admits: &'a (dyn Fn(usize, usize) -> bool + Sync),
     /// What a candidate costs, in visits ([`BOUND_COST`](super::BOUND_COST)).
     pub(super) bound_cost: usize,
+    /// The keys left out as boilerplate, as the postings keep them, sorted (with the single
+    /// keys' when those are kept per class).
+    pub(super) left_out: &'a [u64],
 }
 
 /// How many slots ahead the walk asks for a slot's postings (8 and 16 measure the same).
@@ -124,61 +131,25 @@ impl Walk<'_> {
         // The walk reads which sentences each pair slot witnesses, never its key.
         let singles = self.classes.is_none();
         let slots = self.views[a].join_slots(self.detector, self.sketches[a], singles);
-        // Each sentence costs the postings of its witness keys to walk (boilerplate keys have
-        // none), counted when the postings were made: its pair keys' and its class's.
-        c.cost.clear();
-        c.cost
-            .extend((self.first_unit[a]..self.first_unit[a + 1]).map(|u| {
-                let single = self
-                    .classes
-                    .and_then(|k| Some(k.cost[k.of(u)? as usize]))
-                    .unwrap_or(0);
-                self.cost[u] as usize + single as usize
-            }));
+        self.costs(a, c);
         // A document B can meet the rule only with at least `least` sentences of A witnessed,
         // so among any len_a − least + 1 of them one is witnessed against B (prefix filtering
         // over sentences). When the cheapest such set costs well under all of them, only its
         // witnesses are walked (and counted) and the sentences left out count as witnessed
-        // (`slack`); else all are walked.
+        // (`slack`); else all are walked. The pairs that pass have those sentences counted
+        // at the end, so which sentences are walked changes the work, not the candidates.
         let prefix = choose_walked(&c.cost, least, &mut c.order);
         c.walked.clear();
         c.walked.resize(len_a, false);
         for &u in &c.order[..prefix] {
             c.walked[u as usize] = true;
         }
-        let mut slack = len_a - prefix;
         self.walk(a, &slots, c);
-        self.keep_passing(a, c, slack, true);
-        if slack > 0 && self.bound_cost > 0 {
-            // The cheap walk leaves `slack` sentences uncounted, so more pairs pass; each costs
-            // a bound and maybe a comparison, about `bound_cost` visits.
-            let rest: usize = c.order[prefix..].iter().map(|&u| c.cost[u as usize]).sum();
-            if c.passers.len() > rest / self.bound_cost {
-                // Walking all the rest costs less than ruling them out: count exactly (each
-                // pair slot visited once).
-                Self::reset(c);
-                c.walked.fill(true);
-                self.walk(a, &slots, c);
-                slack = 0;
-                self.keep_passing(a, c, slack, true);
-            }
-            // Else, while the pairs that only pass by the sentences assumed witnessed would
-            // cost more than walking the cheapest sentence left, walk it too: one sentence more
-            // walked is one less assumed (any len_a − least + 1 + e sentences hold at least
-            // 1 + e witnessed ones), so fewer pairs pass. Pairs only drop out.
-            let rest = &mut c.order[prefix..];
-            rest.sort_unstable_by_key(|&u| (c.cost[u as usize], u));
-            for step in prefix..len_a {
-                let u = c.order[step] as usize;
-                if slack == 0 || self.marginal(a, c, slack) <= c.cost[u] / self.bound_cost {
-                    break;
-                }
-                c.walked[u] = true;
-                self.walk_one(a, &slots, u, (len_a + 1 + step) as u32, c);
-                slack -= 1;
-                self.keep_passing(a, c, slack, false);
-            }
+        self.keep_passing(a, c, len_a - prefix, true);
+        if prefix < len_a && self.bound_cost > 0 {
+            self.walk_more(a, &slots, prefix, c);
         }
+        self.count_assumed(a, c);
         let mut out: Vec<(usize, usize)> = c
             .passers
             .iter()
@@ -190,6 +161,101 @@ impl Walk<'_> {
         out.sort_unstable();
         Self::reset(c);
         out
+    }
+
+    /// Fills `c.cost` with what walking each of `a`'s sentences costs: the postings of its
+    /// witness keys (boilerplate keys have none), counted when the postings were made (its
+    /// pair keys' and its class's).
+    fn costs(&self, a: usize, c: &mut Counters) {
+        c.cost.clear();
+        c.cost
+            .extend((self.first_unit[a]..self.first_unit[a + 1]).map(|u| {
+                let single = self
+                    .classes
+                    .and_then(|k| Some(k.cost[k.of(u)? as usize]))
+                    .unwrap_or(0);
+                self.cost[u] as usize + single as usize
+            }));
+    }
+
+    /// After a cheap walk of `a`'s sentences `order[..prefix]`, walks more of them when the
+    /// pairs they would rule out cost more than walking them: each pair passing costs a bound
+    /// and maybe a comparison, about `bound_cost` visits. Pairs only drop out.
+    fn walk_more(&self, a: usize, slots: &[Slot], prefix: usize, c: &mut Counters) {
+        let len_a = self.sizes[a];
+        let mut slack = len_a - prefix;
+        let rest: usize = c.order[prefix..].iter().map(|&u| c.cost[u as usize]).sum();
+        if c.passers.len() > rest / self.bound_cost {
+            // Walking all the rest costs less than ruling them out: count exactly (each pair
+            // slot visited once).
+            Self::reset(c);
+            c.walked.fill(true);
+            self.walk(a, slots, c);
+            self.keep_passing(a, c, 0, true);
+            return;
+        }
+        // Else, while the pairs that only pass by the sentences assumed witnessed would cost
+        // more than walking the cheapest sentence left, walk it too: one sentence more walked
+        // is one less assumed (any len_a − least + 1 + e sentences hold at least 1 + e
+        // witnessed ones), so fewer pairs pass.
+        let rest = &mut c.order[prefix..];
+        rest.sort_unstable_by_key(|&u| (c.cost[u as usize], u));
+        for step in prefix..len_a {
+            let u = c.order[step] as usize;
+            if slack == 0 || self.marginal(a, c, slack) <= c.cost[u] / self.bound_cost {
+                break;
+            }
+            c.walked[u] = true;
+            self.walk_one(a, slots, u, (len_a + 1 + step) as u32, c);
+            slack -= 1;
+            self.keep_passing(a, c, slack, false);
+        }
+    }
+
+    /// Keeps of the passers those whose count could meet the rule with the sentences the walk
+    /// assumed witnessed counted exactly: each witnessed when the passer holds one of its keys
+    /// not left out as boilerplate, with lengths that fit. Read from the two documents' keys
+    /// for the few pairs that pass, rather than from every posting of those sentences' keys.
+    /// Every sentence of a candidate is then counted, whichever were walked, so the candidates
+    /// do not depend on the walk: a join that walks by other costs (the Spark job, which counts
+    /// the same way) finds the same.
+    fn count_assumed(&self, a: usize, c: &mut Counters) {
+        let len_a = self.sizes[a];
+        if c.passers.is_empty() || !c.walked.contains(&false) {
+            return;
+        }
+        let (sketch, view) = (self.sketches[a], self.views[a]);
+        c.assumed.clear();
+        for slot in view.slots(self.detector, sketch) {
+            if self.left_out.binary_search(&kept_bits(slot.key)).is_ok() {
+                continue;
+            }
+            let lengths = slot.lengths(sketch);
+            for u in slot.units().filter(|&u| !c.walked[u]) {
+                c.assumed.push((slot.key, u as u32, lengths));
+            }
+        }
+        c.assumed.sort_unstable();
+        c.counted_for.clear();
+        c.counted_for.resize(len_a, u32::MAX);
+        let tolerance = self.detector.config.length_tolerance;
+        let mut passers = std::mem::take(&mut c.passers);
+        passers.retain(|&r| {
+            let b = self.by_size[r as usize] as usize;
+            let mut witnessed = 0;
+            for slot in self.views[b].slots(self.detector, self.sketches[b]) {
+                let lengths = slot.lengths(self.sketches[b]);
+                let from = c.assumed.partition_point(|x| x.0 < slot.key);
+                for &(_, u, mine) in c.assumed[from..].iter().take_while(|x| x.0 == slot.key) {
+                    if c.counted_for[u as usize] != r && lengths_fit(mine, lengths, tolerance) {
+                        c.counted_for[u as usize] = r;
+                        witnessed += 1;
+                    }
+                }
+            }
+            self.may_pass(a, r, c, witnessed)
+        });
+        c.passers = passers;
     }
 
     /// Whether the count of the document of rank `r`, plus `extra` sentences assumed
