@@ -147,6 +147,32 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(spar
     assert walked > 2 * len(expected) > (40 if max_df == 1000 else 8)
 
 
+def test_the_job_sees_exact_copies_and_boilerplate_as_slst_batch_does(spark, tmp_path):
+    # Exact copies are collapsed before the joins, so a key's document frequency counts each
+    # text once and boilerplate is what batch calls boilerplate; the pairs are widened to the
+    # copies afterwards. A low --max-df makes many keys boilerplate, so that many pairs pass
+    # the walks by units assumed witnessed: both joins then count those units, and give the
+    # same pairs though they plan their walks by other costs. (Without the collapse, this
+    # corpus at --max-df 3 gives 17 pairs batch does not.)
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    files = sorted(CLOUGH.iterdir())
+    for f in files:
+        (corpus / f.name).write_bytes(f.read_bytes())
+    for f in files[::3]:  # copies of a third of the answers, one of them twice
+        (corpus / f"copy-{f.name}").write_bytes(f.read_bytes())
+    (corpus / f"copy2-{files[0].name}").write_bytes(files[0].read_bytes())
+    for max_df in (1000, 3, 5):
+        out = tmp_path / f"out-{max_df}"
+        record = job.run(spark, [str(corpus)], str(out), fmt="text", max_df=max_df)
+        cli = tmp_path / f"batch-{max_df}.jsonl"
+        run_slst("batch", str(corpus), "--max-df", str(max_df), "-qq", "--out", str(cli))
+        expected = sorted(line.replace('"corpus/', '"') for line in cli.read_text().splitlines())
+        assert lines(out / "pairs.jsonl") == expected, max_df
+        assert record["exact_copies"] == len(files[::3]) + 1
+        assert (record["boilerplate_keys"] > 10) == (max_df < 1000)
+
+
 def test_bad_records_are_counted_and_the_rest_is_read(spark, tmp_path):
     story = (
         "The river rose overnight after three days of rain. Farmers moved their herds to the "

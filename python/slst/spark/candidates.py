@@ -76,6 +76,66 @@ def named_in(table, pairs, first: str, second: str):
     return table.join(F.broadcast(positions), "pos", "left_semi")
 
 
+def exact_copies(good):
+    """The exact copies a join need not see: ``(pos, first)`` for each document with units
+    whose text (``content``) an earlier one has, ``first`` the earliest. As in ``slst batch``:
+    equal texts compare alike with any third, so a join over the others (``seen_once``), its
+    pairs widened by ``with_copies``, finds what a join over every document finds, and a key's
+    document frequency counts each text once (which keys are boilerplate depends on it)."""
+    from pyspark.sql import functions as F
+
+    groups = (
+        good.where(F.col("units") > 0)
+        .groupBy("content")
+        .agg(F.min("pos").alias("first"), F.collect_list("pos").alias("members"))
+        .where(F.size("members") > 1)
+    )
+    return groups.select("first", F.explode("members").alias("pos")).where(
+        F.col("pos") != F.col("first")
+    ).select("pos", "first")
+
+
+def _few(frame, count: int):
+    """``frame`` of ``count`` rows, to be sent to every executor when they are few (at most
+    ``BROADCAST_PLANS``), so that a join with it moves nothing else."""
+    from pyspark.sql import functions as F
+
+    return F.broadcast(frame) if count <= BROADCAST_PLANS else frame
+
+
+def seen_once(good, copies, count: int):
+    """The rows of ``good`` but the ``count`` exact ``copies`` (``exact_copies``)."""
+    return good.join(_few(copies.select("pos"), count), "pos", "left_anti")
+
+
+def with_copies(pairs, copies, count: int):
+    """``pairs`` (a, b) of documents a join saw, with every pair their ``count`` exact
+    ``copies`` (``exact_copies``) stand in: each side widened to its copies, and each text's
+    copies paired with one another (equal texts always compare as a pair, and are verified as
+    any other)."""
+    from pyspark.sql import functions as F
+
+    members = copies.select("first", "pos").union(
+        copies.select("first", F.col("first").alias("pos")).distinct()
+    )
+    for side, other in (("a", "b"), ("b", "a")):
+        named = members.select(F.col("first").alias(side), F.col("pos").alias("member"))
+        pairs = pairs.join(_few(named, 2 * count), side, "left").select(
+            F.coalesce("member", side).alias(side), other
+        )
+    within = (
+        members.alias("x")
+        .join(members.alias("y"), F.col("x.first") == F.col("y.first"))
+        .where(F.col("x.pos") < F.col("y.pos"))
+        .select(F.col("x.pos").alias("a"), F.col("y.pos").alias("b"))
+    )
+    return (
+        pairs.select(F.least("a", "b").alias("a"), F.greatest("a", "b").alias("b"))
+        .union(within)
+        .distinct()
+    )
+
+
 def _word_candidates(spark, good, documents: int, level: float, cap: int, cpu):
     """Pairs (a, b), a < b, that may be duplicates on their words, as ``slst batch`` finds
     them: each document looks its prefix terms up among the indexed prefixes of the documents

@@ -18,7 +18,10 @@ from slst.spark.candidates import (
     _key_candidates,
     _witness_candidates,
     _word_candidates,
+    exact_copies,
     named_in,
+    seen_once,
+    with_copies,
     with_sides,
 )
 from slst.spark.clusters import connected_components
@@ -127,17 +130,22 @@ def run(
     with stages("candidates"):
         good = sketched.where(F.col("problem").isNull())
         if witness:
+            # Exact copies collapsed, as slst batch collapses them: the joins see one document
+            # per text, and a key's document frequency counts each text once.
+            copies = _settled(exact_copies(good))
+            record["exact_copies"] = copied = copies.count()
+            seen = seen_once(good, copies, copied)
             candidates, dropped, record["walk_pairs"] = _witness_candidates(
-                spark, good, record["documents"], max_df, method, mode, params, rule, containment, cpu
+                spark, seen, record["documents"], max_df, method, mode, params, rule, containment, cpu
             )
             if words is not None:
                 level, cap = words
                 alike, capped = _word_candidates(
-                    spark, good, record["documents"], level, min(cap, max_df), cpu
+                    spark, seen, record["documents"], level, min(cap, max_df), cpu
                 )
                 candidates = candidates.union(alike).distinct()
                 dropped += capped
-            candidates = _settled(candidates)
+            candidates = _settled(with_copies(candidates, copies, copied))
         else:
             candidates, dropped = _key_candidates(good, max_df)
             candidates = candidates.persist(StorageLevel.MEMORY_AND_DISK)
@@ -152,8 +160,8 @@ def run(
             candidates = screened
         if passages and witness:
             # The pairs that may share a passage, none screened: slst batch compares them all.
-            seeded, capped = _seeded(spark, good, record["documents"], max_df, method, mode, params, cpu)
-            seeded = _settled(seeded)
+            seeded, capped = _seeded(spark, seen, record["documents"], max_df, method, mode, params, cpu)
+            seeded = _settled(with_copies(seeded, copies, copied))
             record["seeded_pairs"] = seeded.count()
             record["boilerplate_keys"] += capped
             candidates = candidates.union(seeded).distinct()
@@ -221,6 +229,7 @@ def _sketched(spark, docs, method, mode, params, duplicates, max_bytes, witness,
             StructField("checks", ArrayType(LongType()), True),
             StructField("seeds", witnesses, True),
             StructField("seed_units", IntegerType(), True),
+            StructField("content", BinaryType(), True),
             StructField("text", StringType(), True),
             StructField("stopwords", StringType(), True),
             StructField("problem", StringType(), True),

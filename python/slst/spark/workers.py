@@ -4,6 +4,7 @@ over the package's ``Detector``. Keys cross to Spark as signed 64-bit longs (``_
 
 from __future__ import annotations
 
+import hashlib
 import resource
 import zlib
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -55,9 +56,9 @@ def _sketch_partition(
     passages: bool = False,
 ) -> Iterator[tuple]:
     """(position, id, sketch, keys, witness keys, units, vocabulary, its counts per bucket,
-    pair-check values, seed witness keys, seed units, text, stop-word list, problem, worker
-    peak RSS in MB) per document (the list's id with the stop words ``auto`` only:
-    ``Detector.stopwords_of``). With witness keys (robust SL+ST), those are the join's keys, each with its
+    pair-check values, seed witness keys, seed units, a hash of the text, text, stop-word list,
+    problem, worker peak RSS in MB) per document (the list's id with the stop words ``auto``
+    only: ``Detector.stopwords_of``). With witness keys (robust SL+ST), those are the join's keys, each with its
     unit, and the values its candidates are screened by (``Detector.pair_check_values``); with
     ``words``, the vocabulary the word rule compares. With ``passages`` (``min_shared_words``),
     the text, and with witness keys also those of the units every seed of a passage lies in
@@ -76,7 +77,7 @@ def _sketch_partition(
             except slst.SlstError as e:
                 problem = f"{doc_id}: {e}"
         if problem is not None:
-            yield (position, doc_id) + (None,) * 11 + (problem, _rss_mb())
+            yield (position, doc_id) + (None,) * 12 + (problem, _rss_mb())
             continue
         sketch = detector.sketch(text, id=doc_id)
         kept = text if passages else None
@@ -91,7 +92,7 @@ def _sketch_partition(
                 position, doc_id, _shipped(sketch), None, wkeys, units, vocab,
                 None if terms is None else _word_buckets(terms),
                 None if checks is None else [_signed(v) for v in checks],
-                seeds, seed_units, kept, lists, None, _rss_mb(),
+                seeds, seed_units, _content(text), kept, lists, None, _rss_mb(),
             )
             continue
         keys = detector.keys(sketch, duplicates=duplicates)
@@ -101,8 +102,14 @@ def _sketch_partition(
             )
         yield (
             position, doc_id, _shipped(sketch), [_signed(k) for k in keys],
-            *(None,) * 7, kept, lists, None, _rss_mb(),
+            *(None,) * 8, kept, lists, None, _rss_mb(),
         )
+
+
+def _content(text: str) -> bytes:
+    """A 128-bit hash of a document's text: equal texts are exact copies, which the default
+    mode's join sees once (as ``slst batch`` does)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _witnesses(detector: Any, sketch: Any, seeds: bool) -> Tuple[List[tuple], int]:
