@@ -115,6 +115,8 @@ def with_copies(pairs, copies, count: int):
     any other)."""
     from pyspark.sql import functions as F
 
+    if count == 0:
+        return pairs
     members = copies.select("first", "pos").union(
         copies.select("first", F.col("first").alias("pos")).distinct()
     )

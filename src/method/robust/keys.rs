@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 mod hashing;
 mod ranking;
 
-use self::hashing::{KEPT_PICKS, min_wise, picks};
+use self::hashing::{KEPT_PICKS, pick, picks};
 pub(super) use self::hashing::{PAIR_SEED, SINGLE_SEED, pair_key};
 #[cfg(test)]
 pub(super) use self::ranking::{DF_BATCH, document_frequencies};
@@ -425,10 +425,6 @@ impl RobustSlst {
                 (here, picked) = (next, Some(i + 1));
             } else if i + 1 < p.len() && n > 0 {
                 let (here, next) = (prefix(i), prefix(i + 1));
-                let pick = |terms: &'a [T], places: Option<&[u8]>, h: usize| match places {
-                    Some(places) => terms.get(places[h] as usize).copied(),
-                    None => min_wise(terms, h as u64),
-                };
                 for h in 0..n {
                     let (Some(x), Some(y)) =
                         (pick(here, places(i), h), pick(next, places(i + 1), h))

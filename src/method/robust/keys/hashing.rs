@@ -45,13 +45,20 @@ pub(super) fn picks<T: Copy + Into<u64>>(
     n: usize,
 ) -> Option<[u64; KEPT_PICKS]> {
     let mut out = [0; KEPT_PICKS];
-    for (h, pick) in out[..n].iter_mut().enumerate() {
-        *pick = match places {
-            Some(places) => (*terms.get(places[h] as usize)?).into(),
-            None => min_wise(terms, h as u64)?.into(),
-        };
+    for (h, out) in out[..n].iter_mut().enumerate() {
+        *out = pick(terms, places, h)?.into();
     }
     Some(out)
+}
+
+/// The term of `terms` that the `h`-th min-wise hash picks: at its place in `places` when
+/// given (made on the terms' ids when `terms` are corpus ranks), else by [`min_wise`]; `None`
+/// for a sentence without terms.
+pub(super) fn pick<T: Copy + Into<u64>>(terms: &[T], places: Option<&[u8]>, h: usize) -> Option<T> {
+    match places {
+        Some(places) => terms.get(places[h] as usize).copied(),
+        None => min_wise(terms, h as u64),
+    }
 }
 
 /// A 64-bit key for an ordered pair of term ids and a seed: two rounds of the SplitMix64
