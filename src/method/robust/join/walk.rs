@@ -7,19 +7,28 @@ use super::super::keys::Slot;
 use super::super::{CorpusView, RobustProfile, RobustSlst};
 use super::plan::{Thresholds, choose_walked};
 use super::postings::{LAST, NONE, Packing, kept_bits};
+use std::cell::Cell;
+
 use crate::method::lengths_fit;
 
 /// Per-thread state of the walk.
 #[derive(Default)]
 pub(super) struct Counters {
-    /// Per document (by rank): the sentences of the current A witnessed against it, and the
-    /// first sentence of A not yet looked at for it (A's slots come in sentence order, so
-    /// every sentence counted so far lies below it) — or, once the walk takes sentences one at
-    /// a time, the mark of the last one counted ([`Walk::walk_one`]). Side by side: one cache
+    /// Per document (by rank) that passed the first walk of the current A, or that a walk of
+    /// one more sentence met: the sentences of A witnessed against it, and the mark of the
+    /// last sentence counted for it ([`Walk::walk_one`]; 0 for none). Side by side: one cache
     /// line holds both.
     count_next: Vec<[u32; 2]>,
-    /// Documents (by rank) with a count above 0.
+    /// Documents (by rank) whose `count_next` is set.
     touched: Vec<u32>,
+    /// The first walk's visits: (rank << 32 | sentence) for each walked sentence of A a
+    /// document witnesses, in any order and with repeats. Sorted, they give each document's
+    /// count; at a million documents, counting them in `count_next` as they came made a
+    /// cache miss of nearly every visit, where a sort of each walk's few hundred visits stays
+    /// in the cache.
+    visits: Vec<u64>,
+    /// The documents the first walk met, each with its count, by rank.
+    tallies: Vec<(u32, u32)>,
     /// Per sentence of A: the postings its witness keys hold (what walking it costs).
     cost: Vec<usize>,
     /// Per sentence of A: one of those whose witnesses are walked.
@@ -32,7 +41,7 @@ pub(super) struct Counters {
     found: Vec<u32>,
     /// The current A's row of the thresholds' table, by the other size's place: 0 not yet
     /// read, else [`Thresholds::needed`].
-    needed: Vec<std::cell::Cell<u32>>,
+    needed: Vec<Cell<u32>>,
     /// Scratch of [`Walk::count_assumed`]: A's witness keys of the sentences assumed, as
     /// (key, sentence, lengths) sorted, and per sentence the last passer it was counted for.
     assumed: Vec<(u64, u32, [u8; 2])>,
@@ -126,8 +135,7 @@ impl Walk<'_> {
             return Vec::new();
         }
         c.needed.clear();
-        c.needed
-            .resize(self.thresholds.sizes.len(), std::cell::Cell::new(0));
+        c.needed.resize(self.thresholds.sizes.len(), Cell::new(0));
         // The walk reads which sentences each pair slot witnesses, never its key.
         let singles = self.classes.is_none();
         let slots = self.views[a].join_slots(self.detector, self.sketches[a], singles);
@@ -261,21 +269,25 @@ impl Walk<'_> {
     /// Whether the count of the document of rank `r`, plus `extra` sentences assumed
     /// witnessed, could meet the report's rule against `a` (the count alone: no pair check).
     fn may_pass(&self, a: usize, r: u32, c: &Counters, extra: usize) -> bool {
+        let count = c.count_next[r as usize][0] as usize + extra;
+        self.count_may_pass(a, r, &c.needed, count)
+    }
+
+    /// Whether `count` sentences of `a` witnessed against the document of rank `r` could meet
+    /// the report's rule; `needed` caches A's row of the thresholds' table.
+    fn count_may_pass(&self, a: usize, r: u32, needed: &[Cell<u32>], count: usize) -> bool {
         if let Some(&place) = self.ranked_places.get(r as usize) {
             // A's row of the table, cached for its walk.
-            let cell = &c.needed[place as usize];
+            let cell = &needed[place as usize];
             let mut needed = cell.get();
             if needed == 0 {
                 needed = self.thresholds.needed(self.sizes[a], place);
                 cell.set(needed);
             }
-            let count = c.count_next[r as usize][0] as usize + extra;
             return count.saturating_add(1) >= needed as usize;
         }
         let (len_a, len_b) = (self.sizes[a], self.ranked_sizes[r as usize]);
-        let m = (c.count_next[r as usize][0] as usize + extra)
-            .min(len_a)
-            .min(len_b);
+        let m = count.min(len_a).min(len_b);
         self.thresholds.may_keep(m, len_a, len_b)
     }
 
@@ -287,9 +299,16 @@ impl Walk<'_> {
         let mut passers = std::mem::take(&mut c.passers);
         if fresh {
             passers.clear();
-            passers.extend(c.touched.iter().filter(|&&r| {
-                self.may_pass(a, r, c, extra) && (self.admits)(a, self.by_size[r as usize] as usize)
-            }));
+            for &(r, count) in &c.tallies {
+                if self.count_may_pass(a, r, &c.needed, count as usize + extra)
+                    && (self.admits)(a, self.by_size[r as usize] as usize)
+                {
+                    // Marked as met (1 is no sentence's mark: [`Walk::walk_one`]).
+                    c.count_next[r as usize] = [count, 1];
+                    c.touched.push(r);
+                    passers.push(r);
+                }
+            }
         } else {
             passers.retain(|&r| self.may_pass(a, r, c, extra));
         }
@@ -408,17 +427,22 @@ impl Walk<'_> {
         }
         c.touched.clear();
         c.passers.clear();
+        c.visits.clear();
+        c.tallies.clear();
     }
 
-    /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, counting
-    /// per document after `a` (by rank, in size order) the marked sentences witnessed.
+    /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, and
+    /// tallies per document after `a` (by rank, in size order) the marked sentences witnessed
+    /// (`c.tallies`).
     fn walk(&self, a: usize, slots: &[Slot], c: &mut Counters) {
+        c.visits.clear();
         // Two loops, so that the walk without classes makes no check for them per slot.
         if self.classes.is_some() {
             self.walk_with::<true>(a, slots, c);
         } else {
             self.walk_with::<false>(a, slots, c);
         }
+        tally(&mut c.visits, &mut c.tallies);
     }
 
     /// [`Walk::walk`], with the single keys per class of sentences (`CLASSES`) or among the
@@ -428,17 +452,18 @@ impl Walk<'_> {
         // misses (the lists lie in key order), so each is asked for a few slots ahead.
         let after = &self.after[self.first_slot[a]..self.first_slot[a + 1]];
         let mut found = std::mem::take(&mut c.found);
+        let (visits, walked) = (&mut c.visits, &c.walked);
         // In code order: sentence i's single keys, then the pair slots of (i, i + 1).
         let mut single = 0;
-        let mut singles_to = |end: usize, c: &mut Counters| {
+        let mut singles_to = |end: usize, visits: &mut Vec<u64>| {
             if !CLASSES {
                 return;
             }
             while single < end {
-                if c.walked[single] {
+                if walked[single] {
                     let units = single..single + 1;
                     self.single_witnesses(a, single, &mut found, &mut |b| {
-                        count_walked(c, b, units.clone())
+                        note_walked(visits, walked, b, units.clone())
                     });
                 }
                 single += 1;
@@ -446,7 +471,7 @@ impl Walk<'_> {
         };
         for (k, slot) in slots.iter().enumerate() {
             let units = slot.units();
-            singles_to(units.start + 1, c);
+            singles_to(units.start + 1, visits);
             if let Some(&ahead) = after.get(k + AHEAD)
                 && ahead != NONE
             {
@@ -455,31 +480,44 @@ impl Walk<'_> {
                     prefetch(lengths);
                 }
             }
-            if !c.walked[units.clone()].contains(&true) {
+            if !walked[units.clone()].contains(&true) {
                 continue;
             }
             for b in self.witnesses(a, k, *slot) {
-                count_walked(c, b, units.clone());
+                note_walked(visits, walked, b, units.clone());
             }
         }
-        singles_to(self.sizes[a], c);
+        singles_to(self.sizes[a], visits);
         c.found = found;
     }
 }
 
-/// Counts for the document of rank `r` the walked sentences among `units` (a slot's, in code
-/// order) not counted for it yet.
+/// Notes a visit of the document of rank `r` for each walked sentence among `units` (a
+/// slot's).
 #[inline]
-fn count_walked(c: &mut Counters, r: u32, units: std::ops::Range<usize>) {
-    let [count, next] = &mut c.count_next[r as usize];
-    if *next == 0 {
-        // First visit (every visit moves `next` past a sentence).
-        c.touched.push(r);
-    }
+fn note_walked(visits: &mut Vec<u64>, walked: &[bool], r: u32, units: std::ops::Range<usize>) {
     for u in units {
-        if u as u32 >= *next {
-            *count += u32::from(c.walked[u]);
-            *next = u as u32 + 1;
+        if walked[u] {
+            visits.push(u64::from(r) << 32 | u as u64);
+        }
+    }
+}
+
+/// Each document's count of distinct sentences among `visits` (rank << 32 | sentence), as
+/// (rank, count) by rank into `tallies`; `visits` is left sorted.
+fn tally(visits: &mut [u64], tallies: &mut Vec<(u32, u32)>) {
+    visits.sort_unstable();
+    tallies.clear();
+    let mut last = u64::MAX;
+    for &v in visits.iter() {
+        if v == last {
+            continue;
+        }
+        last = v;
+        let r = (v >> 32) as u32;
+        match tallies.last_mut() {
+            Some((at, count)) if *at == r => *count += 1,
+            _ => tallies.push((r, 1)),
         }
     }
 }
