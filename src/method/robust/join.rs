@@ -91,6 +91,37 @@ use crate::similarity::Similarity;
 /// (docs/benchmarks.md).
 const BOUND_COST: usize = 100;
 
+/// How the join spends its work and memory; no setting changes the candidates (the join's
+/// tests run several).
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
+    /// What a candidate costs, in posting visits (0: never walk the rest after a cheap walk;
+    /// `usize::MAX`: always walk every sentence): [`BOUND_COST`].
+    bound_cost: usize,
+    /// The postings sorted per pass: [`PASS_ENTRIES`].
+    pass_entries: usize,
+    /// The average sentences per class from which single keys are kept per class (0: always;
+    /// `usize::MAX`: never): [`classes::MIN_CLASS_SIZE`].
+    min_class_size: usize,
+    /// Whether the postings' lengths are packed with their holders when the corpus allows it
+    /// (false: a column of their own, as a corpus too large to pack them has; [`Packing`]).
+    pack: bool,
+    /// The visits a walk notes before folding them into its counters: [`walk::FOLD_VISITS`].
+    fold_visits: usize,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            bound_cost: BOUND_COST,
+            pass_entries: PASS_ENTRIES,
+            min_class_size: classes::MIN_CLASS_SIZE,
+            pack: true,
+            fold_visits: walk::FOLD_VISITS,
+        }
+    }
+}
+
 impl RobustSlst {
     /// [`crate::Detector::corpus_candidates`] for robust SL+ST: `None` until
     /// [`crate::Detector::prepare_corpus`] has run (the generic join on keys is then used).
@@ -116,16 +147,8 @@ impl RobustSlst {
                 || (!sig_a.surely_below(sig_b, least)
                     && !self.figures_refuse(sketches[a], sketches[b], rule))
         };
-        let (mut pairs, mut capped) = self.witness_join_with(
-            sketches,
-            &keep,
-            &admits,
-            max_df,
-            BOUND_COST,
-            PASS_ENTRIES,
-            classes::MIN_CLASS_SIZE,
-            true,
-        )?;
+        let (mut pairs, mut capped) =
+            self.witness_join_with(sketches, &keep, &admits, max_df, &Tuning::default())?;
         // Pairs that may be duplicates on their words, which the count does not bound.
         if self.words_decide(rule) {
             let (words, words_capped) = self.word_pairs(sketches, &admits, max_df);
@@ -140,23 +163,23 @@ impl RobustSlst {
         ))
     }
 
-    /// [`RobustSlst::witness_join`] with the cost of a candidate in visits (0: never walk the
-    /// rest after a cheap walk; `usize::MAX`: always), the postings sorted per pass, and the
-    /// average sentences per class from which single keys are kept per class (0: always;
-    /// `usize::MAX`: never); `pack` false keeps the postings' lengths in a column of their
-    /// own, as a corpus too large to pack them does ([`Packing`]).
-    #[allow(clippy::too_many_arguments)]
+    /// [`RobustSlst::witness_join`] with the join's work set by `tuning` (which changes the
+    /// work and memory, never the candidates).
     fn witness_join_with(
         &self,
         sketches: &[&RobustProfile],
         keep: &(dyn Fn(&Similarity, bool) -> bool + Sync),
         admits: &(dyn Fn(usize, usize) -> bool + Sync),
         max_df: usize,
-        bound_cost: usize,
-        pass_entries: usize,
-        min_class_size: usize,
-        pack: bool,
+        tuning: &Tuning,
     ) -> Option<(Vec<(usize, usize)>, usize)> {
+        let Tuning {
+            bound_cost,
+            pass_entries,
+            min_class_size,
+            pack,
+            fold_visits,
+        } = *tuning;
         let views: Vec<&CorpusView> = sketches
             .iter()
             .map(|p| p.corpus.as_deref())
@@ -268,6 +291,7 @@ impl RobustSlst {
             by_size: &by_size,
             admits,
             bound_cost,
+            fold_visits,
             left_out: &left_out,
         };
         let mut pairs: Vec<(usize, usize)> = (0..n)

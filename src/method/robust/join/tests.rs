@@ -3,6 +3,7 @@ use std::collections::HashMap;
 use super::super::keys::Slot;
 use super::super::words::WORD_DF;
 use super::postings::{BUCKETS, bucket};
+use super::walk::FOLD_VISITS;
 use super::*;
 use crate::Detector;
 use crate::document::Document;
@@ -88,9 +89,12 @@ fn every_reportable_pair_is_a_candidate(d: &RobustSlst) {
             // Costs between never and always walking more stop the sentence-by-sentence walk at
             // different places.
             // With single keys per sentence and per class of sentences.
-            for (bound_cost, classes) in [0, 1, 10, BOUND_COST, 1000, usize::MAX]
+            // And with the visits folded into the counters from the first (every walk folds
+            // several times) or never.
+            for (bound_cost, classes, fold_visits) in [0, 1, 10, BOUND_COST, 1000, usize::MAX]
                 .into_iter()
                 .flat_map(|cost| [(cost, 0), (cost, usize::MAX)])
+                .flat_map(|(cost, classes)| [(cost, classes, 1), (cost, classes, FOLD_VISITS)])
             {
                 let (found, _) = d
                     .witness_join_with(
@@ -98,16 +102,19 @@ fn every_reportable_pair_is_a_candidate(d: &RobustSlst) {
                         keep,
                         &|_, _| true,
                         usize::MAX,
-                        bound_cost,
-                        PASS_ENTRIES,
-                        classes,
-                        true,
+                        &Tuning {
+                            bound_cost,
+                            min_class_size: classes,
+                            fold_visits,
+                            ..Tuning::default()
+                        },
                     )
                     .unwrap();
                 for pair in &wanted {
                     assert!(
                         found.binary_search(pair).is_ok(),
-                        "θ {theta}, cost {bound_cost}, classes from {classes}: {pair:?} missing"
+                        "θ {theta}, cost {bound_cost}, classes from {classes}, fold {fold_visits}: \
+                         {pair:?} missing"
                     );
                 }
             }
@@ -135,9 +142,10 @@ fn the_candidates_do_not_depend_on_the_walk() {
     ] {
         let keep = move |s: &Similarity, _: bool| s.resemblance > 0.0 && s.resemblance >= theta;
         let mut seen: Option<Vec<(usize, usize)>> = None;
-        for (bound_cost, classes) in [0, 1, 10, BOUND_COST, usize::MAX]
+        for (bound_cost, classes, fold_visits) in [0, 1, 10, BOUND_COST, usize::MAX]
             .into_iter()
             .flat_map(|cost| [(cost, 0), (cost, usize::MAX)])
+            .flat_map(|(cost, classes)| [(cost, classes, 3), (cost, classes, FOLD_VISITS)])
         {
             let (found, capped) = d
                 .witness_join_with(
@@ -145,10 +153,12 @@ fn the_candidates_do_not_depend_on_the_walk() {
                     &keep,
                     &|_, _| true,
                     max_df,
-                    bound_cost,
-                    PASS_ENTRIES,
-                    classes,
-                    true,
+                    &Tuning {
+                        bound_cost,
+                        min_class_size: classes,
+                        fold_visits,
+                        ..Tuning::default()
+                    },
                 )
                 .unwrap();
             assert_eq!(capped > 0, max_df < usize::MAX);
@@ -156,7 +166,8 @@ fn the_candidates_do_not_depend_on_the_walk() {
                 None => seen = Some(found),
                 Some(first) => assert_eq!(
                     &found, first,
-                    "θ {theta}, max_df {max_df}, cost {bound_cost}, classes from {classes}"
+                    "θ {theta}, max_df {max_df}, cost {bound_cost}, classes from {classes}, \
+                     fold {fold_visits}"
                 ),
             }
         }
@@ -225,16 +236,7 @@ fn sampled_keys_find_every_reportable_pair_that_shares_a_verbatim_block() {
     for theta in [0.0, 0.3, 0.5, 0.8] {
         let keep = move |s: &Similarity, _: bool| s.resemblance > 0.0 && s.resemblance >= theta;
         let (found, _) = d
-            .witness_join_with(
-                &refs,
-                &keep,
-                &|_, _| true,
-                usize::MAX,
-                BOUND_COST,
-                PASS_ENTRIES,
-                classes::MIN_CLASS_SIZE,
-                true,
-            )
+            .witness_join_with(&refs, &keep, &|_, _| true, usize::MAX, &Tuning::default())
             .unwrap();
         for (a, b, s) in &shared {
             if keep(s, true) {
@@ -366,10 +368,12 @@ fn postings_made_in_passes_find_what_one_pass_finds_with(pair_keys: usize) {
                 &keep,
                 &|_, _| true,
                 max_df,
-                BOUND_COST,
-                pass_entries,
-                usize::MAX,
-                pack,
+                &Tuning {
+                    pass_entries,
+                    min_class_size: usize::MAX,
+                    pack,
+                    ..Tuning::default()
+                },
             )
             .unwrap()
         };
@@ -468,10 +472,11 @@ fn sentence_classes_find_what_single_sentences_find() {
                 max_df,
                 // Every sentence walked, whatever it costs: the counts are then exact, and
                 // the candidates do not depend on which sentences are walked first.
-                usize::MAX,
-                PASS_ENTRIES,
-                classes,
-                true,
+                &Tuning {
+                    bound_cost: usize::MAX,
+                    min_class_size: classes,
+                    ..Tuning::default()
+                },
             )
             .unwrap()
         };

@@ -2,13 +2,13 @@
 //! sentences, counting per document after A (in (size, index) order) the sentences of A it
 //! witnesses; the documents whose count may still meet the report's rule are A's candidates.
 
+use std::cell::Cell;
+
 use super::super::classes::{self, Classes};
 use super::super::keys::Slot;
 use super::super::{CorpusView, RobustProfile, RobustSlst};
 use super::plan::{Thresholds, choose_walked};
 use super::postings::{LAST, NONE, Packing, kept_bits};
-use std::cell::Cell;
-
 use crate::method::lengths_fit;
 
 /// Per-thread state of the walk.
@@ -25,7 +25,7 @@ pub(super) struct Counters {
     /// document witnesses, in any order and with repeats. Sorted, they give each document's
     /// count; at a million documents, counting them in `count_next` as they came made a
     /// cache miss of nearly every visit, where a sort of each walk's few hundred visits stays
-    /// in the cache.
+    /// in the cache. A long walk folds them into `count_next` ([`FOLD_VISITS`]).
     visits: Vec<u64>,
     /// The documents the first walk met, each with its count, by rank.
     tallies: Vec<(u32, u32)>,
@@ -103,10 +103,16 @@ pub(super) struct Walk<'a> {
     pub(super) admits: &'a (dyn Fn(usize, usize) -> bool + Sync),
     /// What a candidate costs, in visits ([`BOUND_COST`](super::BOUND_COST)).
     pub(super) bound_cost: usize,
+    /// The visits a walk notes before it folds them into the counters ([`FOLD_VISITS`]).
+    pub(super) fold_visits: usize,
     /// The keys left out as boilerplate, as the postings keep them, sorted (with the single
     /// keys' when those are kept per class).
     pub(super) left_out: &'a [u64],
 }
+
+/// The visits a walk notes before it folds them into the counters (8 MB a thread): a walk of
+/// a long document through keys held by many documents would otherwise hold them all.
+pub(super) const FOLD_VISITS: usize = 1 << 20;
 
 /// How many slots ahead the walk asks for a slot's postings (8 and 16 measure the same).
 const AHEAD: usize = 8;
@@ -304,8 +310,11 @@ impl Walk<'_> {
                     && (self.admits)(a, self.by_size[r as usize] as usize)
                 {
                     // Marked as met (1 is no sentence's mark: [`Walk::walk_one`]).
+                    let [_, next] = c.count_next[r as usize];
                     c.count_next[r as usize] = [count, 1];
-                    c.touched.push(r);
+                    if next == 0 {
+                        c.touched.push(r);
+                    }
                     passers.push(r);
                 }
             }
@@ -442,7 +451,17 @@ impl Walk<'_> {
         } else {
             self.walk_with::<false>(a, slots, c);
         }
-        tally(&mut c.visits, &mut c.tallies);
+        if c.touched.is_empty() {
+            tally(&mut c.visits, &mut c.tallies);
+        } else {
+            // A long walk folded its visits as it went: the rest too, and its counts are
+            // the tallies.
+            fold(&mut c.visits, &mut c.count_next, &mut c.touched);
+            c.tallies.clear();
+            let counts = c.touched.iter().map(|&r| (r, c.count_next[r as usize][0]));
+            c.tallies.extend(counts);
+            c.tallies.sort_unstable();
+        }
     }
 
     /// [`Walk::walk`], with the single keys per class of sentences (`CLASSES`) or among the
@@ -451,8 +470,15 @@ impl Walk<'_> {
         // Where the postings of each of a's pair slots start: their first reads are cache
         // misses (the lists lie in key order), so each is asked for a few slots ahead.
         let after = &self.after[self.first_slot[a]..self.first_slot[a + 1]];
-        let mut found = std::mem::take(&mut c.found);
-        let (visits, walked) = (&mut c.visits, &c.walked);
+        let Counters {
+            count_next,
+            touched,
+            visits,
+            walked,
+            found,
+            ..
+        } = c;
+        let walked = &*walked;
         // In code order: sentence i's single keys, then the pair slots of (i, i + 1).
         let mut single = 0;
         let mut singles_to = |end: usize, visits: &mut Vec<u64>| {
@@ -462,7 +488,7 @@ impl Walk<'_> {
             while single < end {
                 if walked[single] {
                     let units = single..single + 1;
-                    self.single_witnesses(a, single, &mut found, &mut |b| {
+                    self.single_witnesses(a, single, found, &mut |b| {
                         note_walked(visits, walked, b, units.clone())
                     });
                 }
@@ -470,6 +496,9 @@ impl Walk<'_> {
             }
         };
         for (k, slot) in slots.iter().enumerate() {
+            if visits.len() >= self.fold_visits {
+                fold(visits, count_next, touched);
+            }
             let units = slot.units();
             singles_to(units.start + 1, visits);
             if let Some(&ahead) = after.get(k + AHEAD)
@@ -488,7 +517,6 @@ impl Walk<'_> {
             }
         }
         singles_to(self.sizes[a], visits);
-        c.found = found;
     }
 }
 
@@ -501,6 +529,27 @@ fn note_walked(visits: &mut Vec<u64>, walked: &[bool], r: u32, units: std::ops::
             visits.push(u64::from(r) << 32 | u as u64);
         }
     }
+}
+
+/// Counts the distinct sentences among `visits` (rank << 32 | sentence) into `count_next`,
+/// pushing the documents counted for the first time to `touched`, and clears `visits`. A walk
+/// notes its visits in slot order, and all the slots of a step witness the same sentences, so
+/// a sentence noted after a fold is at least the last one counted for its document, and the
+/// one after that (`next`) tells whether it was counted already.
+fn fold(visits: &mut Vec<u64>, count_next: &mut [[u32; 2]], touched: &mut Vec<u32>) {
+    visits.sort_unstable();
+    for &v in visits.iter() {
+        let (r, u) = ((v >> 32) as u32, v as u32);
+        let [count, next] = &mut count_next[r as usize];
+        if *next == 0 {
+            touched.push(r);
+        }
+        if u >= *next {
+            *count += 1;
+            *next = u + 1;
+        }
+    }
+    visits.clear();
 }
 
 /// Each document's count of distinct sentences among `visits` (rank << 32 | sentence), as
