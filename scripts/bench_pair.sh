@@ -17,7 +17,6 @@
 #     batch bench-results/data/realistic-1000000.jsonl --format jsonl --out OUT --out-format tsv -q
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$(pwd)
 BASE="" REPEAT=3 NAME=pair
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,14 +30,17 @@ done
 [ -n "$BASE" ] && [ -x "$BASE" ] || { echo "--base BIN: an executable slst build is needed" >&2; exit 2; }
 [ $# -gt 0 ] || { echo "slst's arguments go after --" >&2; exit 2; }
 cargo build --release -q --bin slst || { echo "cargo build failed" >&2; exit 1; }
-A=$ROOT/target/release/slst
-REC=$ROOT/scripts/runs/$(date -u +%Y-%m-%d)-$NAME
-OUTDIR=$ROOT/bench-results/runs/$(basename "$REC")
+# Paths relative to the repository, so that the records name no machine's folders.
+A=target/release/slst
+REC=scripts/runs/$(date -u +%Y-%m-%d)-$NAME
+OUTDIR=bench-results/runs/$(basename "$REC")
 mkdir -p "$REC/timev" "$OUTDIR"
+ln -sfn "$(cd "$(dirname "$BASE")" && pwd)/$(basename "$BASE")" "$OUTDIR/slst-base"
+B=$OUTDIR/slst-base
 {
   echo "scripts/bench_pair.sh --base $(basename "$BASE") --repeat $REPEAT --name $NAME -- $*"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "A: $("$A" --version), this tree at git $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' with its sources changed'); B: $("$BASE" --version), $BASE"
+  echo "A: $("$A" --version), this tree at git $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' with its sources changed'); B: $("$B" --version), $(basename "$BASE")"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$REC/command"
 
@@ -52,7 +54,7 @@ run() { # BUILD LABEL ROUND
 }
 for round in $(seq 1 "$REPEAT"); do
   run "$A" A "$round" "$@"
-  run "$BASE" B "$round" "$@"
+  run "$B" B "$round" "$@"
   echo "round $round done" >&2
 done
 python3 - "$REC" "$REPEAT" <<'EOF'
