@@ -14,10 +14,11 @@ use crate::method::lengths_fit;
 /// Per-thread state of the walk.
 #[derive(Default)]
 pub(super) struct Counters {
-    /// Per document (by rank) that passed the first walk of the current A, or that a walk of
-    /// one more sentence met: the sentences of A witnessed against it, and the mark of the
-    /// last sentence counted for it ([`Walk::walk_one`]; 0 for none). Side by side: one cache
-    /// line holds both.
+    /// Per document (by rank) that passed the first walk of the current A, that a walk of
+    /// one more sentence met, or whose visits a long walk folded ([`fold`]): the sentences of
+    /// A witnessed against it, and the sentence after the last one counted for it, or the
+    /// mark of a walk of one sentence ([`Walk::walk_one`]; 0 for none). Side by side: one
+    /// cache line holds both.
     count_next: Vec<[u32; 2]>,
     /// Documents (by rank) whose `count_next` is set.
     touched: Vec<u32>,
@@ -436,8 +437,6 @@ impl Walk<'_> {
         }
         c.touched.clear();
         c.passers.clear();
-        c.visits.clear();
-        c.tallies.clear();
     }
 
     /// Walks the postings of `a`'s slots that witness a sentence marked in `c.walked`, and
