@@ -247,8 +247,9 @@ fn figure<'a>(n: &Number, buf: &'a mut String) -> Term<'a> {
     }
 }
 
-/// A value's key: the value rounded to 6 decimal places, in Rust's shortest decimal form (no
-/// exponent, no trailing zeros), `%` after a percentage.
+/// A value's key: the value rounded to 6 decimal places (to 15 significant digits from
+/// 10⁹ up, what a double holds), in Rust's shortest decimal form (no exponent, no trailing
+/// zeros), `%` after a percentage.
 ///
 /// ```
 /// assert_eq!(slst::text::figures::key(1_500_000.0, false), "1500000");
@@ -264,7 +265,11 @@ pub fn key(value: f64, percent: bool) -> String {
 /// [`key`], appended to `out`.
 fn write_key(value: f64, percent: bool, out: &mut String) {
     use std::fmt::Write;
-    let rounded = (value * 1e6).round() / 1e6;
+    // To 6 decimal places, or fewer where a double holds fewer: it holds 15 significant digits,
+    // so `32.94 billion`, computed as 32,939,999,999.999996, is the 32,940,000,000 written out.
+    let whole_digits = (value.abs().max(1.0).log10().floor() as i32) + 1;
+    let scale = 10f64.powi((15 - whole_digits).clamp(0, 6));
+    let rounded = (value * scale).round() / scale;
     // Writing to a String cannot fail.
     let _ = if rounded.abs() < 1e15 && rounded.fract() == 0.0 {
         write!(out, "{}", rounded as i64)

@@ -59,6 +59,15 @@ fn scale_words_are_read_into_the_number() {
         ["<200000:w>", "hundred", "thousand"]
     );
     assert_eq!(terms("3 trillion")[0], "<3000000000000>");
+    // A scaled decimal is its value to the digits a double holds: 32.94 × 10⁹ is not exact.
+    for (scaled, written) in [
+        ("32.94 billion", "32,940,000,000"),
+        ("33.42 billion", "33,420,000,000"),
+        ("1.07 trillion", "1,070,000,000,000"),
+        ("0.7 mln", "700,000"),
+    ] {
+        assert_eq!(terms(scaled)[0], terms(written)[0], "{scaled}");
+    }
     // A scale word with no number before it is a word; a scaled number takes no second scale.
     assert_eq!(terms("million dlrs"), ["million", "dlrs"]);
     assert_eq!(terms("5 mln bn"), ["<5000000>", "mln", "bn"]);
