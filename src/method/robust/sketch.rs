@@ -258,6 +258,10 @@ impl RobustSlst {
             let after_headline = headline.is_some_and(|h| h != sentence);
             // Each term: a word, or a number read as its value (`text::figures`).
             let mut take = |r: Range<usize>, term: &Term| {
+                // A fraction's parts belong to its number (`6-1/4` is `6.25`): inside a run
+                // they are no words around it. (A percent or scale word is one: the same rate
+                // table filled for another day reads `5.85 pct` in both.)
+                let part = matches!(term, Term::Word(w) if *w == text::figures::PART);
                 let (id, digits) = match term {
                     Term::Figure { key, digits } => (marked_term_id(key, true), *digits),
                     Term::Word(word) => {
@@ -279,7 +283,7 @@ impl RobustSlst {
                 // (`an hundred and twenty` against `one hundred twenty` is one figure).
                 if is_figure(id) && digits {
                     run = Some(mix(run.unwrap_or(FIGURE_RUN), id));
-                } else {
+                } else if !(part && run.is_some()) {
                     if let Some(r) = run.take() {
                         figure_runs.push((mix(before, id), r));
                     }

@@ -449,6 +449,34 @@ fn the_same_words_around_other_figures_are_a_template() {
 }
 
 #[test]
+fn a_fraction_written_as_a_decimal_is_the_same_figure_in_its_place() {
+    // After Reuters-21578 item 481, with its price changes written as decimals: the fraction's
+    // parts are not words around the figures, so no place holds other figures.
+    let prices = |a: &str, b: &str, c: &str| {
+        format!(
+            "PAPER STOCKS RISE\n\nTemple Inland jumped {a} to 73 and International Paper \
+             rose {b} to {c} in active trading.\n    Traders said paper makers gained on \
+             higher prices for containerboard this month.\n Reuter\n"
+        )
+    };
+    let d = detector();
+    let sketch = |id: &str, text: &str| d.sketch(&Document::new(id, text));
+    let fractions = sketch("a", &prices("2-7/8", "1-1/4", "91-1/4"));
+    let decimals = sketch("b", &prices("2.875", "1.25", "91-1/4"));
+    assert_eq!(
+        super::super::comparison::swapped_figures(&fractions, &decimals),
+        0
+    );
+    assert!(d.compare(&fractions, &decimals).duplicate);
+    // Other prices in the same places are still a template.
+    let other_day = sketch("c", &prices("1-1/8", "3-1/2", "95-1/4"));
+    assert_eq!(
+        super::super::comparison::swapped_figures(&fractions, &other_day),
+        2
+    );
+}
+
+#[test]
 fn a_story_cut_into_other_sentences_is_a_duplicate_on_its_words() {
     // The same story sent twice, the second time with the ticker in its headline and most of
     // its sentences merged otherwise: two sentences still match, too few for J ≥ θ, but the
