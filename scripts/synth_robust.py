@@ -18,7 +18,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tune_robust import BIN, ROOT, evaluate  # noqa: E402
 KINDS = ["last-paragraph", "every-nth", "delete", "insert", "reorder", "substitute", "paste",
-         "boilerplate"]
+         "boilerplate", "figures"]
 
 
 def main():

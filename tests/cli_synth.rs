@@ -122,6 +122,52 @@ fn slst_eval_reads_the_corpus_and_truth() {
 }
 
 #[test]
+fn figures_are_planted_written_another_way_and_found_by_the_robust_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = synth(dir.path(), "3", "f.trec", &["--kinds", "figures"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let truth = String::from_utf8(read(dir.path(), "f.trec.truth.tsv")).unwrap();
+    assert_eq!(
+        truth.lines().filter(|l| l.contains("\tfigures\t")).count(),
+        4
+    );
+    // The chapters write their numbers out: the log shows each written in digits.
+    let log = String::from_utf8(read(dir.path(), "f.trec.log.jsonl")).unwrap();
+    let edits: Vec<serde_json::Value> = log
+        .lines()
+        .flat_map(|l| {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            r["edits"].as_array().unwrap().clone()
+        })
+        .collect();
+    assert!(edits.iter().any(|e| e["op"] == "figure"), "{log}");
+    for e in &edits {
+        assert_eq!(e["op"], "figure", "{e}");
+        assert_ne!(e["before"], e["after"]);
+    }
+    let o = slst_in(
+        dir.path(),
+        &[
+            "eval",
+            "f.trec",
+            "--truth",
+            "f.trec.truth.tsv",
+            "--positive",
+            "figures",
+            "--mode",
+            "robust",
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["methods"][0]["decision"]["recall"], 1.0, "{v}");
+    let o = synth(dir.path(), "1", "x.trec", &["--kinds", "figures:0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("figures:A takes a share"));
+}
+
+#[test]
 fn bad_settings_are_errors_with_exit_code_2() {
     let dir = tempfile::tempdir().unwrap();
     let o = synth(dir.path(), "1", "x.trec", &["--kinds", "shuffle"]);

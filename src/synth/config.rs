@@ -27,11 +27,28 @@ pub enum EditKind {
     Paste,
     /// Boilerplate around the text.
     Boilerplate,
+    /// Figures written in another form of the same number (`5 pct` → `5%`).
+    Figures,
 }
 
 impl EditKind {
     /// Every kind, in the order of the module docs.
-    pub const ALL: [EditKind; 8] = [
+    pub const ALL: [EditKind; 9] = [
+        EditKind::LastParagraph,
+        EditKind::EveryNth,
+        EditKind::Delete,
+        EditKind::Insert,
+        EditKind::Reorder,
+        EditKind::Substitute,
+        EditKind::Paste,
+        EditKind::Boilerplate,
+        EditKind::Figures,
+    ];
+
+    /// The kinds planted when none are named: every kind but `figures`, which only news and
+    /// other text with many figures can take (the default mix is the one every synthetic set
+    /// of the project was made with).
+    pub const DEFAULT_MIX: [EditKind; 8] = [
         EditKind::LastParagraph,
         EditKind::EveryNth,
         EditKind::Delete,
@@ -53,6 +70,7 @@ impl EditKind {
             EditKind::Substitute => "substitute",
             EditKind::Paste => "paste",
             EditKind::Boilerplate => "boilerplate",
+            EditKind::Figures => "figures",
         }
     }
 
@@ -66,6 +84,7 @@ impl EditKind {
             EditKind::Substitute => 0.1,
             EditKind::Paste => 5.0,
             EditKind::Boilerplate => 6.0,
+            EditKind::Figures => 1.0,
         }
     }
 
@@ -83,7 +102,7 @@ impl EditKind {
             EditKind::Boilerplate => whole && (1.0..=8.0).contains(&a),
             EditKind::Delete => a > 0.0 && a < 1.0,
             EditKind::Insert => a > 0.0 && a <= 10.0,
-            EditKind::Substitute => a > 0.0 && a <= 1.0,
+            EditKind::Substitute | EditKind::Figures => a > 0.0 && a <= 1.0,
         };
         if ok {
             return Ok(());
@@ -97,6 +116,7 @@ impl EditKind {
             EditKind::Delete => "delete:A takes a share above 0 and below 1",
             EditKind::Insert => "insert:A takes a share above 0 and at most 10",
             EditKind::Substitute => "substitute:A takes a share above 0 and at most 1",
+            EditKind::Figures => "figures:A takes a share above 0 and at most 1",
         })
     }
 }
@@ -123,7 +143,7 @@ impl FromStr for EditKind {
             .ok_or_else(|| Error::InvalidParameter {
                 name: "synth.kinds",
                 value: s.to_string(),
-                expected: "last-paragraph, every-nth, delete, insert, reorder, substitute, paste or boilerplate",
+                expected: "last-paragraph, every-nth, delete, insert, reorder, substitute, paste, boilerplate or figures",
             })
     }
 }
@@ -146,9 +166,12 @@ impl KindSpec {
         }
     }
 
-    /// Every kind with its default setting: the default mix.
+    /// The kinds of the default mix ([`EditKind::DEFAULT_MIX`]), each with its default setting.
     pub fn all() -> Vec<KindSpec> {
-        EditKind::ALL.into_iter().map(KindSpec::new).collect()
+        EditKind::DEFAULT_MIX
+            .into_iter()
+            .map(KindSpec::new)
+            .collect()
     }
 }
 

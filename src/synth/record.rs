@@ -68,6 +68,15 @@ pub enum Edit {
         /// The word of that sentence after which the passage stands.
         after_word: usize,
     },
+    /// A figure written in another form of the same number.
+    Figure {
+        /// The sentence.
+        sentence: usize,
+        /// Its words before.
+        before: String,
+        /// Its words after.
+        after: String,
+    },
     /// Boilerplate put around the text.
     Boilerplate {
         /// The sentences before the text.

@@ -336,6 +336,53 @@ fn substitute_swaps_classes_and_so_sentence_lengths() {
 }
 
 #[test]
+fn figures_are_written_another_way_in_place() {
+    // The Bible sample writes its numbers out (`five`, `twenty`): each becomes digits.
+    let mut rewritten = 0;
+    for seed in 0..4 {
+        let (s, _) = plant(EditKind::Figures, 1.0, seed);
+        for (o, v, r) in pairs(&s) {
+            let (so, sv) = (sentences(o), sentences(v));
+            assert_eq!(so.len(), sv.len(), "{}", r.id);
+            let figures: Vec<(usize, &str, &str)> = r
+                .edits
+                .iter()
+                .map(|e| match e {
+                    Edit::Figure {
+                        sentence,
+                        before,
+                        after,
+                    } => (*sentence, before.as_str(), after.as_str()),
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            if figures.is_empty() {
+                assert_eq!((o, r.amount), (v, 0.0), "{}", r.id);
+                continue;
+            }
+            assert!(r.amount > 0.0 && r.amount <= 1.0, "{}", r.amount);
+            for (i, before, after) in &figures {
+                assert!(so[*i].contains(&collapse(before)), "{before} in {}", so[*i]);
+                assert!(sv[*i].contains(after), "{after} in {}", sv[*i]);
+                assert_ne!(collapse(before), *after);
+            }
+            // Only the figures changed: the other sentences are the original's.
+            for (i, (a, b)) in so.iter().zip(&sv).enumerate() {
+                if !figures.iter().any(|f| f.0 == i) {
+                    assert_eq!(a, b);
+                }
+            }
+            rewritten += figures.len();
+        }
+    }
+    assert!(rewritten >= 4, "{rewritten}");
+    // Not in the default mix.
+    assert!(!KindSpec::all().iter().any(|k| k.kind == EditKind::Figures));
+    assert_eq!("figures:0.5".parse::<KindSpec>().unwrap().setting, 0.5);
+    assert!("figures:0".parse::<KindSpec>().is_err());
+}
+
+#[test]
 fn paste_puts_the_passage_inside_a_host_sentence() {
     for seed in 0..4 {
         let (s, docs) = plant(EditKind::Paste, 5.0, seed);

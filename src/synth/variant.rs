@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use super::config::{EditKind, KindSpec, SynthConfig};
 use super::edit::{self, Unit, Units, Vocabulary};
+use super::figures::{self as figure_forms, Choice};
 use super::record::Edit;
 use super::rng::SeededRng;
 use super::{BOILERPLATE_FOOTER, BOILERPLATE_HEADER};
@@ -63,6 +64,7 @@ impl Context<'_> {
             EditKind::Substitute => self.substitute(u, a, rng),
             EditKind::Paste => self.paste(u, a as usize, rng)?,
             EditKind::Boilerplate => boilerplate(&self.docs[o].text, n, a as usize),
+            EditKind::Figures => figures(u, a, rng),
         })
     }
 
@@ -284,6 +286,48 @@ fn share(part: usize, whole: usize) -> f64 {
     } else {
         part as f64 / whole as f64
     }
+}
+
+/// Write each figure that has another form in that form with probability `a` (`figures`); at
+/// least one when the text has any, so the variant differs. A sentence whose rewrite would move
+/// a sentence boundary is drawn again, up to [`DRAWS`] times, then left as it was. The amount is
+/// the share of the figures with another form that were rewritten (0 for a text without any:
+/// the variant is then the original's text).
+fn figures(u: &Units, a: f64, rng: &mut SeededRng) -> Made {
+    let mut out = u.clone();
+    let mut edits = Vec::new();
+    let mut total = 0;
+    let mut rewrite = |out: &mut Units, i: usize, choice: Choice, rng: &mut SeededRng| {
+        let text = &u.units[i].text;
+        let made = (0..DRAWS).find_map(|_| {
+            let (after, done, _) = figure_forms::rewrite(text, choice, rng);
+            edit::keeps_boundaries(out, i, &after).then_some((after, done))
+        });
+        let Some((after, done)) = made else {
+            return 0;
+        };
+        out.units[i].text = after;
+        let n = done.len();
+        edits.extend(done.into_iter().map(|f| Edit::Figure {
+            sentence: i,
+            before: f.before,
+            after: f.after,
+        }));
+        n
+    };
+    let mut changed = 0;
+    let mut candidates = Vec::new();
+    for i in 0..u.units.len() {
+        let (_, _, n) = figure_forms::rewrite(&u.units[i].text, Choice::Each(0.0), rng);
+        total += n;
+        candidates.extend((0..n).map(|k| (i, k)));
+        changed += rewrite(&mut out, i, Choice::Each(a), rng);
+    }
+    if changed == 0 && !candidates.is_empty() {
+        let (i, k) = candidates[rng.below(candidates.len())];
+        changed += rewrite(&mut out, i, Choice::Only(k), rng);
+    }
+    (out.join(), share(changed, total), edits)
 }
 
 /// The text of `pieces` with `u`'s prefix and trailing white space.

@@ -44,7 +44,8 @@ pub struct SynthArgs {
     pub log: Option<PathBuf>,
     /// The kinds to plant, each KIND or KIND:SETTING, dealt out evenly: last-paragraph[:8],
     /// every-nth[:5], delete[:0.2], insert[:0.2], reorder[:4], substitute[:0.1], paste[:5],
-    /// boilerplate[:6]. Default: all eight with those settings.
+    /// boilerplate[:6], figures[:1] (each figure written another way: `5 pct` as `5%`).
+    /// Default: the first eight with those settings.
     #[arg(long, value_delimiter = ',', value_name = "KIND[:A],…")]
     pub kinds: Vec<String>,
     /// Chance that a word of a rewritten sentence is substituted, deleted or followed by an
