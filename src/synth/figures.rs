@@ -206,11 +206,12 @@ fn from_words(word: &str) -> Option<usize> {
     (n >= 2).then_some(n)
 }
 
-/// Words that scale or make a percent of the number before them.
+/// Whether a word makes a percent of the number before it.
 fn is_percent_word(w: &str) -> bool {
     matches!(w.to_ascii_lowercase().as_str(), "pct" | "percent")
 }
 
+/// The power of ten a scale word multiplies the number before it by.
 fn scale_zeros(w: &str) -> Option<usize> {
     match w.to_ascii_lowercase().as_str() {
         "mln" | "million" => Some(6),
