@@ -45,19 +45,12 @@ impl EditKind {
         EditKind::Figures,
     ];
 
-    /// The kinds planted when none are named: every kind but `figures`, which only news and
-    /// other text with many figures can take (the default mix is the one every synthetic set
-    /// of the project was made with).
-    pub const DEFAULT_MIX: [EditKind; 8] = [
-        EditKind::LastParagraph,
-        EditKind::EveryNth,
-        EditKind::Delete,
-        EditKind::Insert,
-        EditKind::Reorder,
-        EditKind::Substitute,
-        EditKind::Paste,
-        EditKind::Boilerplate,
-    ];
+    /// Whether the kind is planted when none are named: every kind but `figures`, which only
+    /// news and other text with many figures can take (the default mix is the one every
+    /// synthetic set of the project was made with).
+    pub fn in_default_mix(self) -> bool {
+        self != EditKind::Figures
+    }
 
     /// The kind's name, as in the truth file and on the command line.
     pub fn name(self) -> &'static str {
@@ -166,10 +159,12 @@ impl KindSpec {
         }
     }
 
-    /// The kinds of the default mix ([`EditKind::DEFAULT_MIX`]), each with its default setting.
+    /// The kinds of the default mix ([`EditKind::in_default_mix`]), each with its default
+    /// setting.
     pub fn all() -> Vec<KindSpec> {
-        EditKind::DEFAULT_MIX
+        EditKind::ALL
             .into_iter()
+            .filter(|k| k.in_default_mix())
             .map(KindSpec::new)
             .collect()
     }

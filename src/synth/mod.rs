@@ -30,7 +30,7 @@
 //! | `substitute` | replace each editable word with probability A, by a word of the other class (stop word ↔ content word, which changes the sentence's length in terms) or of its own class, equal chance | A = 0.1 | share of the words replaced |
 //! | `paste` | paste A consecutive sentences of the original into a sentence of another document (not an original, nor another paste's host while there are others), after a random word of it: the variant is that host document with the passage | A = 5 | share of the original pasted |
 //! | `boilerplate` | put ⌈A/2⌉ header and ⌊A/2⌋ footer sentences of one fixed site boilerplate ([`BOILERPLATE_HEADER`], [`BOILERPLATE_FOOTER`]) around the text | A = 6 | boilerplate sentences / n |
-//! | `figures` | write each figure in another form of the same number (`5 pct` ↔ `5%`, `1.5 mln` → `1,500,000`, `6-1/4` → `6.25`, `1,000` ↔ `1000`, `5` ↔ `five`; the `figures` module) with probability A, at least one when there is any; not in the default mix ([`EditKind::DEFAULT_MIX`]) | A = 1 | share of the figures with another form rewritten |
+//! | `figures` | write each figure in another form of the same number (`5 pct` ↔ `5%`, `1.5 mln` → `1,500,000`, `6-1/4` → `6.25`, `1,000` ↔ `1000`, `5` ↔ `five`; the `figures` module) with probability A, at least one when there is any; not in the default mix ([`EditKind::in_default_mix`]) | A = 1 | share of the figures with another form rewritten |
 //!
 //! Every seam an edit makes between sentences (a deleted sentence's place, an inserted sentence,
 //! the ends of a moved run, the boilerplate) is a blank line, so the boundary there is certain.

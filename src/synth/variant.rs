@@ -296,15 +296,17 @@ fn share(part: usize, whole: usize) -> f64 {
 fn figures(u: &Units, a: f64, rng: &mut SeededRng) -> Made {
     let mut out = u.clone();
     let mut edits = Vec::new();
-    let mut total = 0;
+    // Rewrites sentence `i` as `choice` says: the figures rewritten, and those that could be.
     let mut rewrite = |out: &mut Units, i: usize, choice: Choice, rng: &mut SeededRng| {
         let text = &u.units[i].text;
+        let mut candidates = 0;
         let made = (0..DRAWS).find_map(|_| {
-            let (after, done, _) = figure_forms::rewrite(text, choice, rng);
+            let (after, done, n) = figure_forms::rewrite(text, choice, rng);
+            candidates = n;
             edit::keeps_boundaries(out, i, &after).then_some((after, done))
         });
         let Some((after, done)) = made else {
-            return 0;
+            return (0, candidates);
         };
         out.units[i].text = after;
         let n = done.len();
@@ -313,19 +315,19 @@ fn figures(u: &Units, a: f64, rng: &mut SeededRng) -> Made {
             before: f.before,
             after: f.after,
         }));
-        n
+        (n, candidates)
     };
-    let mut changed = 0;
+    let (mut changed, mut total) = (0, 0);
     let mut candidates = Vec::new();
     for i in 0..u.units.len() {
-        let (_, _, n) = figure_forms::rewrite(&u.units[i].text, Choice::Each(0.0), rng);
-        total += n;
-        candidates.extend((0..n).map(|k| (i, k)));
-        changed += rewrite(&mut out, i, Choice::Each(a), rng);
+        let (n, of) = rewrite(&mut out, i, Choice::Each(a), rng);
+        changed += n;
+        total += of;
+        candidates.extend((0..of).map(|k| (i, k)));
     }
     if changed == 0 && !candidates.is_empty() {
         let (i, k) = candidates[rng.below(candidates.len())];
-        changed += rewrite(&mut out, i, Choice::Only(k), rng);
+        changed += rewrite(&mut out, i, Choice::Only(k), rng).0;
     }
     (out.join(), share(changed, total), edits)
 }
