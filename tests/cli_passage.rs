@@ -71,7 +71,10 @@ fn short_passages_in_long_documents_are_found_at_any_length() {
         );
         assert!(a.ends_with("God saw that it was good."), "{a}");
         assert_eq!(p["similarity"], 1.0);
+        // A verbatim copy shares every one of its words.
+        assert_eq!(p["shared_words"], 118);
         let p = &records[0]["passages"][0];
+        assert_eq!(p["shared_words"], 69);
         let a = span("susp/suspicious-document00001.txt", &p["a_span"]);
         assert!(
             a.starts_with("The name \"PageRank\" is a trademark of Google"),

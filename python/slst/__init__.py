@@ -176,7 +176,7 @@ def pairs(
     figures, one notice for another party — each marked with ``"template"`` in its line and
     in no cluster or group, as ``slst batch --templates report`` writes them).
 
-    ``min_shared_words``: also every pair sharing a passage of at least this many words,
+    ``min_shared_words``: also every pair sharing at least this many words in one passage,
     whatever the documents' lengths (``slst batch --min-shared-words``; the slst method): each
     such pair has its ``passages`` (byte spans in the two texts), and one the rule alone would
     not keep is decided by ``passage``."""

@@ -62,6 +62,7 @@ class Passage:
     a_bytes: Tuple[int, int]
     b_bytes: Tuple[int, int]
     similarity: float
+    shared_words: int
 
 @final
 class Comparison:

@@ -47,6 +47,8 @@ pub struct Passage {
     b_bytes: (usize, usize),
     /// Jaccard coefficient of the two spans' word-bigram sets.
     similarity: f64,
+    /// The words the two spans share in order (word bigrams in common, plus one).
+    shared_words: usize,
 }
 
 /// The comparison of two documents.
@@ -106,6 +108,7 @@ struct SpanData {
     b_start: usize,
     len: usize,
     similarity: Option<f64>,
+    shared_words: usize,
 }
 
 /// A comparison record as plain data (built where the typed record is, without the GIL).
@@ -148,6 +151,7 @@ impl Compared {
                     b_start: b.b_start,
                     len: b.len,
                     similarity: b.min_term_similarity,
+                    shared_words: 0,
                 })
                 .collect(),
             passages: record.passages.as_ref().map(|ps| {
@@ -159,6 +163,7 @@ impl Compared {
                         b_start: 0,
                         len: 0,
                         similarity: Some(p.similarity),
+                        shared_words: p.shared_words,
                     })
                     .collect()
             }),
@@ -208,6 +213,7 @@ impl Compared {
                             a_bytes: (p.a_span[0], p.a_span[1]),
                             b_bytes: (p.b_span[0], p.b_span[1]),
                             similarity: p.similarity.unwrap_or(0.0),
+                            shared_words: p.shared_words,
                         },
                     )?);
                 }

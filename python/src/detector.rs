@@ -305,8 +305,8 @@ impl Detector {
         .map_err(|e| SlstError::new_err(format!("not a sketch of this method: {e}")))
     }
 
-    /// Verify candidate pairs of a distributed join that also keeps every pair sharing a
-    /// passage of at least `min_shared_words` words (`slst batch --min-shared-words`): each
+    /// Verify candidate pairs of a distributed join that also keeps every pair sharing at
+    /// least `min_shared_words` words in one passage (`slst batch --min-shared-words`): each
     /// item is `(a_id, a_sketch_bytes, a_text, b_id, b_sketch_bytes, b_text)` with `a` the
     /// earlier document. Every pair is compared (no bound rules one out) and kept when `rule`
     /// keeps it or it shares such a passage. Returns `(index, line)` for the pairs kept,
@@ -356,8 +356,8 @@ impl Detector {
     /// (`__arrow_c_stream__`) read a batch at a time from its columns `id_column` and
     /// `text_column`; the same pairs, in the same order, as `slst batch` on the same
     /// documents; the duplicate groups at J ≥ `group_at` as `slst batch --groups FILE` writes
-    /// them. With `min_shared_words`, also every pair sharing a passage of at least that many
-    /// words (`slst batch --min-shared-words`).
+    /// them. With `min_shared_words`, also every pair sharing at least that many words in one
+    /// passage (`slst batch --min-shared-words`).
     #[pyo3(signature = (docs, rule = "duplicates", containment = 0.8, max_df = 1000, threads = None, group_at = 0.9, id_column = ID_FIELD, text_column = TEXT_FIELD, min_shared_words = None))]
     #[allow(clippy::too_many_arguments)]
     fn pairs(

@@ -13,8 +13,10 @@
 //! 2. extended seeds that overlap or nearly touch in *both* documents, in the same order, are
 //!    **merged** into one passage (gap at most [`AlignConfig::merge_gap`] words on each side);
 //! 3. each passage gets its **similarity**: the Jaccard coefficient of the two spans' sets of
-//!    word bigrams, 1 for a verbatim copy; passages with fewer than
-//!    [`AlignConfig::min_words`] words on either side are dropped.
+//!    word bigrams, 1 for a verbatim copy, and its **shared words**: the word bigrams the spans
+//!    have in common, counted with repeats, plus one — N for a verbatim copy of N words, few for
+//!    two tables whose figures all differ; passages with fewer than [`AlignConfig::min_words`]
+//!    words on either side are dropped.
 //!
 //! Words here are runs of letters and digits ([`words()`]), so alignment is independent of the
 //! method's own tokenisation, and every span starts at a word's first byte and ends at a word's
@@ -23,7 +25,7 @@
 pub mod extend;
 pub mod words;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -75,6 +77,10 @@ pub struct Passage {
     /// The Jaccard coefficient of the two spans' sets of word bigrams (1: the same words in
     /// the same order).
     pub similarity: f64,
+    /// The words the two spans share in order: their word bigrams in common, counted with
+    /// repeats, plus one (a verbatim copy of N words shares N; two tables of the same layout
+    /// with other figures share few). What reuse at any length counts ([`shared_passages`]).
+    pub shared_words: usize,
     /// How many seeds (the method's blocks, [`Detector::seeds`]) the passage grew from.
     pub seeds: usize,
 }
@@ -179,10 +185,12 @@ fn align_oriented(
         .filter(|s| s.a[1] - s.a[0] >= config.min_words && s.b[1] - s.b[0] >= config.min_words)
         .map(|s| {
             let (a_span, b_span) = spans(a, &wa, s.a, b, &wb, s.b);
+            let (x, y) = (&wa[s.a[0]..s.a[1]], &wb[s.b[0]..s.b[1]]);
             Passage {
                 a_span,
                 b_span,
-                similarity: bigram_jaccard(&wa[s.a[0]..s.a[1]], &wb[s.b[0]..s.b[1]]),
+                similarity: bigram_jaccard(x, y),
+                shared_words: shared_words(x, y),
                 seeds: s.seeds,
             }
         })
@@ -204,10 +212,12 @@ pub fn passages<D: Detector>(
     Some(align(&a.0.text, &b.0.text, &seeds, config))
 }
 
-/// The passages of at least `min_words` words on each side that two texts share, grown from the
-/// seeds of their comparison ([`Detector::seeds`]) with the other settings at their defaults,
-/// sorted by start in A: what a criterion of reuse at any length keeps a pair by (`slst batch`
-/// and `slst query` with `--min-shared-words`). Empty for a method without blocks.
+/// The passages sharing at least `min_words` words ([`Passage::shared_words`]) that two texts
+/// hold, grown from the seeds of their comparison ([`Detector::seeds`]) with the other settings
+/// at their defaults, sorted by start in A: what a criterion of reuse at any length keeps a pair
+/// by (`slst batch` and `slst query` with `--min-shared-words`). A passage as long as that whose
+/// words mostly differ — two earnings tables of one layout, grown across their figures — is not
+/// shared text and is left out. Empty for a method without blocks.
 pub fn shared_passages<D: Detector + ?Sized>(
     detector: &D,
     (text_a, a): (&str, &D::Sketch),
@@ -220,7 +230,11 @@ pub fn shared_passages<D: Detector + ?Sized>(
         ..AlignConfig::default()
     };
     match detector.seeds(a, b, comparison) {
-        Some(seeds) if !seeds.is_empty() => align(text_a, text_b, &seeds, &config),
+        Some(seeds) if !seeds.is_empty() => {
+            let mut out = align(text_a, text_b, &seeds, &config);
+            out.retain(|p| p.shared_words >= min_words);
+            out
+        }
         _ => Vec::new(),
     }
 }
@@ -309,6 +323,33 @@ fn bigram_jaccard(a: &[Word], b: &[Word]) -> f64 {
     }
 }
 
+/// The words two spans share in order ([`Passage::shared_words`]): their word bigrams in
+/// common, each counted as often as it occurs in both, plus one (0 when they have none; the
+/// words in common when a span has a single word).
+fn shared_words(a: &[Word], b: &[Word]) -> usize {
+    if a.len() < 2 || b.len() < 2 {
+        let x: HashSet<u64> = a.iter().map(|w| w.hash).collect();
+        return b
+            .iter()
+            .filter(|w| x.contains(&w.hash))
+            .count()
+            .min(a.len());
+    }
+    let gram = |p: &[Word]| p[0].hash.rotate_left(17) ^ p[1].hash;
+    let mut counts: HashMap<u64, usize, foldhash::fast::FixedState> = HashMap::default();
+    for p in a.windows(2) {
+        *counts.entry(gram(p)).or_default() += 1;
+    }
+    let mut common = 0;
+    for p in b.windows(2) {
+        if let Some(c) = counts.get_mut(&gram(p)).filter(|c| **c > 0) {
+            *c -= 1;
+            common += 1;
+        }
+    }
+    if common == 0 { 0 } else { common + 1 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,5 +407,47 @@ mod tests {
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].seeds, 2);
         assert_eq!(p[0].a_span, [0, a.len()]);
+    }
+
+    #[test]
+    fn shared_words_count_the_words_in_common_in_order() {
+        let w = |t: &str| words(t);
+        // A verbatim copy of N words shares N, repeated bigrams counted as often as both hold.
+        assert_eq!(shared_words(&w("a b c d e"), &w("A B C D E")), 5);
+        assert_eq!(shared_words(&w("a b a b a b"), &w("a b a b")), 4);
+        // One word changed in the middle breaks two bigrams.
+        assert_eq!(shared_words(&w("a b c d e"), &w("a b x d e")), 3);
+        // Nothing in order, nothing shared; a single word shares itself.
+        assert_eq!(shared_words(&w("a b c"), &w("c b a")), 0);
+        assert_eq!(shared_words(&w("a"), &w("x a y")), 1);
+    }
+
+    #[test]
+    fn a_long_passage_across_other_figures_shares_few_words() {
+        // Two earnings tables of one layout: the robust mode matches their lines, and growing
+        // carries the passage across every figure, but the two share little text.
+        let a = "ACME CORP QTR LOSS. Shr loss two cts vs profit three cts. Net loss 80,333 vs \
+                 profit 67,967. Revs 1,162,678 vs 1,009,731. Avg shrs 3,317,104 vs 2,494,049. \
+                 Year. Shr loss 21 cts vs profit 40 cts. Net loss 692,000 vs profit 512,000.";
+        let b = "BETA INC QTR LOSS. Shr loss nine cts vs profit 15 cts. Net loss 134,000 vs \
+                 profit 649,000. Revs 4,812,000 vs 3,927,000. Avg shrs 5,030,000 vs 3,926,000. \
+                 Year. Shr loss 80 cts vs profit 33 cts. Net loss 1,904,000 vs profit 812,000.";
+        let d = crate::method::RobustSlst::new(Default::default()).unwrap();
+        let (da, db) = (Document::new("a", a), Document::new("b", b));
+        let (sa, sb) = (d.sketch(&da), d.sketch(&db));
+        let c = d.compare(&sa, &sb);
+        let all = passages(&d, (&da, &sa), (&db, &sb), &c, &SHORT).unwrap();
+        let longest = all
+            .iter()
+            .max_by_key(|p| p.a_span[1] - p.a_span[0])
+            .unwrap();
+        let length = words(&a[longest.a_span[0]..longest.a_span[1]]).len();
+        assert!(length >= 30, "{all:?}");
+        assert!(longest.shared_words < length / 2, "{all:?}");
+        // Reuse at any length counts the words shared, not the passage's length.
+        assert!(shared_passages(&d, (a, &sa), (b, &sb), &c, 30).is_empty());
+        let verbatim = shared_passages(&d, (a, &sa), (a, &sa), &d.compare(&sa, &sa), 30);
+        assert_eq!(verbatim.len(), 1);
+        assert_eq!(verbatim[0].shared_words, words(a).len());
     }
 }

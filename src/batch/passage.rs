@@ -1,13 +1,13 @@
-//! Reuse at any length: a corpus run that also keeps every pair sharing a passage of at least
-//! N words ([`super::BatchConfig::min_shared_words`]), whatever the documents' lengths.
+//! Reuse at any length: a corpus run that also keeps every pair sharing at least N words in one
+//! passage ([`super::BatchConfig::min_shared_words`]), whatever the documents' lengths.
 //!
 //! A relative rule (J ≥ θ, containment ≥ θc) misses a short passage copied into a long
 //! document: four sentences of a page of a hundred are 3% of it. Text-reuse tools report every
 //! pair sharing a passage of at least N words instead; this criterion does the same over the
 //! method's own evidence. A pair's *seeds* ([`Detector::seeds`]: its blocks; robust SL+ST's
 //! with the windows of its over-long sentences) are grown into passages by [`crate::align`],
-//! as `slst compare` grows them, with passages shorter than N words on either side dropped; a
-//! pair with a passage left is kept.
+//! as `slst compare` grows them, with passages whose two sides share fewer than N words
+//! ([`crate::align::Passage::shared_words`]) dropped; a pair with a passage left is kept.
 //!
 //! The join must let such pairs through: a pair whose only shared text is four sentences never
 //! reaches a relative rule's bound. With the criterion on, the candidates are the rule's and
@@ -34,8 +34,8 @@ pub struct SharedPassages<'a> {
 }
 
 impl SharedPassages<'_> {
-    /// The passages of at least [`SharedPassages::min_words`] words that documents `a` and `b`
-    /// share, grown from the comparison's seeds (spans in a's and b's texts, sorted by start in
+    /// The passages in which documents `a` and `b` share at least
+    /// [`SharedPassages::min_words`] words, grown from the comparison's seeds (spans in a's and b's texts, sorted by start in
     /// a); empty for a method without blocks ([`shared_passages`]).
     pub fn of<D: Detector + ?Sized>(
         &self,
@@ -59,7 +59,7 @@ impl SharedPassages<'_> {
 pub struct PassagesKept<E> {
     /// The comparison of a against b.
     pub comparison: Comparison<E>,
-    /// The passages of at least the criterion's words the two share (spans in a and in b).
+    /// The passages in which the two share at least the criterion's words (spans in a and in b).
     pub passages: Vec<Passage>,
     /// Kept by the criterion alone: the rule does not keep the comparison.
     pub by_passage: bool,
@@ -80,7 +80,7 @@ impl<E> PassagesKept<E> {
 
 /// Verify one pair under the criterion, as a corpus run and an index query do: compare (never
 /// bounded: a pair below every bound may still share a passage), and keep the pair when `kept`
-/// (the rule) keeps the comparison or a passage of at least `min_words` words is shared.
+/// (the rule) keeps the comparison or at least `min_words` words are shared in one passage.
 /// `None`: not kept.
 pub fn verify_with_passages<D: Detector + ?Sized>(
     detector: &D,

@@ -145,7 +145,7 @@ pub struct QueryOptions {
     pub containment: Option<f64>,
     /// Keep only the best k hits.
     pub top: Option<usize>,
-    /// Also keep every indexed document sharing a passage of at least this many words with the
+    /// Also keep every indexed document sharing at least this many words in one passage with the
     /// query, whatever the documents' lengths and the rule (SL+ST in either mode; see
     /// [`Index::query`]).
     pub min_shared_words: Option<usize>,

@@ -26,7 +26,7 @@ pub struct Hit<S, E> {
     pub sketch: S,
     /// `compare(query, document)`: exactly what `slst compare QUERY DOCUMENT` computes.
     pub comparison: Comparison<E>,
-    /// With [`QueryOptions::min_shared_words`]: the passages of at least that many words the
+    /// With [`QueryOptions::min_shared_words`]: the passages sharing at least that many words the
     /// two share (spans in the query and in the document); `None` without it.
     pub passages: Option<Vec<Passage>>,
     /// Kept by [`QueryOptions::min_shared_words`] alone: the rule does not keep the comparison.
@@ -62,7 +62,7 @@ impl Index {
         settings.detector(self.method)
     }
 
-    /// Whether a query can keep the documents sharing a passage of at least `words` words
+    /// Whether a query can keep the documents sharing at least `words` words in one passage
     /// ([`QueryOptions::min_shared_words`]) with this index: as `slst batch` refuses the
     /// criterion ([`crate::batch::passage::check_method`]).
     ///

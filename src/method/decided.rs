@@ -7,8 +7,8 @@
 //! Every other method has one rule (the record's `rule`): `rule` when it holds, else
 //! `below-threshold`. The field names the *method's* decision: a pair a corpus run reports by
 //! another rule (`--containment`, every scored pair) may carry a refusal or `below-threshold`,
-//! but for one rule of the corpus run itself: a pair kept only because the two documents share a
-//! passage of at least so many words (`--min-shared-words`) is `passage`.
+//! but for one rule of the corpus run itself: a pair kept only because the two documents share
+//! at least so many words in one passage (`--min-shared-words`) is `passage`.
 
 use serde::Serialize;
 
@@ -31,8 +31,8 @@ pub enum DecidedBy {
     Words,
     /// Any other method: its one rule holds.
     Rule,
-    /// A corpus run's own criterion, not the method's decision: the two documents share a
-    /// passage of at least the run's number of words, whatever their lengths
+    /// A corpus run's own criterion, not the method's decision: the two documents share at
+    /// least the run's number of words in one passage, whatever their lengths
     /// (`min_shared_words` of a batch run), and the run's rule alone would not keep the pair.
     Passage,
     /// Robust SL+ST: a condition refuses the pair.
@@ -85,7 +85,7 @@ impl DecidedBy {
             }
             DecidedBy::Words => "the two texts share their words, whatever their sentences",
             DecidedBy::Rule => "the method's rule holds",
-            DecidedBy::Passage => "the two share a passage of at least the run's number of words",
+            DecidedBy::Passage => "the two share at least the run's number of words in one passage",
             DecidedBy::Refused(r) => r.note(),
             DecidedBy::BelowThreshold => "the scores fall short of the rule",
         }

@@ -142,6 +142,8 @@ pub struct PassageRecord {
     pub b_span: [usize; 2],
     /// The Jaccard coefficient of the two spans' sets of word bigrams.
     pub similarity: f64,
+    /// The words the two spans share in order ([`Passage::shared_words`]).
+    pub shared_words: usize,
     /// How many seeds (blocks, or blocks over windows of over-long sentences) the passage grew
     /// from.
     pub seeds: usize,
@@ -161,6 +163,7 @@ impl PassageRecord {
             a_span: p.a_span,
             b_span: p.b_span,
             similarity: p.similarity,
+            shared_words: p.shared_words,
             seeds: p.seeds,
             a_opening: quote(a, p.a_span),
             b_opening: quote(b, p.b_span),

@@ -215,13 +215,14 @@ fn passages_text(passages: &[super::PassageRecord]) -> String {
     );
     for (k, p) in passages.iter().enumerate() {
         out.push_str(&format!(
-            "  #{:<3} A bytes {}..{}   B bytes {}..{}   (similarity {:.3}, from {} block{})\n",
+            "  #{:<3} A bytes {}..{}   B bytes {}..{}   (similarity {:.3}, {} words shared, from {} block{})\n",
             k + 1,
             p.a_span[0],
             p.a_span[1],
             p.b_span[0],
             p.b_span[1],
             p.similarity,
+            p.shared_words,
             p.seeds,
             if p.seeds == 1 { "" } else { "s" }
         ));

@@ -18,7 +18,7 @@ The job, stage by stage (each a Spark stage of its own, timed in the run record)
 4. **verify** the candidate pairs in partitions (``Detector.verify_many``): the method's own
    comparison and decision, each kept pair written as the line ``slst batch`` writes.
 
-   With ``--min-shared-words N``, also every pair sharing a passage of at least N words, as
+   With ``--min-shared-words N``, also every pair sharing at least N words in one passage, as
    ``slst batch --min-shared-words N`` keeps them: the candidates also those of a join of the
    seed witness keys with the rule ``scored`` (robust mode; paper mode's key join finds them
    already), never screened; the texts joined to the pairs, each pair compared unbounded and

@@ -440,7 +440,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     )
     p.add_argument(
         "--min-shared-words", type=int, metavar="WORDS",
-        help="also every pair sharing a passage of at least this many words, whatever the "
+        help="also every pair sharing at least this many words in one passage, whatever the "
         "documents' lengths, as slst batch --min-shared-words (slst, either mode)",
     )
     p.add_argument("--master", help="Spark master (default: spark-submit's, else local[*])")

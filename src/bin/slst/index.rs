@@ -169,7 +169,7 @@ pub struct QueryArgs {
     /// Only the k best hits per query.
     #[arg(long, value_name = "K")]
     pub top: Option<usize>,
-    /// Also report every indexed document sharing a passage of at least this many words with
+    /// Also report every indexed document sharing at least this many words in one passage with
     /// the query, whatever the documents' lengths (an slst index, either mode).
     ///
     /// The blocks grown into passages as `slst compare` prints them; such hits carry
@@ -533,8 +533,14 @@ fn query_text<D: Detector>(
         for p in r.passages.iter().flatten() {
             let _ = writeln!(
                 text,
-                "    passage bytes {}..{} = {}..{}  similarity {:.3}  \"{}\"",
-                p.a_span[0], p.a_span[1], p.b_span[0], p.b_span[1], p.similarity, p.a_opening
+                "    passage bytes {}..{} = {}..{}  similarity {:.3}  {} words shared  \"{}\"",
+                p.a_span[0],
+                p.a_span[1],
+                p.b_span[0],
+                p.b_span[1],
+                p.similarity,
+                p.shared_words,
+                p.a_opening
             );
         }
     }
