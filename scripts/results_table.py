@@ -149,3 +149,15 @@ if os.path.exists(synth_path):
         cells = [f"{r[m]['f1']:.3f} ({r[m]['recall']:.2f})" for m in ("slst", "slst-robust", "shingle")]
         print(f"| {kind} | " + " | ".join(cells) + " |")
     print()
+    decisions = [k for k in next(iter(synth.values())).get("decision", {})]
+    if decisions:
+        print("The robust mode at its own decision (no threshold swept), alone and with reuse at "
+              "any length (`--min-shared-words`, N chosen on PAN 2013): precision / recall "
+              "(false positives).\n")
+        print("| kind | " + " | ".join(decisions) + " |")
+        print("|---|" + "---|" * len(decisions))
+        for kind, r in synth.items():
+            cells = [f"{d['precision']:.3f} / {d['recall']:.3f} ({d['fp']})"
+                     for d in (r["decision"][k] for k in decisions)]
+            print(f"| {kind} | " + " | ".join(cells) + " |")
+        print()

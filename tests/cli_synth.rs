@@ -168,6 +168,79 @@ fn figures_are_planted_written_another_way_and_found_by_the_robust_mode() {
 }
 
 #[test]
+fn pastes_are_found_at_the_decision_with_reuse_at_any_length() {
+    // A passage of five verses pasted into another chapter is a small share of both: the
+    // robust rule alone reports few such pairs; with --min-shared-words every one (and the
+    // sample's chapters, versions of one another, share passages among themselves too).
+    let dir = tempfile::tempdir().unwrap();
+    let o = synth(dir.path(), "2", "p.trec", &["--kinds", "paste"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let eval = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "p.trec",
+            "--truth",
+            "p.trec.truth.tsv",
+            "--positive",
+            "paste",
+            "--mode",
+            "robust",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let o = slst_in(dir.path(), &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["methods"][0].clone()
+    };
+    let (alone, with) = (eval(&[]), eval(&["--min-shared-words", "40"]));
+    assert!(
+        alone["decision"]["recall"].as_f64().unwrap() < 1.0,
+        "{alone}"
+    );
+    assert_eq!(with["decision"]["recall"], 1.0, "{with}");
+    assert!(
+        with["rule"]
+            .as_str()
+            .unwrap()
+            .ends_with("or a shared passage of ≥ 40 words")
+    );
+    // The sweep thresholds the score and does not move.
+    assert_eq!(alone["sweep"], with["sweep"]);
+    // Refused where it cannot be honoured: a method without blocks, text-alignment truth.
+    let o = slst_in(
+        dir.path(),
+        &[
+            "eval",
+            "p.trec",
+            "--truth",
+            "p.trec.truth.tsv",
+            "--method",
+            "shingle",
+            "--min-shared-words",
+            "40",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("only its blocks locate passages"));
+    let o = slst_in(
+        dir.path(),
+        &[
+            "eval",
+            "p.trec",
+            "--truth",
+            "p.trec.truth.tsv",
+            "--truth-format",
+            "alignment",
+            "--min-shared-words",
+            "40",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--min-shared-words"));
+}
+
+#[test]
 fn bad_settings_are_errors_with_exit_code_2() {
     let dir = tempfile::tempdir().unwrap();
     let o = synth(dir.path(), "1", "x.trec", &["--kinds", "shuffle"]);

@@ -74,6 +74,10 @@ pub struct EvalConfig {
     pub score: ScoreKind,
     /// The thresholds swept (default 0.05, 0.10, …, 1.00).
     pub thresholds: Vec<f64>,
+    /// Reuse at any length: the decision also keeps every pair sharing at least this many
+    /// words in one passage, as `slst batch --min-shared-words` does ([`batch::passage`]; SL+ST only,
+    /// [`batch::passage::check_method`]). The sweep is unchanged: it thresholds the score.
+    pub min_shared_words: Option<usize>,
 }
 
 impl Default for EvalConfig {
@@ -82,6 +86,7 @@ impl Default for EvalConfig {
             universe: Universe::All,
             score: ScoreKind::Resemblance,
             thresholds: metrics::default_thresholds(),
+            min_shared_words: None,
         }
     }
 }
@@ -101,10 +106,11 @@ pub struct MethodEval {
     /// The whole sweep.
     pub sweep: Vec<SweepPoint>,
     /// The method's own decision at its settings — its rule, and for robust SL+ST the
-    /// refusals a threshold sweep cannot see (figures, word agreement, shared terms): the pairs
-    /// it calls duplicates, as one point (`threshold` 1: each decided pair counts as score 1).
+    /// refusals a threshold sweep cannot see (figures, word agreement, shared terms), and with
+    /// [`EvalConfig::min_shared_words`] the pairs sharing a passage that long: the pairs it
+    /// reports, as one point (`threshold` 1: each decided pair counts as score 1).
     pub decision: SweepPoint,
-    /// The decision rule in words (`Detector::rule`).
+    /// The decision rule in words (`Detector::rule`, and the shared-passage criterion when on).
     pub rule: String,
     /// Pairs compared.
     pub pairs_compared: usize,
@@ -263,15 +269,17 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         candidates: Candidates::Index,
         max_df: usize::MAX,
         drop_boilerplate: None,
-        min_shared_words: None,
+        min_shared_words: config.min_shared_words,
     };
-    let (set, sketches) = match config.universe {
+    let passages = config.min_shared_words.is_some();
+    let (set, sketches, texts) = match config.universe {
         Universe::All => {
             let items = docs.iter().cloned().map(crate::corpus::Item::Document);
-            let corpus = batch::sketch_corpus(items, detector, None, false, &Silent);
+            let corpus = batch::sketch_corpus(items, detector, None, passages, &Silent);
             (
                 batch::find_candidates(detector, &corpus.sketches, &corpus.content, &run),
                 corpus.sketches,
+                corpus.texts,
             )
         }
         Universe::Listed => {
@@ -282,10 +290,27 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
                 0,
                 CandidateSource::Listed,
             );
-            (set, sketches)
+            let texts = match passages {
+                true => docs.iter().map(|d| d.text.clone()).collect(),
+                false => Vec::new(),
+            };
+            (set, sketches, texts)
         }
     };
-    let (pairs, compared) = batch::verify(detector, &sketches, &set, run.rule, None, &Silent);
+    let shared = config
+        .min_shared_words
+        .map(|min_words| batch::passage::SharedPassages {
+            texts: &texts,
+            min_words,
+        });
+    let (pairs, compared) = batch::verify(
+        detector,
+        &sketches,
+        &set,
+        run.rule,
+        shared.as_ref(),
+        &Silent,
+    );
     let seconds = t.elapsed().as_secs_f64();
     let scored: Vec<(f64, bool)> = pairs
         .iter()
@@ -302,9 +327,14 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         prepared.set.universe,
         &config.thresholds,
     );
+    // The run's rule keeps every pair scored above 0; the method's decision is its own, and
+    // with the criterion a shared passage is one too.
+    let reported = |p: &batch::PairResult<D::Evidence>| {
+        p.comparison.duplicate || p.passages.as_ref().is_some_and(|v| !v.is_empty())
+    };
     let decided: Vec<(f64, bool)> = pairs
         .iter()
-        .filter(|p| p.comparison.duplicate && !prepared.ignore.contains(&(p.a, p.b)))
+        .filter(|p| reported(p) && !prepared.ignore.contains(&(p.a, p.b)))
         .filter(|p| {
             config.universe == Universe::All || prepared.listed.binary_search(&(p.a, p.b)).is_ok()
         })
@@ -324,7 +354,13 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         best,
         sweep,
         decision,
-        rule: detector.rule(),
+        rule: match config.min_shared_words {
+            Some(words) => format!(
+                "{}; or a shared passage of ≥ {words} words",
+                detector.rule()
+            ),
+            None => detector.rule(),
+        },
         pairs_compared: compared,
         pairs_scored: scored.len(),
         seconds,

@@ -77,7 +77,7 @@ pub struct BatchArgs {
     /// cluster and no duplicate group.
     #[arg(hide_short_help = true, long, value_enum, default_value_t = TemplatesArg::Drop)]
     pub templates: TemplatesArg,
-    /// Also report every pair sharing a passage of at least this many words, whatever the
+    /// Also report every pair sharing at least this many words in one passage, whatever the
     /// documents' lengths (slst, either mode).
     ///
     /// The blocks (robust mode: with the windows of over-long sentences) grown into passages as

@@ -85,6 +85,11 @@ pub struct EvalArgs {
     /// A title for the plots.
     #[arg(hide_short_help = true, long, default_value = "evaluation")]
     pub title: String,
+    /// Reuse at any length: the decision row also counts every pair sharing a passage of at
+    /// least this many words as reported, as `slst batch --min-shared-words` does (SL+ST only;
+    /// the sweep still thresholds the score).
+    #[arg(hide_short_help = true, long, value_name = "WORDS")]
+    pub min_shared_words: Option<usize>,
     /// Print the whole threshold sweep of each method (text alignment: over the passages'
     /// similarity).
     #[arg(long)]
@@ -274,6 +279,11 @@ pub fn run(args: EvalArgs) -> Result<()> {
             expected: "given only with --truth-format alignment or pan-xml (pairs have no passages)",
         });
     }
+    if let Some(words) = args.min_shared_words {
+        for d in &detectors {
+            slst::batch::passage::check_method(d.method(), words)?;
+        }
+    }
     let truth = read_truth(&args)?;
     let ignore = match &args.ignore {
         Some(path) => truth::read_ignore(&read_text(path)?),
@@ -303,6 +313,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
             ScoreArg::Resemblance => ScoreKind::Resemblance,
             ScoreArg::Containment => ScoreKind::Containment,
         },
+        min_shared_words: args.min_shared_words,
         ..EvalConfig::default()
     };
     let prepared = eval::prepare(&docs, &truth, &ignore, config.universe);

@@ -53,6 +53,7 @@ fn check(args: &EvalArgs, detectors: &[MethodDetector]) -> Result<()> {
     };
     refuse("--positive", !args.positive.is_empty())?;
     refuse("--ignore", args.ignore.is_some())?;
+    refuse("--min-shared-words", args.min_shared_words.is_some())?;
     // Dropping boilerplate lays pages out again, which moves every character offset.
     refuse("--drop-boilerplate", args.drop_boilerplate)
 }
