@@ -157,8 +157,8 @@ pub struct RobustConfig {
     /// pairs with the same anchors share every picked key; pairs whose anchor sets overlap with
     /// Jaccard J₁ and J₂ share each with probability J₁·J₂, so an edited block may go unkeyed
     /// where the exact keys would find it (unless its sentences' single keys witness it). Only
-    /// which pairs become candidates changes, never a comparison (docs/benchmarks.md, "sampled
-    /// pair keys", measures what it costs).
+    /// which pairs become candidates changes, never a comparison (docs/benchmarks-corpus-runs.md,
+    /// "Sampled pair keys", measures what it costs).
     pub pair_keys: usize,
 }
 
@@ -217,7 +217,7 @@ impl Default for RobustConfig {
             // the 18 pairs it adds, 16 are near-duplicates (results/judged-pairs/reuters-vocabulary/).
             vocabulary: 0.8,
             // Measured on the corpora of scripts/bench_peers.sh and scripts/bench_scale.sh
-            // against every pair of anchors (docs/benchmarks.md, "sampled pair keys").
+            // against every pair of anchors (docs/benchmarks-corpus-runs.md, "Sampled pair keys").
             pair_keys: 4,
         }
     }

@@ -21,7 +21,7 @@
 //! sentences then count as witnessed only through other keys (their single keys, or the
 //! neighbouring steps'). The count is then a bound for blocks of such sentences only, and a
 //! pair resting on edited ones may be missed. The lists are shorter by as much as the keys are
-//! fewer, for a few pairs fewer (docs/benchmarks.md, "Sampled pair keys").
+//! fewer, for a few pairs fewer (docs/benchmarks-corpus-runs.md, "Sampled pair keys").
 //!
 //! A key witnesses only where the two documents hold it with sentences of lengths that fit:
 //! the sentences of a block step (or of a one-pair block) differ in length by at most δ, so a

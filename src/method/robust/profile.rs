@@ -9,7 +9,7 @@ use super::{matching, sketch};
 /// One kept sentence (or window) of a robust profile. Its distinct terms lie in its profile's
 /// term list ([`RobustProfile::terms`]): one list a profile rather than one allocation a
 /// sentence, whose pointer, header and rounding a corpus run would hold for every sentence
-/// (docs/benchmarks.md, "Corpus runs").
+/// (docs/benchmarks-corpus-runs.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RobustSentence {
     /// First byte of the sentence in the document text.
