@@ -203,7 +203,7 @@ fn pastes_are_found_at_the_decision_with_reuse_at_any_length() {
         with["rule"]
             .as_str()
             .unwrap()
-            .ends_with("or a shared passage of ≥ 40 words")
+            .ends_with("or ≥ 40 words shared in one passage")
     );
     // The sweep thresholds the score and does not move.
     assert_eq!(alone["sweep"], with["sweep"]);

@@ -43,8 +43,8 @@ pub struct Pair {
     /// `containment`, a refusal such as `other-figures`, …; docs/methods.md), or `passage`
     /// for a pair kept only by the passage it shares (`min_shared_words`).
     decided_by: String,
-    /// With `min_shared_words`: the passages in which the two share at least that many words, each
-    /// `((a_start, a_end), (b_start, b_end))` in bytes of the UTF-8 texts; else None.
+    /// With `min_shared_words`: the passages in which the two share at least that many words,
+    /// each `((a_start, a_end), (b_start, b_end))` in bytes of the UTF-8 texts; else None.
     passages: Option<Vec<PassageSpans>>,
     /// The line `slst batch` writes for this pair (JSON lines).
     json: String,

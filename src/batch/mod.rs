@@ -83,8 +83,9 @@ pub struct BatchConfig {
     /// Web pages: leave out the blocks that recur on more than this many pages before
     /// sketching (holds every page in memory). Default: none.
     pub drop_boilerplate: Option<usize>,
-    /// Also keep every pair that shares at least this many words in one passage ([`crate::align::Passage::shared_words`]),
-    /// whatever the documents' lengths and the rule ([`passage`]): the method's blocks (robust
+    /// Also keep every pair that shares at least this many words in one passage
+    /// ([`crate::align::Passage::shared_words`]), whatever the documents' lengths and the rule
+    /// ([`passage`]): the method's blocks (robust
     /// SL+ST: with the windows of its over-long sentences) grown into passages by
     /// [`crate::align`], as `slst compare` prints them. Such pairs are reported with their
     /// passages, and those the rule alone would not keep are decided by

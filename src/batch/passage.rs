@@ -35,8 +35,9 @@ pub struct SharedPassages<'a> {
 
 impl SharedPassages<'_> {
     /// The passages in which documents `a` and `b` share at least
-    /// [`SharedPassages::min_words`] words, grown from the comparison's seeds (spans in a's and b's texts, sorted by start in
-    /// a); empty for a method without blocks ([`shared_passages`]).
+    /// [`SharedPassages::min_words`] words, grown from the comparison's seeds (spans in a's and
+    /// b's texts, sorted by start in a); empty for a method without blocks
+    /// ([`shared_passages`]).
     pub fn of<D: Detector + ?Sized>(
         &self,
         detector: &D,
@@ -59,7 +60,8 @@ impl SharedPassages<'_> {
 pub struct PassagesKept<E> {
     /// The comparison of a against b.
     pub comparison: Comparison<E>,
-    /// The passages in which the two share at least the criterion's words (spans in a and in b).
+    /// The passages in which the two share at least the criterion's words (spans in a and in
+    /// b).
     pub passages: Vec<Passage>,
     /// Kept by the criterion alone: the rule does not keep the comparison.
     pub by_passage: bool,

@@ -75,8 +75,8 @@ pub struct EvalConfig {
     /// The thresholds swept (default 0.05, 0.10, …, 1.00).
     pub thresholds: Vec<f64>,
     /// Reuse at any length: the decision also keeps every pair sharing at least this many
-    /// words in one passage, as `slst batch --min-shared-words` does ([`batch::passage`]; SL+ST only,
-    /// [`batch::passage::check_method`]). The sweep is unchanged: it thresholds the score.
+    /// words in one passage, as `slst batch --min-shared-words` does ([`batch::passage`]; SL+ST
+    /// only, [`batch::passage::check_method`]). The sweep is unchanged: it thresholds the score.
     pub min_shared_words: Option<usize>,
 }
 
@@ -290,9 +290,10 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
                 0,
                 CandidateSource::Listed,
             );
-            let texts = match passages {
-                true => docs.iter().map(|d| d.text.clone()).collect(),
-                false => Vec::new(),
+            let texts = if passages {
+                docs.iter().map(|d| d.text.clone()).collect()
+            } else {
+                Vec::new()
             };
             (set, sketches, texts)
         }
@@ -356,7 +357,7 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         decision,
         rule: match config.min_shared_words {
             Some(words) => format!(
-                "{}; or a shared passage of ≥ {words} words",
+                "{}; or ≥ {words} words shared in one passage",
                 detector.rule()
             ),
             None => detector.rule(),

@@ -85,8 +85,8 @@ pub struct EvalArgs {
     /// A title for the plots.
     #[arg(hide_short_help = true, long, default_value = "evaluation")]
     pub title: String,
-    /// Reuse at any length: the decision row also counts every pair sharing a passage of at
-    /// least this many words as reported, as `slst batch --min-shared-words` does (SL+ST only;
+    /// Reuse at any length: the decision row also counts every pair sharing at least this many
+    /// words in one passage as reported, as `slst batch --min-shared-words` does (SL+ST only;
     /// the sweep still thresholds the score).
     #[arg(hide_short_help = true, long, value_name = "WORDS")]
     pub min_shared_words: Option<usize>,
