@@ -260,8 +260,15 @@ fn output_is_the_same_at_one_and_two_threads() {
             let id = |d: usize| r.corpus.ids[d].as_str();
             let jsonl = batch::output::PairFormat::Jsonl;
             batch::output::write_groups(&mut out, jsonl, detector.method(), &groups, id).unwrap();
-            batch::output::write_pairs(&mut out, &detector, &r, jsonl, true, Some(&groups))
-                .unwrap();
+            batch::output::write_pairs(
+                &mut out,
+                &detector,
+                &r,
+                jsonl,
+                (true, false),
+                Some(&groups),
+            )
+            .unwrap();
             out
         })
     };

@@ -291,6 +291,9 @@ fn parquet_pairs_and_groups_read_back_equal_the_json_lines() {
         &["--method", "md5", "--blocks"],
         &["--templates", "report"],
         &["--stopwords", "auto"],
+        // Each pair's passages, as a list column.
+        &["--min-shared-words", "20"],
+        &["--min-shared-words", "20", "--mode", "paper", "--blocks"],
     ] {
         let run = |out: &str, groups: &str, format: &[&str]| {
             let args = [
@@ -313,6 +316,14 @@ fn parquet_pairs_and_groups_read_back_equal_the_json_lines() {
         run("p.parquet", "g.parquet", &[]);
         let expected: Vec<Value> = read(d, "p.jsonl").lines().map(as_row).collect();
         assert_eq!(parquet_rows(&d.join("p.parquet")), expected, "{extra:?}");
+        if extra.contains(&"--min-shared-words") {
+            assert!(
+                expected
+                    .iter()
+                    .any(|r| r["passages"][0]["shared_words"].is_u64()),
+                "{expected:?}"
+            );
+        }
         let groups: Vec<Value> = read(d, "g.jsonl").lines().map(as_row).collect();
         assert!(!groups.is_empty());
         assert_eq!(parquet_rows(&d.join("g.parquet")), groups, "{extra:?}");

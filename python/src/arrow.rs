@@ -36,14 +36,17 @@ pub(crate) fn pyarrow<'py>(py: Python<'py>, what: &str) -> PyResult<Bound<'py, P
 pub(crate) use with_arrow::{ArrowDocs, Table};
 
 /// Pair records as a table of the library's pair schema (the flat columns of `slst batch`'s
-/// Parquet output).
+/// Parquet output, and `passages` for a run with a shared-passage criterion).
 #[cfg(feature = "arrow")]
 pub(crate) fn pair_table<E: serde::Serialize>(
     records: &[slst::batch::output::PairRecord<'_, E>],
+    passages: bool,
 ) -> Result<Table, String> {
     use slst::batch::arrow::{pair_batch, pair_schema};
-    Table::of(pair_schema(false), records, |s, c| pair_batch(s, c, false))
-        .map_err(|e| e.to_string())
+    Table::of(pair_schema(false, passages), records, |s, c| {
+        pair_batch(s, c, false, passages)
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// Dropped records as a table of the library's dropped schema.
@@ -73,6 +76,7 @@ impl Table {
 #[cfg(not(feature = "arrow"))]
 pub(crate) fn pair_table<E: serde::Serialize>(
     _: &[slst::batch::output::PairRecord<'_, E>],
+    _: bool,
 ) -> Result<Table, String> {
     Ok(Table)
 }

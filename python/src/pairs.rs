@@ -117,7 +117,7 @@ impl WithDetector for RunCorpus {
                 }
             })
             .collect();
-        let table = crate::arrow::pair_table(&records);
+        let table = crate::arrow::pair_table(&records, self.config.min_shared_words.is_some());
         let clusters = result
             .clusters()
             .into_iter()

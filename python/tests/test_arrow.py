@@ -135,6 +135,18 @@ def test_to_arrow_holds_the_values_of_the_json_lines():
     assert pa.table(pairs).equals(arrow)
 
 
+def test_to_arrow_of_a_run_with_the_passage_criterion_holds_each_pairs_passages():
+    pairs = slst.pairs(table(), min_shared_words=20)
+    records = [json.loads(line) for line in lines(slst.pairs(DOCS, min_shared_words=20))]
+    arrow = pairs.to_arrow()
+    assert arrow.column_names[-1] == "passages"
+    rows = arrow.to_pylist()
+    assert len(rows) == len(records)
+    for row, record in zip(rows, records):
+        assert {k: v for k, v in row.items() if v is not None} == record
+    assert any(p["shared_words"] >= 20 for r in rows for p in r["passages"])
+
+
 def test_to_arrow_of_a_run_without_pairs_is_an_empty_table_of_the_same_columns():
     arrow = slst.pairs(table(DOCS[:1])).to_arrow()
     assert arrow.num_rows == 0

@@ -1,5 +1,6 @@
 //! Records as Arrow record batches (the Cargo feature `arrow`): pair records with the flat
-//! columns of [`PAIR_COLUMNS`] (and with details `blocks`, `note`, `evidence`), group records
+//! columns of [`PAIR_COLUMNS`] (and with details `blocks`, `note`, `evidence`; with a
+//! shared-passage criterion `passages`), group records
 //! with the group record's fields, dropped records ([`DroppedRecord`]) with
 //! [`DROPPED_COLUMNS`]. The Parquet writer writes these batches; the Python package hands
 //! them over as Arrow tables.
@@ -15,6 +16,7 @@ use serde::Serialize;
 
 use super::dedup::{DROPPED_COLUMNS, DroppedRecord};
 use super::output::{GroupRecord, PAIR_COLUMNS, PairBlock, PairRecord};
+use crate::align::Passage;
 
 /// Rows per record batch (and per Parquet row group).
 pub const BATCH_ROWS: usize = 65_536;
@@ -59,15 +61,35 @@ fn block_fields() -> Fields {
     ])
 }
 
+/// The fields of a passage, as in the JSON line ([`crate::align::Passage`]).
+fn passage_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("a_span", span_type(), false),
+        Field::new("b_span", span_type(), false),
+        Field::new("similarity", DataType::Float64, false),
+        Field::new("shared_words", DataType::UInt64, false),
+        Field::new("seeds", DataType::UInt64, false),
+    ])
+}
+
+/// A list column of structs with `fields`.
+fn list_field(name: &str, fields: Fields) -> Field {
+    let item = Field::new("item", DataType::Struct(fields), false);
+    Field::new(name, DataType::List(Arc::new(item)), true)
+}
+
 /// The pair records' schema; `details` adds `blocks` (a list of blocks), `note` and
-/// `evidence` (the method's evidence as JSON text: its fields differ by method).
-pub fn pair_schema(details: bool) -> SchemaRef {
+/// `evidence` (the method's evidence as JSON text: its fields differ by method); `passages`
+/// (a run with a shared-passage criterion) adds `passages`, each pair's list of passages.
+pub fn pair_schema(details: bool, passages: bool) -> SchemaRef {
     let mut fields = flat_fields();
     if details {
-        let block = Field::new("item", DataType::Struct(block_fields()), false);
-        fields.push(Field::new("blocks", DataType::List(Arc::new(block)), true));
+        fields.push(list_field("blocks", block_fields()));
         fields.push(Field::new("note", DataType::Utf8, true));
         fields.push(Field::new("evidence", DataType::Utf8, true));
+    }
+    if passages {
+        fields.push(list_field("passages", passage_fields()));
     }
     Arc::new(Schema::new(fields))
 }
@@ -90,7 +112,8 @@ fn counts(values: impl Iterator<Item = Option<usize>>) -> ArrayRef {
     Arc::new(b.finish())
 }
 
-/// One record batch of pair records, of `schema` ([`pair_schema`] with the same `details`).
+/// One record batch of pair records, of `schema` ([`pair_schema`] with the same `details`
+/// and `passages`).
 ///
 /// # Errors
 /// An evidence that does not serialise, or columns that do not fit the schema.
@@ -98,6 +121,7 @@ pub fn pair_batch<E: Serialize>(
     schema: &SchemaRef,
     chunk: &[PairRecord<'_, E>],
     details: bool,
+    passages: bool,
 ) -> Result<RecordBatch, ArrowError> {
     let mut columns = vec![
         strings(chunk.iter().map(|r| Some(r.a))),
@@ -123,7 +147,46 @@ pub fn pair_batch<E: Serialize>(
             .map_err(|e| ArrowError::ExternalError(Box::new(e)))?;
         columns.push(strings(evidence.iter().map(Option::as_deref)));
     }
+    if passages {
+        columns.push(passages_column(chunk)?);
+    }
     RecordBatch::try_new(schema.clone(), columns)
+}
+
+/// A column of spans: two byte offsets each.
+fn spans(values: impl Iterator<Item = [usize; 2]>) -> Result<ArrayRef, ArrowError> {
+    let values = UInt64Array::from_iter_values(values.flat_map(|s| s.map(|x| x as u64)));
+    let item = Arc::new(Field::new("item", DataType::UInt64, false));
+    Ok(Arc::new(FixedSizeListArray::try_new(
+        item,
+        2,
+        Arc::new(values),
+        None,
+    )?))
+}
+
+/// A list column over `chunk`: each record's items (`lengths`: how many, `None` for a null
+/// list), the items of every record, in order, as the struct of `fields` and `values`.
+fn list_column(
+    fields: Fields,
+    values: Vec<ArrayRef>,
+    lengths: &[Option<usize>],
+) -> Result<ArrayRef, ArrowError> {
+    let items = StructArray::try_new(fields.clone(), values, None)?;
+    let mut offsets = arrow_array::builder::OffsetBufferBuilder::<i32>::new(lengths.len());
+    let mut valid = arrow_array::builder::BooleanBufferBuilder::new(lengths.len());
+    for n in lengths {
+        offsets.push_length(n.unwrap_or(0));
+        valid.append(n.is_some());
+    }
+    let item = Arc::new(Field::new("item", DataType::Struct(fields), false));
+    let list = ListArray::try_new(
+        item,
+        offsets.finish(),
+        Arc::new(items),
+        Some(valid.finish().into()),
+    )?;
+    Ok(Arc::new(list))
 }
 
 /// The `blocks` column: each record's blocks, null for a record without.
@@ -132,50 +195,50 @@ fn blocks_column<E: Serialize>(chunk: &[PairRecord<'_, E>]) -> Result<ArrayRef, 
         .iter()
         .flat_map(|r| r.blocks.iter().flatten())
         .collect();
-    let spans = |span: fn(&PairBlock) -> [usize; 2]| -> Result<ArrayRef, ArrowError> {
-        let values =
-            UInt64Array::from_iter_values(all.iter().flat_map(|b| span(b).map(|x| x as u64)));
-        let item = Arc::new(Field::new("item", DataType::UInt64, false));
-        Ok(Arc::new(FixedSizeListArray::try_new(
-            item,
-            2,
-            Arc::new(values),
-            None,
-        )?))
-    };
     let column = |f: fn(&PairBlock) -> usize| -> ArrayRef {
         Arc::new(UInt64Array::from_iter_values(
             all.iter().map(|b| f(b) as u64),
         ))
     };
-    let blocks = StructArray::try_new(
-        block_fields(),
-        vec![
-            column(|b| b.a_start),
-            column(|b| b.b_start),
-            column(|b| b.len),
-            spans(|b| b.a_span)?,
-            spans(|b| b.b_span)?,
-            Arc::new(Float64Array::from_iter(
-                all.iter().map(|b| b.min_term_similarity),
-            )),
-        ],
-        None,
-    )?;
-    let mut offsets = arrow_array::builder::OffsetBufferBuilder::<i32>::new(chunk.len());
-    for r in chunk {
-        offsets.push_length(r.blocks.as_ref().map_or(0, Vec::len));
-    }
-    let mut valid = arrow_array::builder::BooleanBufferBuilder::new(chunk.len());
-    chunk.iter().for_each(|r| valid.append(r.blocks.is_some()));
-    let item = Arc::new(Field::new("item", DataType::Struct(block_fields()), false));
-    let list = ListArray::try_new(
-        item,
-        offsets.finish(),
-        Arc::new(blocks),
-        Some(valid.finish().into()),
-    )?;
-    Ok(Arc::new(list))
+    let values = vec![
+        column(|b| b.a_start),
+        column(|b| b.b_start),
+        column(|b| b.len),
+        spans(all.iter().map(|b| b.a_span))?,
+        spans(all.iter().map(|b| b.b_span))?,
+        Arc::new(Float64Array::from_iter(
+            all.iter().map(|b| b.min_term_similarity),
+        )),
+    ];
+    let lengths: Vec<Option<usize>> = chunk
+        .iter()
+        .map(|r| r.blocks.as_ref().map(Vec::len))
+        .collect();
+    list_column(block_fields(), values, &lengths)
+}
+
+/// The `passages` column: each record's passages, null for a record without (a run without
+/// the criterion).
+fn passages_column<E: Serialize>(chunk: &[PairRecord<'_, E>]) -> Result<ArrayRef, ArrowError> {
+    let all: Vec<&Passage> = chunk
+        .iter()
+        .flat_map(|r| r.passages.into_iter().flatten())
+        .collect();
+    let values: Vec<ArrayRef> = vec![
+        spans(all.iter().map(|p| p.a_span))?,
+        spans(all.iter().map(|p| p.b_span))?,
+        Arc::new(Float64Array::from_iter_values(
+            all.iter().map(|p| p.similarity),
+        )),
+        Arc::new(UInt64Array::from_iter_values(
+            all.iter().map(|p| p.shared_words as u64),
+        )),
+        Arc::new(UInt64Array::from_iter_values(
+            all.iter().map(|p| p.seeds as u64),
+        )),
+    ];
+    let lengths: Vec<Option<usize>> = chunk.iter().map(|r| r.passages.map(<[_]>::len)).collect();
+    list_column(passage_fields(), values, &lengths)
 }
 
 /// The group records' schema: `group`, `method`, `kind`, `size`, `min_resemblance`,

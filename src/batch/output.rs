@@ -24,7 +24,7 @@ pub enum PairFormat {
     /// Comma-separated values with a header line (RFC 4180 quoting): the flat columns.
     Csv,
     /// Apache Parquet (the Cargo feature `parquet`): the flat columns, and with details the
-    /// nested ones.
+    /// nested ones; with a shared-passage criterion each pair's passages.
     Parquet,
 }
 
@@ -485,18 +485,22 @@ impl<E: Serialize> PairRecord<'_, E> {
 }
 
 /// Write pair records in a format: JSON lines (each record as it is), TSV and CSV (the flat
-/// columns, [`PAIR_COLUMNS`], whatever the records hold), Parquet (the flat columns, and with
-/// `details` the nested ones). Records with blocks or evidence cannot go to TSV or CSV:
+/// columns, [`PAIR_COLUMNS`], whatever the records hold), Parquet (the flat columns, with
+/// `details` the nested ones, with `passages` each pair's passages). Records with blocks or evidence cannot go to TSV or CSV:
 /// [`PairFormat::for_file`] refuses that before a run.
 pub fn write_records<'a, E: Serialize + 'a>(
     out: &mut dyn Write,
     records: impl Iterator<Item = PairRecord<'a, E>>,
     format: PairFormat,
     details: bool,
+    passages: bool,
 ) -> std::io::Result<()> {
     if details && !format.nests() {
         return Err(unwritable(format, "blocks"));
     }
+    // Only Parquet's schema names the passages: JSON lines carry them with each record.
+    #[cfg(not(feature = "parquet"))]
+    let _ = passages;
     match format {
         PairFormat::Jsonl => {
             for r in records {
@@ -520,7 +524,7 @@ pub fn write_records<'a, E: Serialize + 'a>(
             w.flush()?;
         }
         #[cfg(feature = "parquet")]
-        PairFormat::Parquet => super::parquet::write_pairs(out, records, details)?,
+        PairFormat::Parquet => super::parquet::write_pairs(out, records, details, passages)?,
         #[cfg(not(feature = "parquet"))]
         PairFormat::Parquet => return Err(unwritable(format, "pairs")),
     }
@@ -528,14 +532,16 @@ pub fn write_records<'a, E: Serialize + 'a>(
 }
 
 /// Write the pair records of a batch result but those inside the groups of `leave_out`;
-/// `details` adds each pair's blocks, or its note and evidence (JSON lines and Parquet only).
-/// Returns the number of pair records written.
+/// `details` adds each pair's blocks, or its note and evidence (JSON lines and Parquet only);
+/// `passages` (a run with [`crate::batch::BatchConfig::min_shared_words`]) gives Parquet its
+/// `passages` column (JSON lines carry them whenever a pair has them). Returns the number of
+/// pair records written.
 pub fn write_pairs<D: Detector>(
     out: &mut dyn Write,
     detector: &D,
     result: &BatchResult<D>,
     format: PairFormat,
-    details: bool,
+    (details, passages): (bool, bool),
     leave_out: Option<&DuplicateGroups>,
 ) -> std::io::Result<usize> {
     let mut written = 0;
@@ -549,6 +555,7 @@ pub fn write_pairs<D: Detector>(
             .map(|p| PairRecord::new(detector, result, p, details)),
         format,
         details,
+        passages,
     )?;
     Ok(written)
 }

@@ -99,10 +99,14 @@ pub(super) fn write_pairs<'a, E: Serialize + 'a>(
     out: &mut dyn Write,
     records: impl Iterator<Item = PairRecord<'a, E>>,
     details: bool,
+    passages: bool,
 ) -> std::io::Result<()> {
-    write_chunks(out, pair_schema(details), records, |schema, chunk| {
-        pair_batch(schema, chunk, details).map_err(io)
-    })
+    write_chunks(
+        out,
+        pair_schema(details, passages),
+        records,
+        |schema, chunk| pair_batch(schema, chunk, details, passages).map_err(io),
+    )
 }
 
 /// Write group records as Parquet ([`group_schema`]).

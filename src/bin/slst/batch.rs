@@ -295,7 +295,8 @@ impl WithDetector for Run<'_> {
         let id = |d: usize| ids[d].as_str();
         let mut written = (0, 0);
         output::write_atomically(&args.out, |w| {
-            written.0 = output::write_pairs(w, detector, &result, format, args.blocks, leave_out)?;
+            let nested = (args.blocks, args.min_shared_words.is_some());
+            written.0 = output::write_pairs(w, detector, &result, format, nested, leave_out)?;
             Ok(())
         })?;
         if let (Some(path), Some(format)) = (&args.groups, groups_format) {
