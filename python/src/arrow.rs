@@ -49,6 +49,55 @@ pub(crate) fn pair_table<E: serde::Serialize>(
     .map_err(|e| e.to_string())
 }
 
+/// The columns of `slst batch`'s Parquet pairs (`passages`: with a shared-passage criterion)
+/// as a Spark SQL schema (DDL), so that the Spark job writes its pairs in the same columns
+/// from the same lines: strings, doubles, counts as BIGINT (Spark has no unsigned integer),
+/// lists as ARRAY and records as STRUCT.
+#[cfg(feature = "arrow")]
+#[pyfunction]
+#[pyo3(signature = (passages = false))]
+pub(crate) fn pair_columns_ddl(passages: bool) -> PyResult<String> {
+    use arrow_schema::{DataType, Field};
+    fn ddl(t: &DataType) -> PyResult<String> {
+        let fields = |fields: &mut dyn Iterator<Item = &Field>| -> PyResult<String> {
+            let typed: PyResult<Vec<String>> = fields
+                .map(|f| Ok(format!("{}: {}", f.name(), ddl(f.data_type())?)))
+                .collect();
+            Ok(typed?.join(", "))
+        };
+        Ok(match t {
+            DataType::Utf8 => "STRING".into(),
+            DataType::Float64 => "DOUBLE".into(),
+            DataType::UInt64 => "BIGINT".into(),
+            DataType::List(item) | DataType::FixedSizeList(item, _) => {
+                format!("ARRAY<{}>", ddl(item.data_type())?)
+            }
+            DataType::Struct(f) => format!("STRUCT<{}>", fields(&mut f.iter().map(|f| &**f))?),
+            other => {
+                return Err(crate::SlstError::new_err(format!(
+                    "no Spark type for the pair column type {other}"
+                )));
+            }
+        })
+    }
+    let schema = slst::batch::arrow::pair_schema(false, passages);
+    let columns: PyResult<Vec<String>> = schema
+        .fields()
+        .iter()
+        .map(|f| Ok(format!("{} {}", f.name(), ddl(f.data_type())?)))
+        .collect();
+    Ok(columns?.join(", "))
+}
+
+/// Without the feature: an error where the columns are asked for.
+#[cfg(not(feature = "arrow"))]
+#[pyfunction]
+#[pyo3(signature = (passages = false))]
+pub(crate) fn pair_columns_ddl(passages: bool) -> PyResult<String> {
+    let _ = passages;
+    Err(crate::SlstError::new_err(NO_ARROW))
+}
+
 /// Dropped records as a table of the library's dropped schema.
 #[cfg(feature = "arrow")]
 pub(crate) fn dropped_table(

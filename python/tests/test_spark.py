@@ -294,6 +294,21 @@ def test_the_job_keeps_the_pairs_sharing_a_passage_as_slst_batch_does(spark, tmp
     by_passage = [line for line in expected if '"decided_by":"passage"' in line]
     assert len(by_passage) >= 30 and all('"passages":[{' in line for line in expected)
     assert record["pairs"] == len(expected) and record["min_shared_words"] == 40
+    # The Parquet pairs hold the columns of slst batch's Parquet pairs, the passages among them.
+    table = spark.read.parquet(str(out / "pairs.parquet"))
+    assert table.columns == [
+        "a", "b", "method", "resemblance", "containment_a", "containment_b", "block_count",
+        "matched_sentences", "template", "decided_by", "stopwords_a", "stopwords_b", "passages",
+    ]
+    rows = sorted(
+        (r.asDict(recursive=True) for r in table.collect()), key=lambda r: (r["a"], r["b"])
+    )
+    wanted = sorted((json.loads(line) for line in expected), key=lambda r: (r["a"], r["b"]))
+    assert len(rows) == len(wanted)
+    for row, want in zip(rows, wanted):
+        assert {k: v for k, v in row.items() if v is not None} == {
+            k: v for k, v in want.items() if v is not None
+        }
     if mode == "robust":
         # Many of them the rule's join does not find (without the join of seeds, the job keeps
         # 93 of these 149 pairs): the join of seeds finds every one.

@@ -26,7 +26,8 @@ The job, stage by stage (each a Spark stage of its own, timed in the run record)
 5. **clusters**: connected components of the pairs, by min-label propagation with joins.
 
 Outputs in ``--out``: ``pairs.jsonl/`` (the lines of ``slst batch``, ordered by input
-position), ``pairs.parquet/``, ``clusters.jsonl/`` and ``clusters.parquet/`` (``id``,
+position), ``pairs.parquet/`` (the columns of ``slst batch``'s Parquet pairs, read from those
+lines with the library's schema), ``clusters.jsonl/`` and ``clusters.parquet/`` (``id``,
 ``cluster``: the id of the cluster's earliest document), ``bad.jsonl/`` and ``run.json``
 (counts, per-stage seconds, shuffle bytes, peak memory).
 

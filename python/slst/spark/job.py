@@ -175,7 +175,7 @@ def run(
     peak_python = max(peak_python, verified.rss or 0.0)
 
     with stages("write_pairs"):
-        _write_pairs(pairs, out)
+        _write_pairs(pairs, out, min_shared_words is not None)
 
     with stages("clusters"):
         labels = _write_clusters(spark, pairs, good, out, record)
@@ -332,16 +332,15 @@ def _verified(spark, candidates, good, method, mode, params, rule, containment, 
     ).persist(StorageLevel.MEMORY_AND_DISK)
 
 
-def _write_pairs(pairs, out: str) -> None:
-    """The pairs in input order, as JSON lines and as Parquet."""
+def _write_pairs(pairs, out: str, passages: bool) -> None:
+    """The pairs in input order, as JSON lines and as Parquet: the columns of ``slst batch``'s
+    Parquet pairs (with ``passages``, a run with a shared-passage criterion, also theirs), the
+    library's schema read from each line."""
     from pyspark.sql import functions as F
 
     ordered = pairs.orderBy("a", "b")
     ordered.select(F.col("line").alias("value")).write.mode("overwrite").text(f"{out}/pairs.jsonl")
-    fields = F.from_json(
-        "line",
-        "a STRING, b STRING, resemblance DOUBLE, containment_a DOUBLE, containment_b DOUBLE",
-    )
+    fields = F.from_json("line", slst._slst.pair_columns_ddl(passages))
     ordered.select(fields.alias("p")).select("p.*").write.mode("overwrite").parquet(
         f"{out}/pairs.parquet"
     )
