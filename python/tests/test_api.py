@@ -361,5 +361,9 @@ def test_min_shared_words_finds_short_passages_as_slst_batch_does(tmp_path):
     (a0, a1), (b0, b1) = pairs[1].passages[0]
     assert texts[pairs[1].a][a0:a1] == texts[pairs[1].b][b0:b1]
     assert texts[pairs[1].a][a0:a1].startswith("God said, “Let there be lights".encode("utf-8"))
+    # The comparison's passage shares each of its 118 words, as `slst compare` counts them.
+    text = dict(docs)
+    (p,) = slst.compare(text[pairs[1].a], text[pairs[1].b]).passages
+    assert p.shared_words == 118 and p.similarity == 1.0
     with pytest.raises(slst.SlstError, match="only its blocks locate passages"):
         slst.pairs(docs, method="shingle", min_shared_words=60)
