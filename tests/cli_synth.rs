@@ -208,36 +208,16 @@ fn pastes_are_found_at_the_decision_with_reuse_at_any_length() {
     // The sweep thresholds the score and does not move.
     assert_eq!(alone["sweep"], with["sweep"]);
     // Refused where it cannot be honoured: a method without blocks, text-alignment truth.
-    let o = slst_in(
-        dir.path(),
-        &[
-            "eval",
-            "p.trec",
-            "--truth",
-            "p.trec.truth.tsv",
-            "--method",
-            "shingle",
-            "--min-shared-words",
-            "40",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("only its blocks locate passages"));
-    let o = slst_in(
-        dir.path(),
-        &[
-            "eval",
-            "p.trec",
-            "--truth",
-            "p.trec.truth.tsv",
-            "--truth-format",
-            "alignment",
-            "--min-shared-words",
-            "40",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--min-shared-words"));
+    let refused = |flags: [&str; 2]| {
+        let mut args = vec!["eval", "p.trec", "--truth", "p.trec.truth.tsv"];
+        args.extend(flags);
+        args.extend(["--min-shared-words", "40"]);
+        let o = slst_in(dir.path(), &args);
+        assert_eq!(o.status.code(), Some(2));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    assert!(refused(["--method", "shingle"]).contains("only its blocks locate passages"));
+    assert!(refused(["--truth-format", "alignment"]).contains("--min-shared-words"));
 }
 
 #[test]

@@ -57,14 +57,16 @@ pub(crate) fn pair_table<E: serde::Serialize>(
 #[pyfunction]
 #[pyo3(signature = (passages = false))]
 pub(crate) fn pair_columns_ddl(passages: bool) -> PyResult<String> {
-    use arrow_schema::{DataType, Field};
+    use arrow_schema::{DataType, Fields};
+    /// `name<sep>type, …`: a struct's fields take `: `, the top level a space.
+    fn typed(fields: &Fields, sep: &str) -> PyResult<String> {
+        let typed: PyResult<Vec<String>> = fields
+            .iter()
+            .map(|f| Ok(format!("{}{sep}{}", f.name(), ddl(f.data_type())?)))
+            .collect();
+        Ok(typed?.join(", "))
+    }
     fn ddl(t: &DataType) -> PyResult<String> {
-        let fields = |fields: &mut dyn Iterator<Item = &Field>| -> PyResult<String> {
-            let typed: PyResult<Vec<String>> = fields
-                .map(|f| Ok(format!("{}: {}", f.name(), ddl(f.data_type())?)))
-                .collect();
-            Ok(typed?.join(", "))
-        };
         Ok(match t {
             DataType::Utf8 => "STRING".into(),
             DataType::Float64 => "DOUBLE".into(),
@@ -72,7 +74,7 @@ pub(crate) fn pair_columns_ddl(passages: bool) -> PyResult<String> {
             DataType::List(item) | DataType::FixedSizeList(item, _) => {
                 format!("ARRAY<{}>", ddl(item.data_type())?)
             }
-            DataType::Struct(f) => format!("STRUCT<{}>", fields(&mut f.iter().map(|f| &**f))?),
+            DataType::Struct(fields) => format!("STRUCT<{}>", typed(fields, ": ")?),
             other => {
                 return Err(crate::SlstError::new_err(format!(
                     "no Spark type for the pair column type {other}"
@@ -80,13 +82,10 @@ pub(crate) fn pair_columns_ddl(passages: bool) -> PyResult<String> {
             }
         })
     }
-    let schema = slst::batch::arrow::pair_schema(false, passages);
-    let columns: PyResult<Vec<String>> = schema
-        .fields()
-        .iter()
-        .map(|f| Ok(format!("{} {}", f.name(), ddl(f.data_type())?)))
-        .collect();
-    Ok(columns?.join(", "))
+    typed(
+        slst::batch::arrow::pair_schema(false, passages).fields(),
+        " ",
+    )
 }
 
 /// Without the feature: an error where the columns are asked for.
