@@ -204,11 +204,11 @@ fn tsv_and_csv_outputs() {
     assert_eq!(
         tsv.lines().next().unwrap(),
         "a\tb\tmethod\tresemblance\tcontainment_a\tcontainment_b\tblock_count\t\
-         matched_sentences\ttemplate\tdecided_by\tstopwords_a\tstopwords_b"
+         matched_sentences\ttemplate\tdecided_by\tcondition\tstopwords_a\tstopwords_b"
     );
     assert_eq!(
         tsv.lines().nth(1).unwrap(),
-        "nested/copy.txt\torig.txt\tslst\t1\t1\t1\t1\t24\t\trule\t\t"
+        "nested/copy.txt\torig.txt\tslst\t1\t1\t1\t1\t24\t\trule\trule\t\t"
     );
     let o = slst_in(
         dir.path(),
@@ -225,7 +225,7 @@ fn tsv_and_csv_outputs() {
     let csv = String::from_utf8(o.stdout).unwrap();
     assert_eq!(
         csv.lines().nth(1).unwrap(),
-        "nested/copy.txt,orig.txt,slst,1,1,1,1,24,,rule,,"
+        "nested/copy.txt,orig.txt,slst,1,1,1,1,24,,rule,rule,,"
     );
 }
 

@@ -1,6 +1,6 @@
-//! `decided_by`: every comparison names the condition of the decision that decided it, in
-//! `compare --json` and its text, and in the pair records of `slst batch` (JSON lines and the
-//! flat formats). Pairs written by hand after Reuters-21578 notices and stories, each checked by
+//! `decided_by`: every comparison names the check of the decision that decided it, and
+//! `condition` the named condition that check belongs to, in `compare --json` and its text, and
+//! in the pair records of `slst batch` (JSON lines and the flat formats). Pairs written by hand after Reuters-21578 notices and stories, each checked by
 //! reading: which condition should decide it, and that turning that condition off changes the
 //! name.
 
@@ -173,7 +173,20 @@ fn decided(dir: &std::path::Path, a: &str, b: &str, flags: &[&str]) -> (bool, St
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let name = v["decided_by"].as_str().unwrap().to_string();
+    assert_eq!(v["condition"], condition_of(&name), "{v}");
     (v["duplicate"].as_bool().unwrap(), name)
+}
+
+/// The named condition each check belongs to, written out by hand (docs/methods.md).
+fn condition_of(check: &str) -> &str {
+    match check {
+        "blocks" => "resemblance",
+        "figures-in-blocks" | "figures-in-documents" | "other-figures" => "figures-differ",
+        "headline-leads" | "headline-edits" | "other-words" | "headline-subjects" => {
+            "parties-differ"
+        }
+        other => other,
+    }
 }
 
 /// A pair, its decision and what decides it; the flags that turn that condition off, and what
@@ -274,7 +287,7 @@ fn compare_says_what_decided_in_its_text_and_other_methods_name_their_rule() {
     ));
     assert!(
         text.contains("note: the same words around other figures")
-            && text.contains("\ndecided by: other-figures\n"),
+            && text.contains("\ndecided by: other-figures, condition figures-differ\n"),
         "{text}"
     );
 }
@@ -318,23 +331,19 @@ fn batch_pair_records_carry_what_decided_them() {
     );
     // A loose match is no template: not reported.
     assert_eq!(name("metals-firm.txt", "metals-weak.txt"), None);
-    // Templates carry their refusal, duplicates an accepting clause.
+    // Templates carry their refusal, duplicates an accepting clause; each its condition.
     for r in &records {
-        let refused = !["resemblance", "containment", "blocks", "words"]
-            .contains(&r["decided_by"].as_str().unwrap());
+        let check = r["decided_by"].as_str().unwrap();
+        let refused = !["resemblance", "containment", "blocks", "words"].contains(&check);
         assert_eq!(r.get("template").is_some(), refused, "{r}");
-        assert_eq!(
-            r.as_object()
-                .unwrap()
-                .keys()
-                .next_back()
-                .map(String::as_str),
-            Some("decided_by")
-        );
+        assert_eq!(r["condition"], condition_of(check), "{r}");
+        let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys[keys.len() - 2..], ["decided_by", "condition"]);
     }
     let tsv = run(&["--out-format", "tsv"]);
     let rows: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
-    assert_eq!(rows[0][9], "decided_by");
+    assert_eq!((rows[0][9], rows[0][10]), ("decided_by", "condition"));
+    assert!(rows[1..].iter().all(|r| r[10] == condition_of(r[9])));
     assert_eq!(rows.len(), records.len() + 1);
     let mut from_tsv: Vec<&str> = rows[1..].iter().map(|r| r[9]).collect();
     let mut from_jsonl: Vec<&str> = records

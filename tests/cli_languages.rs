@@ -370,7 +370,7 @@ fn batch_pair_records_name_each_documents_list_with_auto() {
     let tsv = batch("auto", "auto.tsv");
     let mut rows: Vec<&str> = tsv.lines().collect();
     assert!(
-        rows[0].ends_with("\tdecided_by\tstopwords_a\tstopwords_b"),
+        rows[0].ends_with("\tdecided_by\tcondition\tstopwords_a\tstopwords_b"),
         "{tsv}"
     );
     rows.sort();

@@ -84,7 +84,13 @@ enum Cell {
 fn table_cell(column: &str, text: &str) -> Cell {
     let numeric = !matches!(
         column,
-        "a" | "b" | "method" | "template" | "decided_by" | "stopwords_a" | "stopwords_b"
+        "a" | "b"
+            | "method"
+            | "template"
+            | "decided_by"
+            | "condition"
+            | "stopwords_a"
+            | "stopwords_b"
     );
     match text {
         "" => Cell::Empty,
@@ -154,7 +160,7 @@ fn tsv_and_csv_carry_the_json_lines_flat_fields() {
     let md5 = batch(d, "c", "p.tsv", &["--method", "md5"]);
     assert_eq!(
         md5.lines().nth(1),
-        Some("copy.txt\torig.txt\tmd5\t1\t\t\t\t\t\trule\t\t")
+        Some("copy.txt\torig.txt\tmd5\t1\t\t\t\t\t\trule\trule\t\t")
     );
     // With `auto`, each document's list in the last two columns.
     assert!(same_rows_in_every_format(d, clough, &["--stopwords", "auto"]) > 20);
@@ -163,7 +169,7 @@ fn tsv_and_csv_carry_the_json_lines_flat_fields() {
     let tsv = batch(d, "c", "p.tsv", &["--templates", "report"]);
     let templates = tsv
         .lines()
-        .filter(|l| l.ends_with("one template for another day?\tother-figures\t\t"))
+        .filter(|l| l.ends_with("one template for another day?\tother-figures\tfigures-differ\t\t"))
         .count();
     assert!(templates >= 2 && templates < n, "{tsv}");
 }

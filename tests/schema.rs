@@ -246,7 +246,7 @@ fn the_schemas_refuse_what_slst_does_not_write() {
     let mut s = Schemas::new();
     let pair = serde_json::json!({"a": "x", "b": "y", "method": "slst", "resemblance": 0.5,
         "containment_a": 1.0, "containment_b": null, "block_count": 1, "matched_sentences": 2,
-        "decided_by": "resemblance"});
+        "decided_by": "resemblance", "condition": "resemblance"});
     let group = serde_json::json!({"group": 1, "method": "slst", "kind": "exact", "size": 2,
         "min_resemblance": 1.0, "documents": ["x", "y"]});
     assert_eq!(s.check("pair", &pair), Ok(()));
@@ -262,6 +262,11 @@ fn the_schemas_refuse_what_slst_does_not_write() {
     let mut unnamed = pair.clone();
     unnamed["decided_by"] = "luck".into();
     assert!(s.check("pair", &unnamed).is_err());
+    let mut unfolded = pair.clone();
+    unfolded["condition"] = "figures-in-documents".into();
+    assert!(s.check("pair", &unfolded).is_err());
+    unfolded.as_object_mut().unwrap().remove("condition");
+    assert!(s.check("pair", &unfolded).is_err());
     let mut lone = pair.clone();
     lone.as_object_mut().unwrap().remove("matched_sentences");
     assert!(s.check("pair", &lone).is_err());
@@ -291,4 +296,15 @@ fn the_schemas_name_every_condition_that_decides_a_pair() {
         .map(|d| d.name())
         .collect();
     assert_eq!(listed, names);
+    let conditions: Vec<&str> = common["$defs"]["condition"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let names: Vec<&str> = slst::method::Condition::ALL
+        .iter()
+        .map(|c| c.name())
+        .collect();
+    assert_eq!(conditions, names);
 }

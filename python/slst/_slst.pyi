@@ -77,6 +77,7 @@ class Comparison:
     note: Optional[str]
     template: Optional[str]
     decided_by: str
+    condition: str
     blocks: List[Block]
     passages: Optional[List[Passage]]
     json: str
@@ -98,6 +99,7 @@ class Pair:
     duplicate: bool
     template: Optional[str]
     decided_by: str
+    condition: str
     passages: Optional[List[Tuple[Tuple[int, int], Tuple[int, int]]]]
     json: str
     def to_json(self) -> str: ...

@@ -71,9 +71,12 @@ pub struct Comparison {
     /// Why the pair is a template and not a duplicate, when the method refused it as one
     /// (robust SL+ST: one text filled with other figures, one notice for another party).
     template: Option<String>,
-    /// The condition of the decision that decided the pair (`resemblance`, `containment`, a
+    /// The check of the decision that decided the pair (`resemblance`, `containment`, a
     /// refusal such as `other-figures`, …; docs/methods.md).
     decided_by: String,
+    /// The named condition that check belongs to (`resemblance`, `figures-differ`,
+    /// `parties-differ`, …; docs/methods.md).
+    condition: String,
     /// The blocks (SL+ST; empty for the other methods).
     blocks: Vec<Py<Block>>,
     /// The passages (when asked for and the method has blocks), else None.
@@ -123,6 +126,7 @@ pub(crate) struct Compared {
     note: Option<String>,
     template: Option<String>,
     decided_by: String,
+    condition: String,
     blocks: Vec<SpanData>,
     passages: Option<Vec<SpanData>>,
 }
@@ -140,6 +144,7 @@ impl Compared {
             note: record.note.clone(),
             template: record.template.clone(),
             decided_by: record.decided_by.name().to_string(),
+            condition: record.condition.name().to_string(),
             blocks: record
                 .blocks
                 .iter()
@@ -231,6 +236,7 @@ impl Compared {
             note: self.note,
             template: self.template,
             decided_by: self.decided_by,
+            condition: self.condition,
             blocks,
             passages,
             json: self.json,

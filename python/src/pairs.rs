@@ -39,10 +39,13 @@ pub struct Pair {
     /// Why the pair is a template and not a duplicate, for a pair reported as one
     /// (`rule="templates"`).
     template: Option<String>,
-    /// The condition of the method's decision that decided the pair (`resemblance`,
+    /// The check of the method's decision that decided the pair (`resemblance`,
     /// `containment`, a refusal such as `other-figures`, …; docs/methods.md), or `passage`
     /// for a pair kept only by the passage it shares (`min_shared_words`).
     decided_by: String,
+    /// The named condition that check belongs to (`resemblance`, `figures-differ`,
+    /// `parties-differ`, …; docs/methods.md).
+    condition: String,
     /// With `min_shared_words`: the passages in which the two share at least that many words,
     /// each `((a_start, a_end), (b_start, b_end))` in bytes of the UTF-8 texts; else None.
     passages: Option<Vec<PassageSpans>>,
@@ -108,6 +111,7 @@ impl WithDetector for RunCorpus {
                     duplicate: c.duplicate,
                     template: record.template.map(str::to_string),
                     decided_by: record.decided_by.name().to_string(),
+                    condition: record.condition.name().to_string(),
                     passages: p.passages.as_ref().map(|ps| {
                         ps.iter()
                             .map(|x| ((x.a_span[0], x.a_span[1]), (x.b_span[0], x.b_span[1])))
@@ -194,7 +198,7 @@ impl Pairs {
     /// Every pair of the run as a `pyarrow.Table` (whether or not iterated), with the columns
     /// of `slst batch`'s Parquet output: `a`, `b`, `method`, `resemblance`,
     /// `containment_a`, `containment_b`, `block_count`, `matched_sentences`, `template`,
-    /// `decided_by`.
+    /// `decided_by`, `condition`, `stopwords_a`, `stopwords_b`.
     fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.table.to_pyarrow(py, "Pairs.to_arrow()")
     }

@@ -166,7 +166,9 @@ def test_the_pair_check_screens_out_a_template_filled_twice_and_keeps_a_copy():
     copy = a.replace("a Fed spokesman said", "the spokesman for the Fed said")
     d = slst.Detector("slst", "robust")
     sa, sb, sc = (d.sketch(t) for t in (a, b, copy))
-    assert d.verify(sa, sb).decided_by == "figures-in-documents" and not d.verify(sa, sb).duplicate
+    refused = d.verify(sa, sb)
+    assert (refused.decided_by, refused.condition) == ("figures-in-documents", "figures-differ")
+    assert not refused.duplicate
     assert d.verify(sa, sc).duplicate
     units = [d.witness_keys(s)[1] for s in (sa, sb, sc)]
     va, vb, vc = (d.pair_check_values(s) for s in (sa, sb, sc))
@@ -288,13 +290,18 @@ def test_templates_are_reported_as_slst_batch_reports_them_on_reuters(reuters_js
     assert all(not p.duplicate and json.loads(p.to_json())["template"] == p.template for p in templates)
     # Each pair names what decided it, as its line does: a refusal for a template.
     assert all(json.loads(p.to_json())["decided_by"] == p.decided_by for p in pairs)
+    assert all(json.loads(p.to_json())["condition"] == p.condition for p in pairs)
     assert {p.decided_by for p in pairs if p.duplicate} <= {"resemblance", "containment", "blocks", "words"}
     assert "other-figures" in {p.decided_by for p in templates}
+    # Each check belongs to one named condition; templates are refused for their figures or
+    # for another party, never for loose words.
+    assert {p.condition for p in templates} <= {"figures-differ", "parties-differ"}
+    assert {(p.decided_by, p.condition) for p in templates} >= {("other-figures", "figures-differ")}
     # compare names the same reason.
     texts = dict(docs())
     t = templates[0]
     c = slst.compare(texts[t.a], texts[t.b])
-    assert (c.template, c.decided_by) == (t.template, t.decided_by)
+    assert (c.template, c.decided_by, c.condition) == (t.template, t.decided_by, t.condition)
     # Templates join no cluster: the clusters are those of the duplicates alone.
     rows = [r.split("\t") for r in clusters.read_text().splitlines()[1:]]
     by_cluster = {}

@@ -123,8 +123,8 @@ def test_to_arrow_holds_the_values_of_the_json_lines():
     assert isinstance(arrow, pa.Table)
     assert arrow.column_names == [
         "a", "b", "method", "resemblance", "containment_a", "containment_b",
-        "block_count", "matched_sentences", "template", "decided_by", "stopwords_a",
-        "stopwords_b",
+        "block_count", "matched_sentences", "template", "decided_by", "condition",
+        "stopwords_a", "stopwords_b",
     ]
     assert arrow.num_rows == len(records) > 100
     rows = arrow.to_pylist()

@@ -298,7 +298,8 @@ def test_the_job_keeps_the_pairs_sharing_a_passage_as_slst_batch_does(spark, tmp
     table = spark.read.parquet(str(out / "pairs.parquet"))
     assert table.columns == [
         "a", "b", "method", "resemblance", "containment_a", "containment_b", "block_count",
-        "matched_sentences", "template", "decided_by", "stopwords_a", "stopwords_b", "passages",
+        "matched_sentences", "template", "decided_by", "condition", "stopwords_a", "stopwords_b",
+        "passages",
     ]
     rows = sorted(
         (r.asDict(recursive=True) for r in table.collect()), key=lambda r: (r["a"], r["b"])

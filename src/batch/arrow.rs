@@ -23,7 +23,9 @@ pub const BATCH_ROWS: usize = 65_536;
 
 /// The Arrow type of each flat pair column, in [`PAIR_COLUMNS`] order.
 fn flat_fields() -> Vec<Field> {
-    let types = [
+    // One type a column: the array's length is the columns' count, so a column added to
+    // `PAIR_COLUMNS` without its type here does not compile.
+    let types: [(DataType, bool); PAIR_COLUMNS.len()] = [
         (DataType::Utf8, false),
         (DataType::Utf8, false),
         (DataType::Utf8, false),
@@ -33,6 +35,7 @@ fn flat_fields() -> Vec<Field> {
         (DataType::UInt64, true),
         (DataType::UInt64, true),
         (DataType::Utf8, true),
+        (DataType::Utf8, false),
         (DataType::Utf8, false),
         (DataType::Utf8, true),
         (DataType::Utf8, true),
@@ -134,6 +137,7 @@ pub fn pair_batch<E: Serialize>(
         counts(chunk.iter().map(|r| r.matched_sentences)),
         strings(chunk.iter().map(|r| r.template)),
         strings(chunk.iter().map(|r| Some(r.decided_by.name()))),
+        strings(chunk.iter().map(|r| Some(r.condition.name()))),
         strings(chunk.iter().map(|r| r.stopwords_a)),
         strings(chunk.iter().map(|r| r.stopwords_b)),
     ];

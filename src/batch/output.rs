@@ -10,7 +10,7 @@ pub use super::summary::{BatchSummary, BoilerplateRecord};
 use super::{BatchResult, DuplicateGroup, DuplicateGroups, PairResult};
 use crate::error::{Error, Result};
 pub use crate::method::locate;
-use crate::method::{Comparison, DecidedBy, Detector, Evidence, Method};
+use crate::method::{Comparison, Condition, DecidedBy, Detector, Evidence, Method};
 
 /// The format of a pairs (or groups) file. Every format holds one record shape: a pairs file
 /// holds pair records only, a groups file group records only.
@@ -123,7 +123,7 @@ impl PairFormat {
 /// The flat columns of a pair record, in order: the columns of TSV, CSV and Parquet, and the
 /// JSON line's fields but the nested ones (`blocks`, `evidence`) and the `note` that comes with
 /// them. A column a record lacks is empty (`null` in Parquet).
-pub const PAIR_COLUMNS: [&str; 12] = [
+pub const PAIR_COLUMNS: [&str; 13] = [
     "a",
     "b",
     "method",
@@ -134,6 +134,7 @@ pub const PAIR_COLUMNS: [&str; 12] = [
     "matched_sentences",
     "template",
     "decided_by",
+    "condition",
     "stopwords_a",
     "stopwords_b",
 ];
@@ -159,8 +160,9 @@ pub struct PairBlock {
 /// One reported pair: `{"a","b","method","resemblance","containment_a","containment_b",
 /// "block_count","matched_sentences"}` plus, with details, `"blocks"` (SL+ST in either mode) or
 /// `"note"` and `"evidence"` (the other methods), `"template"` for a pair reported as a
-/// template ([`crate::method::PairRule::WithTemplates`]), and last `"decided_by"`, the condition
-/// of the method's decision that decided the pair ([`DecidedBy`]), then with the stop words
+/// template ([`crate::method::PairRule::WithTemplates`]), and last `"decided_by"`, the check
+/// of the method's decision that decided the pair ([`DecidedBy`]), and `"condition"`, the named
+/// condition it belongs to, then with the stop words
 /// `auto` `"stopwords_a"` and `"stopwords_b"`, the list chosen for each document. `a` is the
 /// earlier document. Methods other
 /// than SL+ST have no blocks: `block_count` is absent, and a containment they cannot define is
@@ -202,8 +204,10 @@ pub struct PairRecord<'a, E: Serialize> {
     /// passages of at least that many words the two share (JSON lines only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passages: Option<&'a [crate::align::Passage]>,
-    /// The condition of the method's decision that decided the pair.
+    /// The check of the method's decision that decided the pair.
     pub decided_by: DecidedBy,
+    /// The named condition that check belongs to ([`DecidedBy::condition`]).
+    pub condition: Condition,
     /// With the stop words `auto`: the id of the list chosen for a
     /// ([`crate::batch::SketchedCorpus::stopwords`]).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -252,6 +256,7 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
         PairRecord {
             passages: pair.passages.as_deref(),
             decided_by: pair.decided_by(),
+            condition: pair.decided_by().condition(),
             ..PairRecord::of(detector, a, b, &pair.comparison, details)
         }
     }
@@ -302,6 +307,7 @@ impl<'a, E: Evidence> PairRecord<'a, E> {
             template: c.template(),
             passages: None,
             decided_by: c.decided_by(),
+            condition: c.decided_by().condition(),
             stopwords_a: None,
             stopwords_b: None,
         }
@@ -478,6 +484,7 @@ impl<E: Serialize> PairRecord<'_, E> {
             count(self.matched_sentences),
             self.template.unwrap_or_default().to_string(),
             self.decided_by.name().to_string(),
+            self.condition.name().to_string(),
             self.stopwords_a.unwrap_or_default().to_string(),
             self.stopwords_b.unwrap_or_default().to_string(),
         ]

@@ -62,7 +62,7 @@ pub use self::blocks::{
     BlocksSketch, BlocksSketchView, equivalence, special_chars, weighted_jaccard,
 };
 pub use self::candidates::{BoilerplateBlock, CandidateSet, CandidateSource, Groups};
-pub use self::decided::DecidedBy;
+pub use self::decided::{Condition, DecidedBy};
 pub use self::md5::{Md5, Md5Config, Md5Evidence, Md5Params, Md5Sketch};
 pub use self::megashingle::{
     MegaShingle, MegaShingleConfig, MegaShingleEvidence, MegaShingleParams, MegaShingleSketch,

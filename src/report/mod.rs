@@ -17,7 +17,8 @@ use self::text::yes_no;
 use crate::align::Passage;
 use crate::document::{Document, Encoding};
 use crate::method::{
-    Comparison, DecidedBy, Detector, Evidence, FoundBlock, Method, Params, SentenceCounts,
+    Comparison, Condition, DecidedBy, Detector, Evidence, FoundBlock, Method, Params,
+    SentenceCounts,
 };
 
 /// The version of the output schema (`docs/schema.md`). Version 2: one comparison record for
@@ -217,7 +218,7 @@ impl Contained {
 
 /// The record of one comparison, for every method (`slst compare --json`, and each hit of
 /// `slst query --json`): `{"method","resemblance","containment_a","containment_b","duplicate",
-/// "decided_by","a","b",["matched_sentences","blocks"],["note"],"rule",["contained"],["evidence"],"params"}`.
+/// "decided_by","condition","a","b",["matched_sentences","blocks"],["note"],"rule",["contained"],["evidence"],"params"}`.
 ///
 /// A containment a method cannot define is `null`, and `note` says so. SL+ST (either mode)
 /// gives `matched_sentences` and `blocks`; every other method gives its `evidence`.
@@ -233,8 +234,10 @@ pub struct CompareRecord<'a, E: Serialize> {
     pub containment_b: Option<f64>,
     /// The decision.
     pub duplicate: bool,
-    /// The condition of the decision that decided the pair ([`DecidedBy`]).
+    /// The check of the decision that decided the pair ([`DecidedBy`]).
     pub decided_by: DecidedBy,
+    /// The named condition that check belongs to ([`DecidedBy::condition`]).
+    pub condition: Condition,
     /// Document A.
     pub a: DocumentSummary,
     /// Document B.
@@ -293,6 +296,7 @@ impl<'a, E: Evidence> CompareRecord<'a, E> {
             containment_b: s.containment_b,
             duplicate: comparison.duplicate,
             decided_by: comparison.decided_by(),
+            condition: comparison.decided_by().condition(),
             a: DocumentSummary::new(a.0, detector.sentence_counts(a.1))
                 .with_stopwords(a.0, &params),
             b: DocumentSummary::new(b.0, detector.sentence_counts(b.1))

@@ -146,13 +146,19 @@ impl<E: Serialize> CompareRecord<'_, E> {
         out
     }
 
-    /// `decided by: NAME (what it says)`; a refusal's note is the record's note, shown above.
+    /// `decided by: NAME[, condition CONDITION] (what it says)`: the condition when it is not
+    /// the check's own name; a refusal's note is the record's note, shown above.
     fn decided_by_line(&self) -> String {
         let d = self.decided_by;
-        if matches!(d, DecidedBy::Refused(_)) {
-            format!("decided by: {}\n", d.name())
+        let condition = if self.condition.name() == d.name() {
+            String::new()
         } else {
-            format!("decided by: {} ({})\n", d.name(), d.note())
+            format!(", condition {}", self.condition.name())
+        };
+        if matches!(d, DecidedBy::Refused(_)) {
+            format!("decided by: {}{condition}\n", d.name())
+        } else {
+            format!("decided by: {}{condition} ({})\n", d.name(), d.note())
         }
     }
 

@@ -426,6 +426,7 @@ impl WithDetector for Queries<'_> {
                     }
                     if h.by_passage {
                         r.decided_by = DecidedBy::Passage;
+                        r.condition = DecidedBy::Passage.condition();
                     }
                     match args.containment {
                         Some(theta) => r.with_containment_threshold(theta),

@@ -67,7 +67,7 @@ use serde::Serialize;
 
 use crate::document::Document;
 use crate::error::Result;
-use crate::method::CandidateSet;
+use crate::method::{CandidateSet, Condition};
 
 pub use self::comparison::{Refusal, RobustBlock, RobustComparison};
 pub use self::config::{RobustConfig, RobustParams, SlstMode};
@@ -150,54 +150,67 @@ impl Detector for RobustSlst {
         Params::Robust(self.config.params())
     }
 
+    /// The rule in words: the clauses that accept a pair, then the named conditions that refuse
+    /// one ([`crate::method::Condition`]), each with its checks at their settings.
     fn rule(&self) -> String {
         let c = &self.config;
-        let mut rule = format!("J ≥ {}", c.threshold);
+        let mut accept = vec![format!("J ≥ {}", c.threshold)];
         if c.contained > 0.0 {
-            rule.push_str(&format!(" or either contained ≥ {}", c.contained));
+            accept.push(format!("either contained ≥ {}", c.contained));
         }
-        let conditions = [
-            ("weighted J", c.min_weighted),
-            ("shared figures in blocks", c.min_figures),
-            ("shared figures", c.min_figure_containment),
-            ("word agreement", c.min_agreement),
-            ("shared terms", c.min_term_containment),
+        if c.vocabulary > 0.0 {
+            accept.push(format!("a block and the texts' terms J ≥ {}", c.vocabulary));
+        }
+        let below = |name: &str, least: f64| (least > 0.0).then(|| format!("{name} < {least}"));
+        let flashes: Vec<String> = [
+            c.flash_leads.then(|| "other first words".to_string()),
+            (c.flash_edits > 0).then(|| format!("{} words each the other lacks", c.flash_edits)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let figures = [
+            below("shared figures", c.min_figure_containment),
+            below("shared figures in blocks", c.min_figures),
+            (c.figure_swaps > 0).then(|| format!("other figures in {} places", c.figure_swaps)),
         ];
-        for (name, least) in conditions {
-            if least > 0.0 {
-                rule.push_str(&format!(", {name} ≥ {least}"));
+        let parties = [
+            below("shared terms", c.min_term_containment),
+            (!flashes.is_empty())
+                .then(|| format!("one-sentence documents with {}", flashes.join(" or "))),
+            c.headline_subjects
+                .then(|| "a headline naming what the other lacks".to_string()),
+        ];
+        let loose = [
+            below("weighted J", c.min_weighted),
+            below("word agreement", c.min_agreement),
+        ];
+        let mut refuse = Vec::new();
+        for (condition, checks, aside) in [
+            (Condition::FiguresDiffer, &figures[..], ""),
+            (Condition::PartiesDiffer, &parties[..], ""),
+            (Condition::LooseWords, &loose[..], "; not for the terms' J"),
+        ] {
+            let checks: Vec<&str> = checks.iter().flatten().map(String::as_str).collect();
+            if !checks.is_empty() {
+                let aside = if c.vocabulary > 0.0 { aside } else { "" };
+                refuse.push(format!(
+                    "{} ({}{aside})",
+                    condition.name(),
+                    checks.join(", or ")
+                ));
             }
+        }
+        let mut rule = accept.join(", or ");
+        if !refuse.is_empty() {
+            rule.push_str(&format!("; unless {}", refuse.join(", ")));
         }
         if c.matched_containment_from > 0
             && (c.min_figure_containment > 0.0 || c.min_term_containment > 0.0)
         {
             rule.push_str(&format!(
-                " (or in the blocks, from {} sentences at J ≥ {})",
+                "; shared figures and terms read in the blocks from {} sentences at J ≥ {}",
                 c.matched_containment_from, c.threshold
-            ));
-        }
-        if c.flash_leads {
-            rule.push_str(", one-sentence documents share a first word");
-        }
-        if c.flash_edits > 0 {
-            rule.push_str(&format!(
-                ", one-sentence documents do not each hold {} words the other lacks",
-                c.flash_edits
-            ));
-        }
-        if c.headline_subjects {
-            rule.push_str(", headlines name no subject the other lacks");
-        }
-        if c.figure_swaps > 0 {
-            rule.push_str(&format!(
-                ", fewer than {} places with other figures",
-                c.figure_swaps
-            ));
-        }
-        if c.vocabulary > 0.0 {
-            rule.push_str(&format!(
-                "; or a block and the texts' terms J ≥ {} with the checks on figures and headlines",
-                c.vocabulary
             ));
         }
         rule
