@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Ablation of the robust decision: each condition turned off, measured on four sources.
+"""Ablation of the robust decision: each check, and each named condition, turned off, measured
+on four sources.
 
     python3 scripts/ablation_decision.py [--corpora ../shared/corpora] [--out results]
                                          [--bin target/release/slst] [--only SOURCE,...]
 
-For the default decision and for each of its conditions turned off (its setting at the neutral
-value, one at a time; the flags are those of `slst --help-all`, "Method slst"), this measures:
+For the default decision, for each of its checks turned off (its setting at the neutral value,
+one at a time; the flags are those of `slst --help-all`, "Method slst") and for each named
+condition that refuses a pair (`figures-differ`, `parties-differ`: every check it holds turned
+off together), this measures:
 
 - reuters: Reuters-21578 (`slst batch` over the collection as JSON lines, as
   scripts/evaluate_judged_pairs.sh makes it). The pairs gained and lost against the default,
@@ -60,9 +63,17 @@ CONDITIONS = [
 # Conditions whose settings are off by default: nothing to turn off.
 OFF_BY_DEFAULT = [("figures-in-blocks", "min_figures 0"),
                   ("loose-words (weighted)", "min_weighted 0")]
+# The named conditions the refusals fold into (`condition` of each record; docs/methods.md,
+# "decided by"), each with its checks, turned off together.
+GROUPS = [
+    ("figures-differ", ["figures-in-documents", "other-figures"]),
+    ("parties-differ", ["headline-leads", "headline-edits", "other-words", "headline-subjects"]),
+]
+FLAGS = {n: flags for n, _, _, flags in CONDITIONS}
 ALL_OFF = [f for _, _, _, flags in CONDITIONS for f in flags]
 ROWS = [("default", None, [])] + [(n, n, flags) for n, _, _, flags in CONDITIONS] + [
-    ("every condition off (J ≥ θ alone)", None, ALL_OFF)]
+    (g, g, [f for c in checks for f in FLAGS[c]]) for g, checks in GROUPS
+] + [("every condition off (J ≥ θ alone)", None, ALL_OFF)]
 KINDS = ["last-paragraph", "every-nth", "delete", "insert", "reorder", "substitute", "paste",
          "boilerplate"]
 SGML = ["--format", "sgml", "--doc-tag", "REUTERS", "--id-attr", "NEWID"]
@@ -81,7 +92,13 @@ def batch_pairs(bin_, inputs, flags, work, name, templates=False):
     run(bin_, "batch", *inputs, "--out", out, "--out-format", "tsv", "-qq", *extra, *flags)
     with open(out, encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    return {tuple(sorted((r["a"], r["b"]))): r["decided_by"] for r in rows}
+    return {tuple(sorted((r["a"], r["b"]))): (r["decided_by"], r["condition"]) for r in rows}
+
+
+def tally(pairs):
+    """How many pairs each check and each named condition decides: {name: count}."""
+    return dict(Counter(d for d, _ in pairs.values()) + Counter(
+        c for d, c in pairs.values() if c != d))
 
 
 def judged_verdicts():
@@ -114,7 +131,7 @@ def reuters(bin_, corpora, work):
                        check=True, capture_output=True)
     inputs = [jsonl, "--format", "jsonl"]
     verdicts = judged_verdicts()
-    decides = Counter(batch_pairs(bin_, inputs, [], work, "reuters-templates", True).values())
+    decides = tally(batch_pairs(bin_, inputs, [], work, "reuters-templates", True))
     default = None
     rows = {}
     for label, _, flags in ROWS:
@@ -162,7 +179,7 @@ def changes_nothing(name, decides):
     no pair there (every pair it refuses is a template, so the batch run with templates
     reported counts it). Not `loose-words` (no template, not counted), nor the accepting clauses
     (`--matched-containment-from 0` also holds long documents to the headline check)."""
-    kinds = {n: k for n, k, _, _ in CONDITIONS}
+    kinds = {n: k for n, k, _, _ in CONDITIONS} | {g: "refuses" for g, _ in GROUPS}
     return kinds.get(name) == "refuses" and name != "loose-words" and not decides.get(name)
 
 
@@ -193,7 +210,7 @@ def labelled(bin_, corpora, work):
     decides = Counter()
     for name, _, inputs in sets:
         if inputs:
-            decides.update(batch_pairs(bin_, inputs, [], work, f"{name}-templates", True).values())
+            decides.update(tally(batch_pairs(bin_, inputs, [], work, f"{name}-templates", True)))
     rows = f1_rows(bin_, "labelled", [(n, args) for n, args, _ in sets], decides)
     return {"decides": dict(decides), "rows": rows, "sets": [s[0] for s in sets]}
 
@@ -205,7 +222,7 @@ def pan(bin_, corpora, work):
     inputs = [os.path.join(folder, "susp"), os.path.join(folder, "src")]
     base = lambda pairs: {tuple(sorted(os.path.basename(x) for x in p)): d  # noqa: E731
                           for p, d in pairs.items()}
-    decides = Counter(base(batch_pairs(bin_, inputs, [], work, "pan-templates", True)).values())
+    decides = tally(base(batch_pairs(bin_, inputs, [], work, "pan-templates", True)))
     rows = {}
     for label, _, flags in ROWS:
         pairs = set(base(batch_pairs(bin_, inputs, flags, work, "pan")))
@@ -227,7 +244,7 @@ def synthetic(bin_, corpora, work):
         made.append((kind, [corpus, "--truth", truth, "--positive", kind], corpus))
     decides = Counter()
     for kind, _, corpus in made:
-        decides.update(batch_pairs(bin_, [corpus], [], work, f"synth-{kind}", True).values())
+        decides.update(tally(batch_pairs(bin_, [corpus], [], work, f"synth-{kind}", True)))
     rows = f1_rows(bin_, "synthetic", [(k, args) for k, args, _ in made], decides)
     return {"decides": dict(decides), "rows": rows, "kinds": KINDS}
 
@@ -239,7 +256,7 @@ def verdicts(result):
     """Per condition and source: `earns`, `costs`, `no change`, or (Reuters) `undecided`: pairs
     change, but as many judged ones for the condition as against it."""
     out = {}
-    for name, _, _, _ in CONDITIONS:
+    for name in [n for n, _, _, _ in CONDITIONS] + [g for g, _ in GROUPS]:
         v = {}
         if "reuters" in result:
             r = result["reuters"]["rows"][name]
@@ -296,7 +313,13 @@ def markdown(result, kept):
         cells = [f"{v[name][s]} ({counted(s)})" for s in sources]
         lines.append(f"| `{name}` | `{setting}` | " + " | ".join(cells)
                      + f" | {v[name]['overall']} |")
-    lines += ["", "In brackets: the pairs the condition decides on that source. "
+    for name, checks in GROUPS:
+        cells = [f"{v[name][s]} ({result[s]['decides'].get(name, 0)})" for s in sources]
+        lines.append(f"| **`{name}`** | its checks: " + ", ".join(f"`{c}`" for c in checks)
+                     + " | " + " | ".join(cells) + f" | {v[name]['overall']} |")
+    lines += ["", "In bold: a named condition (`condition` of each record), its checks turned "
+              "off together. In brackets: the pairs the check or condition decides on that "
+              "source. "
               + "; ".join(f"`{n}` (`{s}`)" for n, s in OFF_BY_DEFAULT)
               + ": off by default, not measured.", ""]
     if "reuters" in result:
