@@ -137,6 +137,40 @@ fn union_sorted(mut keys: Vec<u64>, more: Vec<u64>) -> Vec<u64> {
     keys
 }
 
+/// Each named condition that refuses a pair, with its checks in force in words (none: off).
+fn refusals_in_words(c: &RobustConfig) -> [(Condition, Vec<String>); 3] {
+    let below = |name: &str, least: f64| (least > 0.0).then(|| format!("{name} < {least}"));
+    let flashes: Vec<String> = [
+        c.flash_leads.then(|| "other first words".to_string()),
+        (c.flash_edits > 0).then(|| format!("{} words each the other lacks", c.flash_edits)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let figures = [
+        below("shared figures", c.min_figure_containment),
+        below("shared figures in blocks", c.min_figures),
+        (c.figure_swaps > 0).then(|| format!("other figures in {} places", c.figure_swaps)),
+    ];
+    let parties = [
+        below("shared terms", c.min_term_containment),
+        (!flashes.is_empty())
+            .then(|| format!("one-sentence documents with {}", flashes.join(" or "))),
+        c.headline_subjects
+            .then(|| "a headline naming what the other lacks".to_string()),
+    ];
+    let loose = [
+        below("weighted J", c.min_weighted),
+        below("word agreement", c.min_agreement),
+    ];
+    let kept = |checks: [Option<String>; 3]| checks.into_iter().flatten().collect();
+    [
+        (Condition::FiguresDiffer, kept(figures)),
+        (Condition::PartiesDiffer, kept(parties)),
+        (Condition::LooseWords, loose.into_iter().flatten().collect()),
+    ]
+}
+
 impl Detector for RobustSlst {
     type Sketch = RobustProfile;
     type Evidence = RobustComparison;
@@ -161,46 +195,18 @@ impl Detector for RobustSlst {
         if c.vocabulary > 0.0 {
             accept.push(format!("a block and the texts' terms J ≥ {}", c.vocabulary));
         }
-        let below = |name: &str, least: f64| (least > 0.0).then(|| format!("{name} < {least}"));
-        let flashes: Vec<String> = [
-            c.flash_leads.then(|| "other first words".to_string()),
-            (c.flash_edits > 0).then(|| format!("{} words each the other lacks", c.flash_edits)),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        let figures = [
-            below("shared figures", c.min_figure_containment),
-            below("shared figures in blocks", c.min_figures),
-            (c.figure_swaps > 0).then(|| format!("other figures in {} places", c.figure_swaps)),
-        ];
-        let parties = [
-            below("shared terms", c.min_term_containment),
-            (!flashes.is_empty())
-                .then(|| format!("one-sentence documents with {}", flashes.join(" or "))),
-            c.headline_subjects
-                .then(|| "a headline naming what the other lacks".to_string()),
-        ];
-        let loose = [
-            below("weighted J", c.min_weighted),
-            below("word agreement", c.min_agreement),
-        ];
-        let mut refuse = Vec::new();
-        for (condition, checks, aside) in [
-            (Condition::FiguresDiffer, &figures[..], ""),
-            (Condition::PartiesDiffer, &parties[..], ""),
-            (Condition::LooseWords, &loose[..], "; not for the terms' J"),
-        ] {
-            let checks: Vec<&str> = checks.iter().flatten().map(String::as_str).collect();
-            if !checks.is_empty() {
-                let aside = if c.vocabulary > 0.0 { aside } else { "" };
-                refuse.push(format!(
-                    "{} ({}{aside})",
-                    condition.name(),
-                    checks.join(", or ")
-                ));
-            }
-        }
+        let refuse: Vec<String> = refusals_in_words(c)
+            .into_iter()
+            .filter(|(_, checks)| !checks.is_empty())
+            .map(|(condition, checks)| {
+                let aside = if condition == Condition::LooseWords && c.vocabulary > 0.0 {
+                    "; not for the terms' J"
+                } else {
+                    ""
+                };
+                format!("{} ({}{aside})", condition.name(), checks.join(", or "))
+            })
+            .collect();
         let mut rule = accept.join(", or ");
         if !refuse.is_empty() {
             rule.push_str(&format!("; unless {}", refuse.join(", ")));
