@@ -297,13 +297,14 @@ HAND = "<!-- Written by hand below this line; scripts/ablation_decision.py keeps
 def markdown(result, kept):
     v = result["verdicts"]
     sources = [s for s in SOURCES if s in result]
-    lines = ["# The robust decision, one condition at a time (issue 59)", "",
-             "Made by " + made_by(result["made"]) + ". Each row turns one condition of the default "
-             "decision off (its setting at the neutral value) and keeps the others; "
-             "*decides* is how many pairs the condition decides with the default settings "
-             "(`decided_by` over a batch run with `--templates report`; a loose match is no "
-             "template, so `loose-words` is not counted there). How each source is measured: "
-             "the docstring of `scripts/ablation_decision.py`.", "",
+    lines = ["# The robust decision, one check and one condition at a time (issue 59)", "",
+             "Made by " + made_by(result["made"]) + ". Each row turns one check of the default "
+             "decision off (its setting at the neutral value), or one named condition (all its "
+             "checks), and keeps the others; *decides* is how many pairs the check or condition "
+             "decides with the default settings (`decided_by` and `condition` over a batch run "
+             "with `--templates report`; a loose match is no template, so `loose-words` is not "
+             "counted there). How each source is measured: the docstring of "
+             "`scripts/ablation_decision.py`.", "",
              "## Verdicts", "",
              "| condition | setting | " + " | ".join(sources) + " | verdict |",
              "|---|---|" + "---|" * len(sources) + "---|"]
@@ -337,7 +338,7 @@ def markdown(result, kept):
             lines.append(f"| {label} | {x['pairs']} | {x['gained']} | {x['gained_yes']} / "
                          f"{x['gained_no']} | {x['lost']} | {x['lost_yes']} / {x['lost_no']} | "
                          f"{x['reported_yes']}/{x['reported_judged']} |")
-        lines += ["", "Default decisions by condition (with templates reported): "
+        lines += ["", "Default decisions by check and condition (with templates reported): "
                   + ", ".join(f"`{k}` {n}" for k, n in sorted(r["decides"].items(),
                                                              key=lambda kv: -kv[1])), ""]
     for source, what, key in (("labelled", "sets", "mean_f1"), ("synthetic", "kinds", "mean_f1")):
@@ -360,7 +361,7 @@ def markdown(result, kept):
         lines += ["", "Best F1 over the resemblance sweep: "
                   + ", ".join(f"{n} {b:.4f}" for n, b in best.items())
                   + (", the same in every row." if same else " (it changes between rows).")]
-        lines += ["Default decisions by condition: "
+        lines += ["Default decisions by check and condition: "
                   + ", ".join(f"`{k}` {n}" for k, n in sorted(r["decides"].items(),
                                                              key=lambda kv: -kv[1])), ""]
     if "pan" in result:
@@ -372,7 +373,7 @@ def markdown(result, kept):
         for label, _, _ in ROWS:
             x = r["rows"][label]
             lines.append(f"| {label} | {x['pairs']} | {x['tp']} | {x['fp']} | {x['f1']:.4f} |")
-        lines += ["", "Default decisions by condition: "
+        lines += ["", "Default decisions by check and condition: "
                   + ", ".join(f"`{k}` {n}" for k, n in sorted(r["decides"].items(),
                                                              key=lambda kv: -kv[1])), ""]
     lines += [HAND, kept]
