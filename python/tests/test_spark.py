@@ -233,6 +233,15 @@ def test_documents_are_read_in_partitions_of_a_few_megabytes(spark, tmp_path, mo
     assert spark.conf.get(setting) == before
 
 
+def test_the_jobs_own_session_compresses_its_shuffle_with_zstd_unless_told_otherwise():
+    from slst.spark.conf import session_settings
+
+    assert session_settings("--master local[2] pyspark-shell") == {
+        "spark.io.compression.codec": "zstd"}
+    told = "--conf spark.io.compression.codec=lz4 pyspark-shell"
+    assert "spark.io.compression.codec" not in session_settings(told)
+
+
 @pytest.mark.parametrize("mode", ["robust", "paper"])
 def test_the_job_equals_slst_batch_on_reuters(spark, tmp_path, reuters_jsonl, mode):
     out = tmp_path / "out"

@@ -25,7 +25,7 @@ from slst.spark.candidates import (
     with_sides,
 )
 from slst.spark.clusters import connected_components
-from slst.spark.conf import kept_on_disk, with_job_settings
+from slst.spark.conf import kept_on_disk, session_settings, with_job_settings
 from slst.spark.dedup import KEEP_POLICIES, write_deduplicated
 from slst.spark.documents import read_documents
 from slst.spark.metrics import Stages, _jvm_peak_mb, timed
@@ -468,6 +468,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         # In local mode the driver's JVM is the executor: Spark's 1 GB default runs out on
         # the robust mode's witness keys at 100,000 documents.
         builder = builder.config("spark.driver.memory", args.driver_memory)
+    if "PYSPARK_GATEWAY_PORT" not in os.environ:
+        # A session of the job's own, not spark-submit's (conf.SESSION_SETTINGS).
+        for name, value in session_settings(os.environ.get("PYSPARK_SUBMIT_ARGS", "")).items():
+            builder = builder.config(name, value)
     spark = builder.getOrCreate()
     try:
         record = run(
