@@ -4,7 +4,7 @@
 #
 #   scripts/bench_spark.sh [--corpus reuters|realistic-N|stress-N] [--mode robust|paper]
 #                          [--name NAME] [--corpora DIR] [--python PY] [--partitions N]
-#                          [--driver-memory M] [--peer text-dedup]
+#                          [--driver-memory M] [--peer text-dedup] [--spark-conf NAME=VALUE]...
 #
 #   --corpus  reuters (Reuters-21578 as JSON lines, scripts/peers/reuters_to_jsonl.py),
 #             realistic-N (scripts/make_synthetic.py N --kind realistic, seed 1: the scale
@@ -14,6 +14,8 @@
 #             default python3
 #   --partitions, --driver-memory   passed to the job (default: its own, a 4 GB heap and
 #             partitions of 4 MB of input, enough for robust mode at 100,000 realistic documents)
+#   --spark-conf NAME=VALUE   a Spark setting for slst's job, passed on as --conf (repeatable;
+#             e.g. spark.io.compression.codec=lz4, Spark's own codec, against the job's zstd)
 #   --peer text-dedup   then, in the same run, text-dedup 0.4.0's MinHash LSH job
 #             (text_dedup/minhash_spark.py, its defaults: threshold 0.7, 5-grams, 250
 #             permutations) on the same corpus as Parquet, local[2] and the job's driver memory;
@@ -31,7 +33,7 @@
 # record (command, run.json, the comparison with slst batch) to scripts/runs/<date>-NAME/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CORPUS=reuters MODE=robust NAME= CORPORA=../shared/corpora PY=python3 JOB_ARGS=() PEER=
+CORPUS=reuters MODE=robust NAME= CORPORA=../shared/corpora PY=python3 JOB_ARGS=() PEER= SPARK_CONF=
 while [ $# -gt 0 ]; do
   case "$1" in
     --corpus) CORPUS=$2; shift 2 ;;
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
     --python) PY=$2; shift 2 ;;
     --partitions|--driver-memory) JOB_ARGS+=("$1" "$2"); shift 2 ;;
     --peer) PEER=$2; shift 2 ;;
+    --spark-conf) SPARK_CONF="$SPARK_CONF --conf $2"; shift 2 ;;
     *) sed -n '2,33p' "$0"; exit 2 ;;
   esac
 done
@@ -67,7 +70,7 @@ RUN=scripts/runs/$(date +%Y-%m-%d)-$NAME
 OUT=bench-results/spark/$NAME
 rm -rf "$OUT"
 mkdir -p "$RUN" "$OUT"
-echo "scripts/bench_spark.sh --corpus $CORPUS --mode $MODE --name $NAME ${JOB_ARGS[*]}${PEER:+ --peer $PEER}" > "$RUN/command"
+echo "scripts/bench_spark.sh --corpus $CORPUS --mode $MODE --name $NAME ${JOB_ARGS[*]}${PEER:+ --peer $PEER}${SPARK_CONF//--conf/--spark-conf}" > "$RUN/command"
 # The machine's load (seconds depend on it, shuffle bytes do not), before and after each job.
 load() { echo "$1: $(uptime | sed 's/.*load average/load average/')" >> "$RUN/load.txt"; }
 rm -f "$RUN/load.txt" && load "before slst's job"
@@ -80,7 +83,7 @@ event_log_args() {
     "--conf spark.eventLog.logStageExecutorMetrics=true" \
     "--conf spark.executor.processTreeMetrics.enabled=true"
 }
-PYSPARK_SUBMIT_ARGS="$(event_log_args "$OUT.events") pyspark-shell" \
+PYSPARK_SUBMIT_ARGS="$(event_log_args "$OUT.events")$SPARK_CONF pyspark-shell" \
   /usr/bin/time -v "$PY" scripts/reap_tree.py "$PY" -m slst.spark "$INPUT" --out "$OUT" --mode "$MODE" \
   --master 'local[2]' "${JOB_ARGS[@]}" > "$OUT.log" 2> "$OUT.timev" || { tail -20 "$OUT.timev" >&2; exit 1; }
 # The record names the interpreter as python, not by its path on this machine.
