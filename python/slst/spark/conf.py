@@ -21,11 +21,12 @@ JOB_SETTINGS = {
 }
 
 
-#: Settings of a session the job builds for itself (`python -m slst.spark` in local mode),
-#: fixed when the session starts. Shuffle blocks compressed with zstd rather than Spark's lz4:
-#: on the realistic 100,000 documents the default mode's shuffle fell from 13.4 to 8.9 KB a
-#: document in the same time, the same pairs (docs/benchmarks-spark.md). A session of the caller's, or one
-#: spark-submit starts, keeps its own (pass `--conf spark.io.compression.codec=zstd` there).
+#: Settings of a session the job builds for itself (`python -m slst.spark`, not launched by
+#: spark-submit), fixed when the session starts. Shuffle blocks compressed with zstd rather
+#: than Spark's lz4: on the realistic 100,000 documents the default mode's shuffle fell from
+#: 13.4 to 8.9 KB a document in the same time, the same pairs (docs/benchmarks-spark.md). A
+#: session of the caller's, or one spark-submit starts, keeps its own (pass
+#: `--conf spark.io.compression.codec=zstd` there).
 SESSION_SETTINGS = {
     "spark.io.compression.codec": "zstd",
 }
