@@ -5,11 +5,11 @@
 //! Robust SL+ST names the clause that accepted a pair (`resemblance`, `containment`, `blocks`,
 //! `words`), the condition that refused it (one name per [`Refusal`]), or `below-threshold`.
 //! Every other method has one rule (the record's `rule`): `rule` when it holds, else
-//! `below-threshold`. Each name belongs to one of fewer, named *conditions* ([`DecidedBy::condition`],
-//! reported as `condition`): the clauses that accept a pair, and three that refuse one — the
-//! matched sentences agree only loosely in their words (`loose-words`), the two texts disagree in
-//! their figures (`figures-differ`), or they are one notice sent for another party, hour or day
-//! (`parties-differ`). The field names the *method's* decision: a pair a corpus run reports by
+//! `below-threshold`. Each name belongs to one of fewer, named *conditions*
+//! ([`DecidedBy::condition`], reported as `condition`): the clauses that accept a pair, and
+//! three that refuse one — the matched sentences agree only loosely in their words
+//! (`loose-words`), the two texts disagree in their figures (`figures-differ`), or they are one
+//! notice sent for another party, hour or day (`parties-differ`). The field names the *method's* decision: a pair a corpus run reports by
 //! another rule (`--containment`, every scored pair) may carry a refusal or `below-threshold`,
 //! but for one rule of the corpus run itself: a pair kept only because the two documents share
 //! at least so many words in one passage (`--min-shared-words`) is `passage`.
@@ -108,6 +108,19 @@ impl DecidedBy {
         )
     }
 
+    /// The named condition this check belongs to.
+    pub fn condition(self) -> Condition {
+        match self {
+            DecidedBy::Resemblance | DecidedBy::Blocks => Condition::Resemblance,
+            DecidedBy::Containment => Condition::Containment,
+            DecidedBy::Words => Condition::Words,
+            DecidedBy::Rule => Condition::Rule,
+            DecidedBy::Passage => Condition::Passage,
+            DecidedBy::Refused(r) => r.condition(),
+            DecidedBy::BelowThreshold => Condition::BelowThreshold,
+        }
+    }
+
     /// The name of a method with one rule: `rule` for a duplicate, else `below-threshold`.
     pub fn of_rule(duplicate: bool) -> DecidedBy {
         if duplicate {
@@ -179,21 +192,6 @@ impl Condition {
 impl Serialize for Condition {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())
-    }
-}
-
-impl DecidedBy {
-    /// The named condition this check belongs to.
-    pub fn condition(self) -> Condition {
-        match self {
-            DecidedBy::Resemblance | DecidedBy::Blocks => Condition::Resemblance,
-            DecidedBy::Containment => Condition::Containment,
-            DecidedBy::Words => Condition::Words,
-            DecidedBy::Rule => Condition::Rule,
-            DecidedBy::Passage => Condition::Passage,
-            DecidedBy::Refused(r) => r.condition(),
-            DecidedBy::BelowThreshold => Condition::BelowThreshold,
-        }
     }
 }
 
