@@ -93,17 +93,23 @@ def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(
         assert record["pairs"] <= record["screened_pairs"] <= record["candidate_pairs"]
 
 
-@pytest.mark.parametrize("max_df", [1000, 3])
-def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(spark, max_df):
+@pytest.mark.parametrize("max_df, extra", [(1000, None), (1000, 0), (3, None)])
+def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
+    spark, monkeypatch, max_df, extra
+):
     # The walk joins each document's cheapest units and assumes the rest witnessed; the pairs
     # it lets pass then have those units counted. So the candidates are exactly the pairs whose
     # units witnessed by the other document (a key both hold, lengths that fit), all of them
-    # counted, could satisfy the rule: here by brute force over every pair of the corpus. A
-    # key held by more than `max_df` documents is boilerplate and witnesses nothing.
+    # counted, could satisfy the rule: here by brute force over every pair of the corpus,
+    # whether the walk takes the fewest units (`extra` 0) or more (the job's own). A key held
+    # by more than `max_df` documents is boilerplate and witnesses nothing.
     import slst
     from slst.spark import candidates
     from slst.spark.job import _sketched
     from slst.spark.metrics import Stages
+
+    if extra is not None:
+        monkeypatch.setattr(candidates, "WALK_EXTRA", extra)
 
     cpu = Stages(spark).python_cpu
     docs = job.read_documents(spark, [str(CLOUGH)], "text", "id", "text", 256 << 20)
@@ -143,8 +149,12 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(spar
     expected = {pair for pair, k in zip(named, keep) if k}
     assert found == expected and dropped == len(boilerplate)
     assert (len(boilerplate) > 10) == (max_df < 1000)
-    # The walk alone lets many more pass: the count is what rules them out.
-    assert walked > 2 * len(expected) > (40 if max_df == 1000 else 8)
+    # Walking the fewest units, the walk alone lets many more pass: the count is what rules
+    # them out. Walking more lets fewer pass.
+    if extra == 0:
+        assert walked > 2 * len(expected) > 40
+    else:
+        assert walked >= len(expected) > (20 if max_df == 1000 else 4)
 
 
 def test_the_job_sees_exact_copies_and_boilerplate_as_slst_batch_does(spark, tmp_path):

@@ -19,6 +19,14 @@ from slst.spark.workers import (
 #: sending the pairs to every executor (16 bytes a pair); more are joined with a shuffle.
 BROADCAST_PAIRS = 4_000_000
 
+#: Units the witness join's walk takes beyond the fewest that must hold a witness of any pair
+#: (``slst.plan_walk``): a pair then passes the walk only with ``WALK_EXTRA + 1`` of its walked
+#: units witnessed, not one. Each unit more costs its keys' postings in the walk's exchange;
+#: each pair it rules out would have cost its document's unwalked rows in the count of the
+#: units assumed, and past ``BROADCAST_PAIRS`` a shuffle join. Which units are walked changes
+#: the work, never the candidates (docs/benchmarks-spark.md, "One unit more walked").
+WALK_EXTRA = 1
+
 #: A witness row carries its document's units in the bits above its unit's 24 and below the
 #: sign: a document of more units is refused.
 UNIT_BITS = 23
@@ -427,7 +435,7 @@ def _witness_slots(good, max_df: int):
 
 def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
     """Per document, persisted: ``(pos, units, walked, assumed)``, the units its walk takes
-    (``_plan_partition``), a unit costing the postings of its keys: each document counts
+    (``_plan_partition``, ``WALK_EXTRA`` beyond the fewest), a unit costing the postings of its keys: each document counts
     its own keys per unit where it lies, and only the keys held by two documents or more send
     their frequency back to it (a key held by one costs its one posting)."""
     from pyspark import StorageLevel
@@ -467,7 +475,7 @@ def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
     )
     return spark.createDataFrame(
         counted.join(held, "pos", "left").rdd.mapPartitions(
-            lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest))
+            lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest, WALK_EXTRA))
         ),
         plan_schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)  # read twice

@@ -269,9 +269,11 @@ def _unit_keys_partition(
 
 
 def _plan_partition(
-    rows: Iterable[Any], max_df: int, fewest: List[Optional[int]]
+    rows: Iterable[Any], max_df: int, fewest: List[Optional[int]], extra: int
 ) -> Iterator[Tuple[int, int, List[int], int]]:
-    """Per document, the units the witness join walks (``slst batch``'s own plan), what
+    """Per document, the units the witness join walks: the cheapest set that holds ``extra`` + 1
+    witnesses of every pair the rule could keep (with ``extra`` 0, the first walk of
+    ``slst batch``), or all of them when that set costs half their cost or more; what
     walking each costs being the postings of its keys: the document's witness keys per unit
     (``keys``) and the document frequency of each key it holds with another document
     (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed)``
@@ -285,7 +287,10 @@ def _plan_partition(
         for packed in r.slots or ():
             unit, df = packed >> 32, packed & 0xFFFF_FFFF
             cost[unit] += df - 1 if df <= max_df else -1
-        walked, assumed = slst.plan_walk(cost, fewest[n])
+        # A pair needs `fewest[n]` units in blocks; planned for `extra` fewer, the walk
+        # assumes `extra` fewer units witnessed, so a pair must have `extra` + 1 of the walked
+        # ones witnessed to pass.
+        walked, assumed = slst.plan_walk(cost, max(1, fewest[n] - extra))
         yield r.pos, n, [u for u in range(n) if walked[u]], assumed
 
 
