@@ -185,23 +185,12 @@ impl RobustSlst {
             .map(|p| p.corpus.as_deref())
             .collect::<Option<_>>()?;
         let n = views.len();
-        // Each document's first global sentence.
-        let first_unit = offsets(sketches.iter().map(|p| p.len()));
-        // Documents and sentences are numbered below 2³¹.
-        if n >= 1 << 31 || first_unit[n] >= 1 << 31 {
-            return None;
-        }
-        // Documents in (size, index) order: each key's postings follow it, so that the
-        // postings after a document's own hold only documents at least as long, and each pair
-        // is found from its shorter document, which needs the larger share of its sentences in
-        // blocks (module docs).
-        let sizes: Vec<usize> = sketches.iter().map(|p| p.len()).collect();
-        let mut by_size: Vec<u32> = (0..n as u32).collect();
-        by_size.sort_unstable_by_key(|&d| (sizes[d as usize], d));
-        let mut rank = vec![0u32; n];
-        for (r, &d) in by_size.iter().enumerate() {
-            rank[d as usize] = r as u32;
-        }
+        let Layout {
+            sizes,
+            first_unit,
+            by_size,
+            rank,
+        } = Layout::of(sketches)?;
         // Single keys per class of sentences when the corpus repeats its sentences enough,
         // else per sentence among the slots.
         let classes = Classes::new(
@@ -214,33 +203,9 @@ impl RobustSlst {
             min_class_size,
         );
         let singles = classes.is_none();
-        // A document's slots are listed again wherever they are needed (here, in the passes of
-        // the postings, and once per walk), against ~16 bytes per slot kept; only where their
-        // keys are read are they hashed. Here they are counted.
-        let slot_counts: Vec<usize> = (0..n)
-            .into_par_iter()
-            .map(|d| views[d].each_join_slot(self, sketches[d], singles, |_| true, |_, _, _| ()))
-            .collect();
-        let first_slot = offsets(slot_counts.iter().copied());
-        // Postings are numbered in u32 below NONE.
-        if first_slot[n] >= NONE as usize {
-            return None;
-        }
-        // The lengths as the slots give them: the corpus's own longest sentence, not the
-        // setting, so that profiles kept under another setting still pack exactly.
-        let longest = sketches
-            .par_iter()
-            .flat_map_iter(|p| p.sentences.iter().map(|s| s.length))
-            .max()
-            .unwrap_or(0);
-        let packing = Packing::new(if pack { n } else { usize::MAX }, longest.into());
-        let Postings {
-            after,
-            holders,
-            lengths,
-            cost,
-            mut left_out,
-        } = self.postings(
+        let first_slot = self.slot_offsets(sketches, &views, singles)?;
+        let packing = packing_of(sketches, pack);
+        let mut postings: Postings = self.postings(
             sketches,
             &views,
             &first_slot,
@@ -251,9 +216,12 @@ impl RobustSlst {
             singles,
             &packing,
         );
-        let single_left_out = classes.as_ref().map_or(&[][..], |k| &k.left_out[..]);
-        let capped = left_out.len() + single_left_out.len();
-        left_out.extend_from_slice(single_left_out);
+        // Boilerplate keys, the single keys' among them when those are kept per class.
+        let left_out = &mut postings.left_out;
+        if let Some(k) = &classes {
+            left_out.extend_from_slice(&k.left_out);
+        }
+        let capped = left_out.len();
         left_out.par_sort_unstable();
 
         let config = &self.config;
@@ -281,18 +249,18 @@ impl RobustSlst {
             views: &views,
             first_slot: &first_slot,
             first_unit: &first_unit,
-            after: &after,
-            holders: &holders,
-            lengths: &lengths,
+            after: &postings.after,
+            holders: &postings.holders,
+            lengths: &postings.lengths,
             packing: &packing,
-            cost: &cost,
+            cost: &postings.cost,
             classes: classes.as_ref(),
             rank: &rank,
             by_size: &by_size,
             admits,
             bound_cost,
             fold_visits,
-            left_out: &left_out,
+            left_out: &postings.left_out,
         };
         let mut pairs: Vec<(usize, usize)> = (0..n)
             .into_par_iter()
@@ -302,6 +270,78 @@ impl RobustSlst {
         pairs.par_sort_unstable();
         Some((pairs, capped))
     }
+
+    /// Each document's first global slot, and one past the last: a document's slots are listed
+    /// again wherever they are needed (in the passes of the postings, and once per walk),
+    /// against ~16 bytes per slot kept; only where their keys are read are they hashed. Here
+    /// they are counted. `None` when postings, numbered in u32 below [`NONE`], would not fit.
+    fn slot_offsets(
+        &self,
+        sketches: &[&RobustProfile],
+        views: &[&CorpusView],
+        singles: bool,
+    ) -> Option<Vec<usize>> {
+        let slot_counts: Vec<usize> = (0..views.len())
+            .into_par_iter()
+            .map(|d| views[d].each_join_slot(self, sketches[d], singles, |_| true, |_, _, _| ()))
+            .collect();
+        let first_slot = offsets(slot_counts.iter().copied());
+        (first_slot[views.len()] < NONE as usize).then_some(first_slot)
+    }
+}
+
+/// Where a corpus's documents and sentences lie, for the join.
+struct Layout {
+    /// Kept sentences per document.
+    sizes: Vec<usize>,
+    /// Each document's first global sentence, and one past the last.
+    first_unit: Vec<usize>,
+    /// Documents in (size, index) order: each key's postings follow it, so that the postings
+    /// after a document's own hold only documents at least as long, and each pair is found
+    /// from its shorter document, which needs the larger share of its sentences in blocks
+    /// (module docs).
+    by_size: Vec<u32>,
+    /// Each document's place in that order.
+    rank: Vec<u32>,
+}
+
+impl Layout {
+    /// `None` when documents or sentences, numbered below 2³¹, are too many.
+    fn of(sketches: &[&RobustProfile]) -> Option<Layout> {
+        let n = sketches.len();
+        let sizes: Vec<usize> = sketches.iter().map(|p| p.len()).collect();
+        let first_unit = offsets(sizes.iter().copied());
+        if n >= 1 << 31 || first_unit[n] >= 1 << 31 {
+            return None;
+        }
+        let mut by_size: Vec<u32> = (0..n as u32).collect();
+        by_size.sort_unstable_by_key(|&d| (sizes[d as usize], d));
+        let mut rank = vec![0u32; n];
+        for (r, &d) in by_size.iter().enumerate() {
+            rank[d as usize] = r as u32;
+        }
+        Some(Layout {
+            sizes,
+            first_unit,
+            by_size,
+            rank,
+        })
+    }
+}
+
+/// How the postings hold their lengths: by the corpus's own longest sentence, not the
+/// setting, so that profiles kept under another setting still pack exactly; unpacked when
+/// `pack` is off ([`Tuning::pack`]).
+fn packing_of(sketches: &[&RobustProfile], pack: bool) -> Packing {
+    let longest = sketches
+        .par_iter()
+        .flat_map_iter(|p| p.sentences.iter().map(|s| s.length))
+        .max()
+        .unwrap_or(0);
+    Packing::new(
+        if pack { sketches.len() } else { usize::MAX },
+        longest.into(),
+    )
 }
 
 /// The union of two sorted lists without repeats, sorted, without repeats.
