@@ -196,19 +196,7 @@ impl RobustSlst {
     fn profile_with(&self, doc: &Document, scratch: &mut Scratch) -> RobustProfile {
         let text = &doc.text;
         let stopwords = self.config.stopwords.for_text(text);
-        let mut profile = RobustProfile {
-            id: doc.id.clone(),
-            sentences: Vec::new(),
-            skipped_empty: 0,
-            dropped_long: 0,
-            windows: Vec::new(),
-            figures: Box::default(),
-            lead: None,
-            subject: Box::default(),
-            figure_runs: Box::default(),
-            terms: TermList::Ids(Box::default()),
-            corpus: None,
-        };
+        let mut profile = RobustProfile::empty(doc.id.clone());
         let Scratch {
             units,
             sentence_of,
@@ -237,14 +225,8 @@ impl RobustSlst {
             .then(|| stopwords.stemmer())
             .flatten()
             .map(Stems::new);
-        // The headline — the first sentence that holds a term — and which of its terms the
-        // rest of the text writes as a name.
-        let mut headline: Option<u32> = None;
-        headline_terms.clear();
-        named.clear();
-        // Runs of figures between two words: the word before the run, the run's hash.
-        figure_runs.clear();
-        let (mut before, mut run) = (0u64, None::<u64>);
+        let mut headline = Headline::new(headline_terms, named);
+        let mut runs = FigureRuns::new(figure_runs);
         self.units(text, units, sentence_of, glued);
         sentences.clear();
         let mut windows = Vec::new();
@@ -252,47 +234,21 @@ impl RobustSlst {
             let span = span.clone();
             terms.clear();
             // The headline's terms that this unit writes capitalised, not first in the unit
-            // (by their place in `headline_terms`).
+            // (by their place in the headline's terms).
             capitalised.clear();
             let unit_text = &text[span.clone()];
-            let after_headline = headline.is_some_and(|h| h != sentence);
+            let after_headline = headline.precedes(sentence);
             // Each term: a word, or a number read as its value (`text::figures`).
             let mut take = |r: Range<usize>, term: &Term| {
-                // A fraction's parts belong to its number (`6-1/4` is `6.25`): inside a run
-                // they are no words around it. (A percent or scale word is one: the same rate
-                // table filled for another day reads `5.85 pct` in both.)
-                let part = matches!(term, Term::Word(w) if *w == text::figures::PART);
-                let (id, digits) = match term {
-                    Term::Figure { key, digits } => (marked_term_id(key, true), *digits),
-                    Term::Word(word) => {
-                        // `Figures` gives as words only words that read as no number, so a
-                        // word is a figure (`is_figure_word`) when it has a digit.
-                        let digits = word.bytes().any(|c| c.is_ascii_digit());
-                        debug_assert_eq!(digits, is_figure_word(word));
-                        let id = match &mut stemmer {
-                            Some(s) => marked_term_id(s.stem(word), digits),
-                            None => marked_term_id(word, digits),
-                        };
-                        (id, digits)
-                    }
-                };
+                let (id, digits) = id_of(term, &mut stemmer);
                 if is_figure(id) {
                     figures.push(id);
                 }
-                // Runs are of figures written in digits: a cardinal written out is a word
-                // (`an hundred and twenty` against `one hundred twenty` is one figure).
-                if is_figure(id) && digits {
-                    run = Some(mix(run.unwrap_or(FIGURE_RUN), id));
-                } else if !(part && run.is_some()) {
-                    if let Some(r) = run.take() {
-                        figure_runs.push((mix(before, id), r));
-                    }
-                    before = id;
-                }
+                runs.note(id, digits, term);
                 if after_headline
                     && r.start > 0
                     && unit_text[r.clone()].starts_with(char::is_uppercase)
-                    && let Ok(k) = headline_terms.binary_search(&id)
+                    && let Some(k) = headline.place_of(id)
                 {
                     capitalised.push(k);
                 }
@@ -305,18 +261,7 @@ impl RobustSlst {
                 }
             });
             numbers.finish(&mut take);
-            if !terms.is_empty() && headline.is_none_or(|h| h == sentence) {
-                headline = Some(sentence);
-                headline_terms.extend(terms.iter().map(|t| t.0));
-                headline_terms.sort_unstable();
-                headline_terms.dedup();
-                named.resize(headline_terms.len(), false);
-            } else if !capitalised.is_empty() && unit_text.contains(char::is_lowercase) {
-                // Capitals in running text (not an all-capitals line) mark a name.
-                for &k in capitalised.iter() {
-                    named[k] = true;
-                }
-            }
+            headline.note(sentence, terms, unit_text, capitalised);
             let length = terms.len();
             if length == 0 {
                 profile.skipped_empty += 1;
@@ -334,33 +279,189 @@ impl RobustSlst {
                 }
             }
         }
-        if let Some(r) = run {
-            figure_runs.push((mix(before, END_OF_TEXT), r));
-        }
+        runs.end();
         figures.sort_unstable();
         figures.dedup();
         profile.figures = figures.as_slice().into();
         figure_runs.sort_unstable();
         figure_runs.dedup();
         profile.figure_runs = figure_runs.as_slice().into();
-        profile.subject = headline_terms
+        profile.subject = headline.subject();
+        profile.keep(sentences, sentence_terms, windows, window_terms);
+        profile
+    }
+}
+
+/// A term's id, and whether it is written in digits: a figure read as its value, or a word
+/// (stemmed when `stemmer` is given).
+#[inline]
+fn id_of(term: &Term, stemmer: &mut Option<Stems>) -> (u64, bool) {
+    match term {
+        Term::Figure { key, digits } => (marked_term_id(key, true), *digits),
+        Term::Word(word) => {
+            // `Figures` gives as words only words that read as no number, so a word is a
+            // figure (`is_figure_word`) when it has a digit.
+            let digits = word.bytes().any(|c| c.is_ascii_digit());
+            debug_assert_eq!(digits, is_figure_word(word));
+            let id = match stemmer {
+                Some(s) => marked_term_id(s.stem(word), digits),
+                None => marked_term_id(word, digits),
+            };
+            (id, digits)
+        }
+    }
+}
+
+/// The runs of figures written in digits between two words ([`RobustProfile::figure_runs`]),
+/// as a profile's terms come: the word before the current run, and the run's hash so far.
+struct FigureRuns<'a> {
+    out: &'a mut Vec<(u64, u64)>,
+    before: u64,
+    run: Option<u64>,
+}
+
+impl<'a> FigureRuns<'a> {
+    fn new(out: &'a mut Vec<(u64, u64)>) -> Self {
+        out.clear();
+        FigureRuns {
+            out,
+            before: 0,
+            run: None,
+        }
+    }
+
+    /// The next term, its id and whether it is written in digits.
+    #[inline]
+    fn note(&mut self, id: u64, digits: bool, term: &Term) {
+        // A fraction's parts belong to its number (`6-1/4` is `6.25`): inside a run they are
+        // no words around it. (A percent or scale word is one: the same rate table filled for
+        // another day reads `5.85 pct` in both.)
+        let part = matches!(term, Term::Word(w) if *w == text::figures::PART);
+        // Runs are of figures written in digits: a cardinal written out is a word (`an
+        // hundred and twenty` against `one hundred twenty` is one figure).
+        if is_figure(id) && digits {
+            self.run = Some(mix(self.run.unwrap_or(FIGURE_RUN), id));
+        } else if !(part && self.run.is_some()) {
+            if let Some(r) = self.run.take() {
+                self.out.push((mix(self.before, id), r));
+            }
+            self.before = id;
+        }
+    }
+
+    /// The text's end: a run still open ends there.
+    fn end(self) {
+        if let Some(r) = self.run {
+            self.out.push((mix(self.before, END_OF_TEXT), r));
+        }
+    }
+}
+
+/// The headline — the first sentence that holds a term — and which of its terms the rest of
+/// the text writes as a name ([`RobustProfile::subject`]).
+struct Headline<'a> {
+    /// The headline's sentence, once one holds a term.
+    sentence: Option<u32>,
+    /// Its terms, sorted, distinct.
+    terms: &'a mut Vec<u64>,
+    /// Per term: written as a name in the rest of the text.
+    named: &'a mut Vec<bool>,
+}
+
+impl<'a> Headline<'a> {
+    fn new(terms: &'a mut Vec<u64>, named: &'a mut Vec<bool>) -> Self {
+        terms.clear();
+        named.clear();
+        Headline {
+            sentence: None,
+            terms,
+            named,
+        }
+    }
+
+    /// Whether `sentence` comes after the headline.
+    fn precedes(&self, sentence: u32) -> bool {
+        self.sentence.is_some_and(|h| h != sentence)
+    }
+
+    /// The place of a headline term among its terms.
+    #[inline]
+    fn place_of(&self, id: u64) -> Option<usize> {
+        self.terms.binary_search(&id).ok()
+    }
+
+    /// A unit of `sentence` with its `terms`: the headline's (its first, or another unit of
+    /// its sentence), or one after it writing the headline's terms at `capitalised` as names.
+    fn note(
+        &mut self,
+        sentence: u32,
+        terms: &[(u64, usize)],
+        unit_text: &str,
+        capitalised: &[usize],
+    ) {
+        if !terms.is_empty() && self.sentence.is_none_or(|h| h == sentence) {
+            self.sentence = Some(sentence);
+            self.terms.extend(terms.iter().map(|t| t.0));
+            self.terms.sort_unstable();
+            self.terms.dedup();
+            self.named.resize(self.terms.len(), false);
+        } else if !capitalised.is_empty() && unit_text.contains(char::is_lowercase) {
+            // Capitals in running text (not an all-capitals line) mark a name.
+            for &k in capitalised {
+                self.named[k] = true;
+            }
+        }
+    }
+
+    /// What the headline names: its figures, and its terms of two or more characters written
+    /// as names.
+    fn subject(&self) -> Box<[u64]> {
+        self.terms
             .iter()
-            .zip(named.iter())
+            .zip(self.named.iter())
             .filter(|&(&t, &name)| is_figure(t) || (name && term_chars(t) > 1))
             .map(|(&t, _)| t)
-            .collect();
+            .collect()
+    }
+}
+
+impl RobustProfile {
+    /// A profile of no unit, for a document of this id.
+    fn empty(id: String) -> Self {
+        RobustProfile {
+            id,
+            sentences: Vec::new(),
+            skipped_empty: 0,
+            dropped_long: 0,
+            windows: Vec::new(),
+            figures: Box::default(),
+            lead: None,
+            subject: Box::default(),
+            figure_runs: Box::default(),
+            terms: TermList::Ids(Box::default()),
+            corpus: None,
+        }
+    }
+
+    /// Keeps the units made and their terms: the sentences', then the windows'.
+    fn keep(
+        &mut self,
+        sentences: &[RobustSentence],
+        mut sentence_terms: Vec<u64>,
+        mut windows: Vec<RobustSentence>,
+        window_terms: &[u64],
+    ) {
         // A corpus run keeps every profile: each keeps what it holds and no spare room
         // (grown by doubling, a third of the sentences' room was spare on synthetic corpora).
-        profile.sentences = sentences.as_slice().to_vec();
+        self.sentences = sentences.to_vec();
         let offset = sentence_terms.len() as u32;
         for w in &mut windows {
             w.first_term += offset;
         }
         windows.shrink_to_fit();
-        profile.windows = windows;
+        self.windows = windows;
         sentence_terms.extend_from_slice(window_terms);
-        profile.set_ids(sentence_terms.into());
-        profile
+        self.set_ids(sentence_terms.into());
     }
 }
 
