@@ -200,135 +200,19 @@ impl RobustSlst {
         else {
             return (Vec::new(), 0);
         };
-        let n = words.len();
-        // Documents in (size, index) order, and each one's place in it.
-        let mut order: Vec<u32> = (0..n as u32)
-            .filter(|&d| !words[d as usize].prefix.is_empty())
-            .collect();
-        order.sort_unstable_by_key(|&d| (words[d as usize].size, d));
-        let mut place = vec![u32::MAX; n];
-        for (k, &d) in order.iter().enumerate() {
-            place[d as usize] = k as u32;
-        }
-        // Postings: (term, place, position in the prefix), sorted; each term's list follows
-        // document size. A document is looked up only by larger ones (of two as large, later
-        // ones), so it is indexed by its shorter *middle* prefix ([`RobustSlst::indexed`]).
-        let mut postings: Vec<(u32, u32, u32)> = order
-            .par_iter()
-            .flat_map_iter(|&d| {
-                let p = place[d as usize];
-                let indexed = self.indexed(words[d as usize]).iter();
-                (0u32..).zip(indexed).map(move |(j, &t)| (t, p, j))
-            })
-            .collect();
-        postings.par_sort_unstable();
-        let terms = postings.last().map_or(0, |x| x.0 as usize + 1);
-        let mut start = vec![0u32; terms + 1];
-        for &(t, ..) in &postings {
-            start[t as usize + 1] += 1;
-        }
-        for t in 0..terms {
-            start[t + 1] += start[t];
-        }
-        // Each posting, in place, as the lookups read it: (place, position in the prefix,
-        // vocabulary size), list after list; the sizes beside the places, so that a lookup
-        // reads them in order rather than at each place.
-        postings
-            .par_iter_mut()
-            .for_each(|p| *p = (p.1, p.2, words[order[p.1 as usize] as usize].size));
-        let list = |t: u32| match start.get(t as usize..t as usize + 2) {
-            Some(&[from, to]) => &postings[from as usize..to as usize],
-            _ => &[],
-        };
-        // What the checks of a pair read of each document, by place, side by side: a pair
-        // reads one record per document instead of following its profile's pointers.
-        let sides: Vec<Side> = order
-            .par_iter()
-            .map(|&d| {
-                let w = words[d as usize];
-                let indexed = self.indexed(w);
-                Side {
-                    size: w.size,
-                    indexed: indexed.len() as u32,
-                    last: indexed.last().copied(),
-                    buckets: w.buckets,
-                }
-            })
-            .collect();
-        let cap = max_df.min(WORD_DF);
-        let capped = (0..terms as u32).filter(|&t| list(t).len() > cap).count();
-        let v = self.config.vocabulary;
-        let mut pairs: Vec<(usize, usize)> = order
+        let join = WordJoin::new(self, sketches, &words, admits, max_df.min(WORD_DF));
+        let terms = join.start.len() - 1;
+        let capped = (0..terms as u32)
+            .filter(|&t| join.list(t).len() > join.cap)
+            .count();
+        let mut pairs: Vec<(usize, usize)> = join
+            .order
             .par_iter()
             .map_init(
-                || (vec![0u32; order.len()], Vec::new()),
+                || (vec![0u32; join.order.len()], Vec::new()),
                 |(count, touched), &x| {
-                    let (wx, px) = (words[x as usize], place[x as usize]);
-                    let least = v * f64::from(wx.size) - 1e-9;
-                    // Prefix terms of x left out so far: any of them may be shared, uncounted.
-                    let mut skipped = 0u32;
-                    for (i, &t) in (0u32..).zip(wx.prefix.iter()) {
-                        let postings = list(t);
-                        if postings.len() > cap {
-                            skipped += 1;
-                            continue;
-                        }
-                        // Documents before x whose sizes could fit.
-                        let lo = postings.partition_point(|&(_, _, sy)| f64::from(sy) < least);
-                        let hi = postings.partition_point(|&(k, _, _)| k < px);
-                        for &(k, j, sy) in postings.get(lo..hi).unwrap_or_default() {
-                            let c = &mut count[k as usize];
-                            if *c == PRUNED {
-                                continue;
-                            }
-                            if *c == 0 {
-                                touched.push(k);
-                            }
-                            // The terms both hold after this one lie past it in both (the
-                            // positional filter, Xiao et al. 2008): if even all of those could
-                            // not make the overlap, the pair is out. Those before it were
-                            // counted, but for the ones left out.
-                            let later = (wx.size - i - 1).min(sy - j - 1);
-                            let most = f64::from(*c + skipped + 1 + later);
-                            *c = if most >= self.overlap_needed(wx.size, sy) {
-                                *c + 1
-                            } else {
-                                PRUNED
-                            };
-                        }
-                    }
-                    let vocabulary = std::cell::OnceCell::new();
-                    let mut found = Vec::new();
-                    for k in touched.drain(..) {
-                        let shared = std::mem::take(&mut count[k as usize]);
-                        if shared == PRUNED {
-                            continue;
-                        }
-                        let side = &sides[k as usize];
-                        if f64::from(wx.buckets.most_shared(&side.buckets))
-                            < self.overlap_needed(wx.size, side.size)
-                            || !self.overlap_may_reach_by(
-                                (wx.size, wx.prefix.len() as u32, wx.prefix.last().copied()),
-                                (side.size, side.indexed, side.last),
-                                (shared + skipped) as usize,
-                            )
-                        {
-                            continue;
-                        }
-                        let y = order[k as usize] as usize;
-                        let (a, b) = ((x as usize).min(y), (x as usize).max(y));
-                        if admits(a, b)
-                            && self.max_matched(sketches[a], sketches[b]) != Some(0)
-                            && RobustProfile::vocabulary_jaccard(
-                                sketches[x as usize],
-                                sketches[y],
-                                &vocabulary,
-                            ) >= v
-                        {
-                            found.push((a, b));
-                        }
-                    }
-                    found
+                    let skipped = join.probe(x, count, touched);
+                    join.confirm(x, skipped, count, touched)
                 },
             )
             .flatten_iter()
@@ -371,6 +255,190 @@ impl RobustSlst {
         let v = self.config.vocabulary;
         let len = prefix_len(w.size as usize, 2.0 * v / (1.0 + v));
         &w.prefix[..len.min(w.prefix.len())]
+    }
+}
+
+/// The word join of a prepared corpus ([`RobustSlst::word_pairs`]): its postings and what
+/// each pair's checks read.
+struct WordJoin<'a> {
+    detector: &'a RobustSlst,
+    sketches: &'a [&'a RobustProfile],
+    words: &'a [&'a Words],
+    admits: &'a (dyn Fn(usize, usize) -> bool + Sync),
+    /// Prefix terms held by more documents are left out.
+    cap: usize,
+    /// Documents with a prefix in (size, index) order, and each one's place in it (else
+    /// `u32::MAX`).
+    order: Vec<u32>,
+    place: Vec<u32>,
+    /// Per term, where its postings start, and one past the last term's.
+    start: Vec<u32>,
+    /// Each posting, as the lookups read it: (place, position in the prefix, vocabulary size),
+    /// list after list, each list in document order; the sizes beside the places, so that a
+    /// lookup reads them in order rather than at each place.
+    postings: Vec<(u32, u32, u32)>,
+    /// What the checks of a pair read of each document, by place, side by side: a pair reads
+    /// one record per document instead of following its profile's pointers.
+    sides: Vec<Side>,
+}
+
+impl<'a> WordJoin<'a> {
+    fn new(
+        detector: &'a RobustSlst,
+        sketches: &'a [&'a RobustProfile],
+        words: &'a [&'a Words],
+        admits: &'a (dyn Fn(usize, usize) -> bool + Sync),
+        cap: usize,
+    ) -> Self {
+        let n = words.len();
+        let mut order: Vec<u32> = (0..n as u32)
+            .filter(|&d| !words[d as usize].prefix.is_empty())
+            .collect();
+        order.sort_unstable_by_key(|&d| (words[d as usize].size, d));
+        let mut place = vec![u32::MAX; n];
+        for (k, &d) in order.iter().enumerate() {
+            place[d as usize] = k as u32;
+        }
+        // Postings: (term, place, position in the prefix), sorted; each term's list follows
+        // document size. A document is looked up only by larger ones (of two as large, later
+        // ones), so it is indexed by its shorter *middle* prefix ([`RobustSlst::indexed`]).
+        let mut postings: Vec<(u32, u32, u32)> = order
+            .par_iter()
+            .flat_map_iter(|&d| {
+                let p = place[d as usize];
+                let indexed = detector.indexed(words[d as usize]).iter();
+                (0u32..).zip(indexed).map(move |(j, &t)| (t, p, j))
+            })
+            .collect();
+        postings.par_sort_unstable();
+        let terms = postings.last().map_or(0, |x| x.0 as usize + 1);
+        let mut start = vec![0u32; terms + 1];
+        for &(t, ..) in &postings {
+            start[t as usize + 1] += 1;
+        }
+        for t in 0..terms {
+            start[t + 1] += start[t];
+        }
+        postings
+            .par_iter_mut()
+            .for_each(|p| *p = (p.1, p.2, words[order[p.1 as usize] as usize].size));
+        let sides: Vec<Side> = order
+            .par_iter()
+            .map(|&d| {
+                let w = words[d as usize];
+                let indexed = detector.indexed(w);
+                Side {
+                    size: w.size,
+                    indexed: indexed.len() as u32,
+                    last: indexed.last().copied(),
+                    buckets: w.buckets,
+                }
+            })
+            .collect();
+        WordJoin {
+            detector,
+            sketches,
+            words,
+            admits,
+            cap,
+            order,
+            place,
+            start,
+            postings,
+            sides,
+        }
+    }
+
+    /// The postings of term `t`.
+    fn list(&self, t: u32) -> &[(u32, u32, u32)] {
+        match self.start.get(t as usize..t as usize + 2) {
+            Some(&[from, to]) => &self.postings[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+
+    /// Looks document `x`'s prefix terms up among the documents before it whose sizes could
+    /// fit, counting in `count` (by place) the terms each shares, or marking it [`PRUNED`], and
+    /// listing in `touched` the places counted; returns the prefix terms left out.
+    fn probe(&self, x: u32, count: &mut [u32], touched: &mut Vec<u32>) -> u32 {
+        let (wx, px) = (self.words[x as usize], self.place[x as usize]);
+        let least = self.detector.config.vocabulary * f64::from(wx.size) - 1e-9;
+        // Prefix terms of x left out so far: any of them may be shared, uncounted.
+        let mut skipped = 0u32;
+        for (i, &t) in (0u32..).zip(wx.prefix.iter()) {
+            let postings = self.list(t);
+            if postings.len() > self.cap {
+                skipped += 1;
+                continue;
+            }
+            // Documents before x whose sizes could fit.
+            let lo = postings.partition_point(|&(_, _, sy)| f64::from(sy) < least);
+            let hi = postings.partition_point(|&(k, _, _)| k < px);
+            for &(k, j, sy) in postings.get(lo..hi).unwrap_or_default() {
+                let c = &mut count[k as usize];
+                if *c == PRUNED {
+                    continue;
+                }
+                if *c == 0 {
+                    touched.push(k);
+                }
+                // The terms both hold after this one lie past it in both (the positional
+                // filter, Xiao et al. 2008): if even all of those could not make the overlap,
+                // the pair is out. Those before it were counted, but for the ones left out.
+                let later = (wx.size - i - 1).min(sy - j - 1);
+                let most = f64::from(*c + skipped + 1 + later);
+                *c = if most >= self.detector.overlap_needed(wx.size, sy) {
+                    *c + 1
+                } else {
+                    PRUNED
+                };
+            }
+        }
+        skipped
+    }
+
+    /// The pairs of `x` with the documents `probe` counted (clearing their counts) that pass
+    /// the checks on prefixes and buckets, `admits`, and the rule's: `(a, b)`, `a < b`.
+    fn confirm(
+        &self,
+        x: u32,
+        skipped: u32,
+        count: &mut [u32],
+        touched: &mut Vec<u32>,
+    ) -> Vec<(usize, usize)> {
+        let (detector, wx) = (self.detector, self.words[x as usize]);
+        let vocabulary = std::cell::OnceCell::new();
+        let mut found = Vec::new();
+        for k in touched.drain(..) {
+            let shared = std::mem::take(&mut count[k as usize]);
+            if shared == PRUNED {
+                continue;
+            }
+            let side = &self.sides[k as usize];
+            if f64::from(wx.buckets.most_shared(&side.buckets))
+                < detector.overlap_needed(wx.size, side.size)
+                || !detector.overlap_may_reach_by(
+                    (wx.size, wx.prefix.len() as u32, wx.prefix.last().copied()),
+                    (side.size, side.indexed, side.last),
+                    (shared + skipped) as usize,
+                )
+            {
+                continue;
+            }
+            let y = self.order[k as usize] as usize;
+            let (a, b) = ((x as usize).min(y), (x as usize).max(y));
+            if (self.admits)(a, b)
+                && detector.max_matched(self.sketches[a], self.sketches[b]) != Some(0)
+                && RobustProfile::vocabulary_jaccard(
+                    self.sketches[x as usize],
+                    self.sketches[y],
+                    &vocabulary,
+                ) >= detector.config.vocabulary
+            {
+                found.push((a, b));
+            }
+        }
+        found
     }
 }
 
