@@ -263,7 +263,6 @@ impl Prepared<'_> {
 /// listed pairs scored as `slst compare` scores them (no corpus-wide preparation).
 pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalConfig) -> MethodEval {
     let t = Instant::now();
-    let docs = prepared.docs;
     let run = BatchConfig {
         rule: PairRule::Scored,
         candidates: Candidates::Index,
@@ -271,33 +270,7 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         drop_boilerplate: None,
         min_shared_words: config.min_shared_words,
     };
-    let passages = config.min_shared_words.is_some();
-    let (set, sketches, texts) = match config.universe {
-        Universe::All => {
-            let items = docs.iter().cloned().map(crate::corpus::Item::Document);
-            let corpus = batch::sketch_corpus(items, detector, None, passages, &Silent);
-            (
-                batch::find_candidates(detector, &corpus.sketches, &corpus.content, &run),
-                corpus.sketches,
-                corpus.texts,
-            )
-        }
-        Universe::Listed => {
-            let sketches = batch::sketch_documents(detector, docs);
-            let set = CandidateSet::from_pairs(
-                docs.len(),
-                prepared.listed.clone(),
-                0,
-                CandidateSource::Listed,
-            );
-            let texts = if passages {
-                docs.iter().map(|d| d.text.clone()).collect()
-            } else {
-                Vec::new()
-            };
-            (set, sketches, texts)
-        }
-    };
+    let (set, sketches, texts) = universe_pairs(prepared, detector, config, &run);
     let shared = config
         .min_shared_words
         .map(|min_words| batch::passage::SharedPassages {
@@ -313,34 +286,13 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         &Silent,
     );
     let seconds = t.elapsed().as_secs_f64();
-    let scored: Vec<(f64, bool)> = pairs
-        .iter()
-        .map(|p| (p.a, p.b, config.score.of(&p.comparison.similarity)))
-        .filter(|&(a, b, s)| s > 0.0 && !prepared.ignore.contains(&(a, b)))
-        .filter(|&(a, b, _)| {
-            config.universe == Universe::All || prepared.listed.binary_search(&(a, b)).is_ok()
-        })
-        .map(|(a, b, s)| (s, prepared.positives.contains(&(a, b))))
-        .collect();
+    let (scored, decided) = scored_and_decided(prepared, config, &pairs);
     let sweep = metrics::sweep(
         &scored,
         prepared.set.positives,
         prepared.set.universe,
         &config.thresholds,
     );
-    // The run's rule keeps every pair scored above 0; the method's decision is its own, and
-    // with the criterion a shared passage is one too.
-    let reported = |p: &batch::PairResult<D::Evidence>| {
-        p.comparison.duplicate || p.passages.as_ref().is_some_and(|v| !v.is_empty())
-    };
-    let decided: Vec<(f64, bool)> = pairs
-        .iter()
-        .filter(|p| reported(p) && !prepared.ignore.contains(&(p.a, p.b)))
-        .filter(|p| {
-            config.universe == Universe::All || prepared.listed.binary_search(&(p.a, p.b)).is_ok()
-        })
-        .map(|p| (1.0, prepared.positives.contains(&(p.a, p.b))))
-        .collect();
     let decision = metrics::sweep(
         &decided,
         prepared.set.positives,
@@ -366,6 +318,80 @@ pub fn evaluate<D: Detector>(prepared: &Prepared, detector: &D, config: &EvalCon
         pairs_scored: scored.len(),
         seconds,
     }
+}
+
+/// The universe's candidate pairs, found as a corpus run finds them (`run`'s join) or listed,
+/// with every document's sketch, and its text when passages are grown.
+fn universe_pairs<D: Detector>(
+    prepared: &Prepared,
+    detector: &D,
+    config: &EvalConfig,
+    run: &BatchConfig,
+) -> (CandidateSet, Vec<D::Sketch>, Vec<String>) {
+    let docs = prepared.docs;
+    let passages = config.min_shared_words.is_some();
+    match config.universe {
+        Universe::All => {
+            let items = docs.iter().cloned().map(crate::corpus::Item::Document);
+            let corpus = batch::sketch_corpus(items, detector, None, passages, &Silent);
+            (
+                batch::find_candidates(detector, &corpus.sketches, &corpus.content, run),
+                corpus.sketches,
+                corpus.texts,
+            )
+        }
+        Universe::Listed => {
+            let sketches = batch::sketch_documents(detector, docs);
+            let set = CandidateSet::from_pairs(
+                docs.len(),
+                prepared.listed.clone(),
+                0,
+                CandidateSource::Listed,
+            );
+            let texts = if passages {
+                docs.iter().map(|d| d.text.clone()).collect()
+            } else {
+                Vec::new()
+            };
+            (set, sketches, texts)
+        }
+    }
+}
+
+/// Pairs' scores, each with whether its pair is positive: what a sweep reads.
+type Scored = Vec<(f64, bool)>;
+
+/// Of the verified pairs, the scores above 0 with whether each pair is positive, and the
+/// pairs the method reports (each scored 1): both without the ignored pairs and, for the
+/// listed universe, the pairs not listed.
+fn scored_and_decided<E>(
+    prepared: &Prepared,
+    config: &EvalConfig,
+    pairs: &[batch::PairResult<E>],
+) -> (Scored, Scored) {
+    let scored: Scored = pairs
+        .iter()
+        .map(|p| (p.a, p.b, config.score.of(&p.comparison.similarity)))
+        .filter(|&(a, b, s)| s > 0.0 && !prepared.ignore.contains(&(a, b)))
+        .filter(|&(a, b, _)| {
+            config.universe == Universe::All || prepared.listed.binary_search(&(a, b)).is_ok()
+        })
+        .map(|(a, b, s)| (s, prepared.positives.contains(&(a, b))))
+        .collect();
+    // The run's rule keeps every pair scored above 0; the method's decision is its own, and
+    // with the criterion a shared passage is one too.
+    let reported = |p: &batch::PairResult<E>| {
+        p.comparison.duplicate || p.passages.as_ref().is_some_and(|v| !v.is_empty())
+    };
+    let decided: Scored = pairs
+        .iter()
+        .filter(|p| reported(p) && !prepared.ignore.contains(&(p.a, p.b)))
+        .filter(|p| {
+            config.universe == Universe::All || prepared.listed.binary_search(&(p.a, p.b)).is_ok()
+        })
+        .map(|p| (1.0, prepared.positives.contains(&(p.a, p.b))))
+        .collect();
+    (scored, decided)
 }
 
 /// Convenience for tests and scripts: an id pair from two ids.

@@ -118,46 +118,10 @@ impl Index {
         if keys.is_empty() {
             return Ok(result); // nothing to share with anything
         }
-        let mut order: Vec<i64> = match detector.external_join() {
-            Some(join) => {
-                let witnesses = join.witness_keys(&result.sketch);
-                let units = detector
-                    .sentence_counts(&result.sketch)
-                    .map_or(0, |c| c.sentences);
-                let may_keep =
-                    |m: usize, n: usize| join.may_keep_matched(m.min(units).min(n), units, n, rule);
-                let mut rows = self.witnessed_candidates(&keys, &witnesses, &may_keep)?;
-                // The rows a count of witnessed units does not bound: those alike in their
-                // words.
-                if let (Some(words), Some((level, _))) =
-                    (join.word_keys(&result.sketch), join.word_join())
-                {
-                    self.add_word_candidates(&words, level, &mut rows)?;
-                }
-                if options.min_shared_words.is_some() {
-                    // Every row with a block between the two seed sketches, the windows of
-                    // over-long units among the units, as `slst batch` joins them.
-                    let seeded = match detector.seed_sketch(&result.sketch) {
-                        Some(seeded) => join.witness_keys(&seeded),
-                        None => witnesses.clone(),
-                    };
-                    rows.extend(self.witnessed_candidates(&keys, &seeded, &|m, _| m > 0)?);
-                }
-                rows
-            }
-            None => {
-                let mut needed = detector.index_keys_needed(&result.sketch, rule);
-                if options.min_shared_words.is_some() {
-                    // Fewer keys needed look more up: the rule's candidates and every document
-                    // with a block, which seeds a passage.
-                    let seeded = detector.index_keys_needed(&result.sketch, PairRule::Scored);
-                    needed = needed.min(seeded);
-                }
-                self.candidates(&keys, needed.max(1))?
-            }
-        }
-        .into_iter()
-        .collect();
+        let mut order: Vec<i64> = self
+            .query_candidates(detector, &result.sketch, &keys, rule, options)?
+            .into_iter()
+            .collect();
         order.sort_unstable();
         result.candidates = order.len();
         for d in order {
@@ -201,6 +165,55 @@ impl Index {
             result.hits.truncate(k);
         }
         Ok(result)
+    }
+
+    /// The rows a query compares (module docs, [`Index::query`]): the rows sharing its witness
+    /// keys whose count could satisfy the rule, with those alike in their words and, with
+    /// [`QueryOptions::min_shared_words`], every row that may share a seed of a passage; else
+    /// the rows sharing enough of its keys.
+    fn query_candidates<D: Detector>(
+        &self,
+        detector: &D,
+        sketch: &D::Sketch,
+        keys: &[u64],
+        rule: PairRule,
+        options: &QueryOptions,
+    ) -> Result<HashSet<i64>> {
+        Ok(match detector.external_join() {
+            Some(join) => {
+                let witnesses = join.witness_keys(sketch);
+                let units = detector.sentence_counts(sketch).map_or(0, |c| c.sentences);
+                let may_keep =
+                    |m: usize, n: usize| join.may_keep_matched(m.min(units).min(n), units, n, rule);
+                let mut rows = self.witnessed_candidates(keys, &witnesses, &may_keep)?;
+                // The rows a count of witnessed units does not bound: those alike in their
+                // words.
+                if let (Some(words), Some((level, _))) = (join.word_keys(sketch), join.word_join())
+                {
+                    self.add_word_candidates(&words, level, &mut rows)?;
+                }
+                if options.min_shared_words.is_some() {
+                    // Every row with a block between the two seed sketches, the windows of
+                    // over-long units among the units, as `slst batch` joins them.
+                    let seeded = match detector.seed_sketch(sketch) {
+                        Some(seeded) => join.witness_keys(&seeded),
+                        None => witnesses.clone(),
+                    };
+                    rows.extend(self.witnessed_candidates(keys, &seeded, &|m, _| m > 0)?);
+                }
+                rows
+            }
+            None => {
+                let mut needed = detector.index_keys_needed(sketch, rule);
+                if options.min_shared_words.is_some() {
+                    // Fewer keys needed look more up: the rule's candidates and every document
+                    // with a block, which seeds a passage.
+                    let seeded = detector.index_keys_needed(sketch, PairRule::Scored);
+                    needed = needed.min(seeded);
+                }
+                self.candidates(keys, needed.max(1))?
+            }
+        })
     }
 
     /// For a method with witness keys (robust SL+ST): the rows holding one of the query's

@@ -46,6 +46,22 @@ impl<E: Serialize> CompareRecord<'_, E> {
     }
 
     fn sentence_text(&self) -> String {
+        let mut out = self.documents_text();
+        if let Some(note) = &self.note {
+            out.push_str(&format!("note: {note}\n"));
+        }
+        out.push_str(&self.scores_text());
+        out.push('\n');
+        out.push_str(&self.blocks_text());
+        if let Some(passages) = &self.passages {
+            out.push_str(&passages_text(passages));
+        }
+        out
+    }
+
+    /// The two documents' lines: id, sentences kept, skipped and dropped, and the encoding
+    /// when it was a fallback; then a blank line.
+    fn documents_text(&self) -> String {
         let mut out = String::new();
         let max_length = self.params.max_length().unwrap_or_default();
         let doc_line = |tag: &str, d: &DocumentSummary| {
@@ -67,9 +83,12 @@ impl<E: Serialize> CompareRecord<'_, E> {
         out.push_str(&doc_line("A", &self.a));
         out.push_str(&doc_line("B", &self.b));
         out.push('\n');
-        if let Some(note) = &self.note {
-            out.push_str(&format!("note: {note}\n"));
-        }
+        out
+    }
+
+    /// The scores, the decision by the rule, and what decided it.
+    fn scores_text(&self) -> String {
+        let mut out = String::new();
         let score = |x: Option<f64>| x.unwrap_or_default();
         out.push_str(&format!("resemblance J        {:.4}\n", self.resemblance));
         out.push_str(&format!(
@@ -102,7 +121,12 @@ impl<E: Serialize> CompareRecord<'_, E> {
         if let Some(c) = self.contained {
             out.push_str(&c.to_text());
         }
-        out.push('\n');
+        out
+    }
+
+    /// The blocks, one line of spans and one of openings each.
+    fn blocks_text(&self) -> String {
+        let mut out = String::new();
         let blocks = self.blocks.as_deref().unwrap_or_default();
         let matched = self.matched_sentences.unwrap_or_default();
         let n = blocks.len();
@@ -139,9 +163,6 @@ impl<E: Serialize> CompareRecord<'_, E> {
                 "       A: {}\n       B: {}\n",
                 b.a_opening, b.b_opening
             ));
-        }
-        if let Some(passages) = &self.passages {
-            out.push_str(&passages_text(passages));
         }
         out
     }
