@@ -149,8 +149,8 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
     expected = {pair for pair, k in zip(named, keep) if k}
     assert found == expected and dropped == len(boilerplate)
     assert (len(boilerplate) > 10) == (max_df < 1000)
-    # Walking the fewest units, the walk alone lets many more pass: the count is what rules
-    # them out. Walking more lets fewer pass.
+    # Walking the fewest units, the walk alone lets many more pass than the count keeps: the
+    # count is what rules them out. Walking more, it still lets every candidate pass.
     if extra == 0:
         assert walked > 2 * len(expected) > 40
     else:

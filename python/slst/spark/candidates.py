@@ -435,9 +435,10 @@ def _witness_slots(good, max_df: int):
 
 def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
     """Per document, persisted: ``(pos, units, walked, assumed)``, the units its walk takes
-    (``_plan_partition``, ``WALK_EXTRA`` beyond the fewest), a unit costing the postings of its keys: each document counts
-    its own keys per unit where it lies, and only the keys held by two documents or more send
-    their frequency back to it (a key held by one costs its one posting)."""
+    (``_plan_partition``, ``WALK_EXTRA`` beyond the fewest), a unit costing the postings of its
+    keys: each document counts its own keys per unit where it lies, and only the keys held by
+    two documents or more send their frequency back to it (a key held by one costs its one
+    posting)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
