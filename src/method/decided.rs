@@ -9,10 +9,11 @@
 //! ([`DecidedBy::condition`], reported as `condition`): the clauses that accept a pair, and
 //! three that refuse one — the matched sentences agree only loosely in their words
 //! (`loose-words`), the two texts disagree in their figures (`figures-differ`), or they are one
-//! notice sent for another party, hour or day (`parties-differ`). The field names the *method's* decision: a pair a corpus run reports by
-//! another rule (`--containment`, every scored pair) may carry a refusal or `below-threshold`,
-//! but for one rule of the corpus run itself: a pair kept only because the two documents share
-//! at least so many words in one passage (`--min-shared-words`) is `passage`.
+//! notice sent for another party, hour or day (`parties-differ`). The field names the
+//! *method's* decision: a pair a corpus run reports by another rule (`--containment`, every
+//! scored pair) may carry a refusal or `below-threshold`, but for one rule of the corpus run
+//! itself: a pair kept only because the two documents share at least so many words in one
+//! passage (`--min-shared-words`) is `passage`.
 
 use serde::Serialize;
 
