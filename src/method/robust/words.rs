@@ -201,10 +201,6 @@ impl RobustSlst {
             return (Vec::new(), 0);
         };
         let join = WordJoin::new(self, sketches, &words, admits, max_df.min(WORD_DF));
-        let terms = join.start.len() - 1;
-        let capped = (0..terms as u32)
-            .filter(|&t| join.list(t).len() > join.cap)
-            .count();
         let mut pairs: Vec<(usize, usize)> = join
             .order
             .par_iter()
@@ -218,7 +214,7 @@ impl RobustSlst {
             .flatten_iter()
             .collect();
         pairs.par_sort_unstable();
-        (pairs, capped)
+        (pairs, join.capped())
     }
 
     /// Whether two vocabularies whose prefixes share `shared` terms could share as many as a
@@ -347,6 +343,14 @@ impl<'a> WordJoin<'a> {
             postings,
             sides,
         }
+    }
+
+    /// The terms left out: held by more than `cap` documents.
+    fn capped(&self) -> usize {
+        let terms = self.start.len() - 1;
+        (0..terms as u32)
+            .filter(|&t| self.list(t).len() > self.cap)
+            .count()
     }
 
     /// The postings of term `t`.
