@@ -23,7 +23,8 @@ use slst::batch::{Silent, candidates, sketch_corpus};
 use slst::corpus::{Format, SourceOptions, read_sources};
 use slst::{Detector, MatchKey, SlSt, SlstConfig};
 
-fn main() {
+/// The corpus's path and θ from the command line.
+fn parse_args() -> (std::path::PathBuf, f64) {
     let mut args = std::env::args().skip(1);
     let mut path = None;
     let mut threshold = 0.5;
@@ -38,6 +39,34 @@ fn main() {
         }
     }
     let path = path.expect("usage: verify_filter CORPUS.jsonl [--threshold θ]");
+    (path, threshold)
+}
+
+/// The two bounds for sorted keys `a` and `b`: (the length bound lets the pair pass, the
+/// shared-key bound does).
+fn bounds(a: &[u64], b: &[u64], threshold: f64) -> (bool, bool) {
+    let (la, lb) = (a.len() as f64, b.len() as f64);
+    if la.min(lb) / la.max(lb) < threshold {
+        return (false, false);
+    }
+    let (mut i, mut j, mut m) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                m += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let m = m as f64;
+    (true, m / (la + lb - m) >= threshold)
+}
+
+fn main() {
+    let (path, threshold) = parse_args();
     let detector = SlSt::new(SlstConfig {
         threshold,
         match_key: MatchKey::LengthAndLeading,
@@ -84,32 +113,10 @@ fn main() {
             k
         })
         .collect();
-    let bound = |x: usize, y: usize| -> (bool, bool) {
-        let (a, b) = (&sorted[x], &sorted[y]);
-        let (la, lb) = (a.len() as f64, b.len() as f64);
-        let length_ok = la.min(lb) / la.max(lb) >= threshold;
-        if !length_ok {
-            return (false, false);
-        }
-        let (mut i, mut j, mut m) = (0, 0, 0usize);
-        while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    m += 1;
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        let m = m as f64;
-        (true, m / (la + lb - m) >= threshold)
-    };
     let survivors: Vec<(bool, bool)> = pairs
         .par_iter()
         .with_min_len(64)
-        .map(|&(x, y)| bound(x, y))
+        .map(|&(x, y)| bounds(&sorted[x], &sorted[y], threshold))
         .collect();
     let bound_s = t.elapsed().as_secs_f64();
     let t = Instant::now();

@@ -199,31 +199,40 @@ fn detection_files_score_as_slst_eval_did() {
                 printed("\"cases\":[", i).starts_with(&per_case[1..]),
                 "{blocks} {i}: {per_case}\n{raw}"
             );
-            // The same detections as the report's, pair by pair.
-            for pair in m["pairs"].as_array().unwrap() {
-                let mine: Vec<Value> = read
-                    .cases
-                    .iter()
-                    .filter(|a| {
-                        (a.susp.as_str(), a.src.as_str())
-                            == (
-                                pair["susp"].as_str().unwrap(),
-                                pair["src"].as_str().unwrap(),
-                            )
-                    })
-                    .map(|a| serde_json::json!([a.susp_chars, a.src_chars]))
-                    .collect();
-                let theirs: Vec<Value> = pair["detections"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|d| serde_json::json!([d["susp_chars"], d["src_chars"]]))
-                    .collect();
-                assert_eq!(mine, theirs);
-            }
+            assert_same_detections(m, &read.cases);
         }
     }
-    // One method: the files are in the folder itself.
+}
+
+/// The detections read back from the files are the report's, pair by pair.
+fn assert_same_detections(method: &Value, read: &[slst::eval::alignment::Annotation]) {
+    for pair in method["pairs"].as_array().unwrap() {
+        let mine: Vec<Value> = read
+            .iter()
+            .filter(|a| {
+                (a.susp.as_str(), a.src.as_str())
+                    == (
+                        pair["susp"].as_str().unwrap(),
+                        pair["src"].as_str().unwrap(),
+                    )
+            })
+            .map(|a| serde_json::json!([a.susp_chars, a.src_chars]))
+            .collect();
+        let theirs: Vec<Value> = pair["detections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| serde_json::json!([d["susp_chars"], d["src_chars"]]))
+            .collect();
+        assert_eq!(mine, theirs);
+    }
+}
+
+/// With one method the detection files are in the folder itself; another evaluation's files
+/// there, or a pair evaluation (no detections), are refused before any work.
+#[test]
+fn one_method_writes_its_detection_files_into_the_folder_and_refuses_old_ones() {
+    let (susp, src) = (sample("susp"), sample("src"));
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("one");
     let truth = sample("cases.tsv");

@@ -6,6 +6,7 @@
 mod common;
 use common::{corpus_dir, repo, slst_in, stderr};
 use slst::batch::output::PAIR_COLUMNS;
+use std::path::Path;
 
 /// The Clough & Stevenson short answers (100 files, shipped).
 const CLOUGH: &str = "corpora/clough-short-answers/corpus-20090418";
@@ -320,31 +321,44 @@ fn expand(groups: &[Vec<String>]) -> Vec<(String, String)> {
     out
 }
 
+/// The test corpus with a third copy of one text (`again.txt`, `nested/copy.txt`, `orig.txt`).
+fn corpus_with_copies() -> (tempfile::TempDir, Vec<String>) {
+    let dir = corpus_dir();
+    let source = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
+    std::fs::write(dir.path().join("corpus/again.txt"), &source).unwrap();
+    let copies = ["again.txt", "nested/copy.txt", "orig.txt"];
+    (dir, copies.map(String::from).to_vec())
+}
+
+/// `slst batch corpus` in `d` with `extra`, pairs to `p.out`: (the pairs file, the summary,
+/// stderr). A groups file of a run before is removed first.
+fn batch_run(d: &Path, extra: &[&str]) -> (String, serde_json::Value, String) {
+    let _ = std::fs::remove_file(d.join("g.jsonl"));
+    let mut args = vec!["batch", "corpus", "--out", "p.out", "--summary", "s.json"];
+    args.extend_from_slice(extra);
+    let o = slst_in(d, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+    (
+        std::fs::read_to_string(d.join("p.out")).unwrap(),
+        summary,
+        stderr(&o),
+    )
+}
+
+/// Every pair of the corpus with copies, sorted, from a default run.
+fn every_pair(d: &Path) -> Vec<(String, String)> {
+    let mut every = pairs_of(&batch_run(d, &[]).0);
+    every.sort();
+    every
+}
+
 #[test]
 fn copies_come_out_once_in_the_groups_file_and_their_pairs_on_request() {
-    let dir = corpus_dir();
+    let (dir, copies) = corpus_with_copies();
     let d = dir.path();
-    let source = std::fs::read(repo().join("corpora/clough/orig_taskb.txt")).unwrap();
-    std::fs::write(d.join("corpus/again.txt"), &source).unwrap();
-    let run = |extra: &[&str]| {
-        let _ = std::fs::remove_file(d.join("g.jsonl"));
-        let mut args = vec!["batch", "corpus", "--out", "p.out", "--summary", "s.json"];
-        args.extend_from_slice(extra);
-        let o = slst_in(d, &args);
-        assert!(o.status.success(), "{}", stderr(&o));
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
-        (
-            std::fs::read_to_string(d.join("p.out")).unwrap(),
-            summary,
-            stderr(&o),
-        )
-    };
-    let copies = vec![
-        "again.txt".to_string(),
-        "nested/copy.txt".to_string(),
-        "orig.txt".to_string(),
-    ];
+    let run = |extra: &[&str]| batch_run(d, extra);
 
     // Default: every pair, pair records only; the summary counts the groups and says where
     // they would go.
@@ -411,7 +425,14 @@ fn copies_come_out_once_in_the_groups_file_and_their_pairs_on_request() {
         err.contains("each group written as one record, and every pair as a pair"),
         "{err}"
     );
+}
 
+#[test]
+fn copies_in_tsv_and_at_another_grouping_level() {
+    let (dir, copies) = corpus_with_copies();
+    let d = dir.path();
+    let run = |extra: &[&str]| batch_run(d, extra);
+    let every = every_pair(d);
     // TSV: every pair, and with a groups file the pairs outside groups.
     let tsv_pairs = |text: &str| -> Vec<(String, String)> {
         let mut v: Vec<_> = text
