@@ -83,9 +83,21 @@ event_log_args() {
     "--conf spark.eventLog.logStageExecutorMetrics=true" \
     "--conf spark.executor.processTreeMetrics.enabled=true"
 }
+# A job that fails, or is stopped (its JVM sent SIGTERM, which closes the event log), still
+# leaves a record: the finished Spark jobs' figures and the process tree's until then, without
+# pairs; the record's notes.md, written by hand, says why it ended.
+unfinished() {
+  load "when slst's job ended"
+  sed "s|$PY|python|g" "$OUT.timev" | tr '\r' '\n' | sed -n '/Command being timed/,$p' > "$RUN/timev.txt"
+  python3 scripts/spark_eventlog.py "$OUT".events/* --documents "$(wc -l < "$INPUT")" \
+    --json "$RUN/eventlog.json" > "$RUN/jobs.md" || true
+  tail -20 "$OUT.timev" >&2
+  echo "bench_spark.sh: slst's job did not finish; $RUN holds what it did" >&2
+  exit 1
+}
 PYSPARK_SUBMIT_ARGS="$(event_log_args "$OUT.events")$SPARK_CONF pyspark-shell" \
   /usr/bin/time -v "$PY" scripts/reap_tree.py "$PY" -m slst.spark "$INPUT" --out "$OUT" --mode "$MODE" \
-  --master 'local[2]' "${JOB_ARGS[@]}" > "$OUT.log" 2> "$OUT.timev" || { tail -20 "$OUT.timev" >&2; exit 1; }
+  --master 'local[2]' "${JOB_ARGS[@]}" > "$OUT.log" 2> "$OUT.timev" || unfinished
 # The record names the interpreter as python, not by its path on this machine.
 load "after slst's job"
 sed "s|$PY|python|g" "$OUT.timev" > "$RUN/timev.txt"
