@@ -349,6 +349,13 @@ def test_the_job_refuses_what_slst_batch_refuses_with_min_shared_words(spark, tm
     assert not out.exists()  # refused before any work
 
 
+def test_the_job_refuses_rare_keys_alone(spark, tmp_path):
+    out = tmp_path / "out"
+    with pytest.raises(ValueError, match="rare_df: the Spark job looks up every key"):
+        job.run(spark, [str(CLOUGH)], str(out), fmt="text", params={"rare_df": 10})
+    assert not out.exists()  # refused before any work
+
+
 def test_the_lines_name_each_documents_stop_words_as_slst_batch_does(spark, tmp_path):
     # With the stop words `auto`, each document's language chooses its list, and every line
     # names the lists of its two documents (`stopwords_a`, `stopwords_b`), as batch's do.

@@ -18,7 +18,7 @@ use crate::text::StopWords;
 
 /// Settings of robust SL+ST absent from the indexes made before them, with the value (JSON)
 /// that gives those indexes' decisions: the condition or rule was off.
-const ROBUST_ADDED_LATER: [(&str, &str); 7] = [
+const ROBUST_ADDED_LATER: [(&str, &str); 8] = [
     ("matched_containment_from", "0"),
     ("flash_leads", "false"),
     ("flash_edits", "0"),
@@ -27,6 +27,7 @@ const ROBUST_ADDED_LATER: [(&str, &str); 7] = [
     ("vocabulary", "0.0"),
     // Every pair of anchors: the keys those indexes hold.
     ("pair_keys", "0"),
+    ("rare_df", "0"),
 ];
 
 /// The methods an index can hold (SL+ST in either mode).
@@ -81,6 +82,14 @@ pub(super) fn to_json(detector: &MethodDetector) -> Result<String> {
     Ok(match detector {
         MethodDetector::Slst(d) if d.method() == Method::Slst => {
             stored(Method::Slst, None, d.config())
+        }
+        MethodDetector::SlstRobust(d) if d.config().rare_df > 0 => {
+            return Err(Error::InvalidParameter {
+                name: "rare_df",
+                value: d.config().rare_df.to_string(),
+                expected: "0 in an index (a query looks up every key of its sentences; rare \
+                           keys alone are a corpus run's)",
+            });
         }
         MethodDetector::SlstRobust(d) => stored(Method::Slst, Some(SlstMode::Robust), d.config()),
         MethodDetector::Shingle(d) => stored(Method::Shingle, None, d.config()),
@@ -204,5 +213,26 @@ mod tests {
         let read = from_json(Method::Slst, &json).unwrap().unwrap().1;
         assert!(read.robust.stopwords.is_auto());
         assert_eq!(read.robust, settings.robust);
+    }
+
+    /// An index looks up every key of a query's sentences: rare keys alone are refused.
+    #[test]
+    fn an_index_refuses_rare_keys_alone() {
+        let mut settings = MethodSettings {
+            slst_mode: SlstMode::Robust,
+            ..MethodSettings::default()
+        };
+        settings.robust.rare_df = 10;
+        let refused = to_json(&settings.detector(Method::Slst).unwrap());
+        assert!(
+            matches!(
+                refused,
+                Err(Error::InvalidParameter {
+                    name: "rare_df",
+                    ..
+                })
+            ),
+            "{refused:?}"
+        );
     }
 }

@@ -160,6 +160,14 @@ pub struct RobustConfig {
     /// which pairs become candidates changes, never a comparison (docs/benchmarks-corpus-runs.md,
     /// "Sampled pair keys", measures what it costs).
     pub pair_keys: usize,
+    /// A corpus join looks each sentence up by its rare keys alone: those held by at most this
+    /// many documents, and its four rarest shared ones whatever their frequency (0: by every
+    /// key). A sentence's commonest keys — two long words that many unrelated documents also
+    /// hold — are what makes a join's work per document grow with the corpus; a copy shares the
+    /// rare ones too. A block of edited sentences whose rare keys were all edited away may
+    /// then be missed. Only which pairs become candidates changes, never a comparison; not
+    /// yet taken by the index or the Spark job, which refuse it.
+    pub rare_df: usize,
 }
 
 impl Default for RobustConfig {
@@ -219,6 +227,8 @@ impl Default for RobustConfig {
             // Measured on the corpora of scripts/bench_peers.sh and scripts/bench_scale.sh
             // against every pair of anchors (docs/benchmarks-corpus-runs.md, "Sampled pair keys").
             pair_keys: 4,
+            // Off until measured beyond the realistic corpus (docs/benchmarks.md, "Rare keys").
+            rare_df: 0,
         }
     }
 }

@@ -63,12 +63,14 @@
 //!
 //! The parts, each in a file of its own: [`postings`] lays out every key's postings,
 //! [`plan`] turns the report's rule into the fewest sentences a pair needs and the sentences a
-//! walk takes, and [`walk`] counts a document's witnessed sentences against the documents
-//! after it. This file drives them: [`RobustSlst::witness_join`].
+//! walk takes, [`walk`] counts a document's witnessed sentences against the documents after
+//! it, and [`rare`] picks the keys a sentence is looked up by when only its rare keys are
+//! ([`super::RobustConfig::rare_df`]). This file drives them: [`RobustSlst::witness_join`].
 
 mod build;
 mod plan;
 mod postings;
+mod rare;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -192,7 +194,14 @@ impl RobustSlst {
             rank,
         } = Layout::of(sketches)?;
         // Single keys per class of sentences when the corpus repeats its sentences enough,
-        // else per sentence among the slots.
+        // else per sentence among the slots (always when only rare keys are looked up: a
+        // sentence's keys are then its own slots, [`rare`]).
+        let rare_df = self.config.rare_df;
+        let min_class_size = if rare_df > 0 {
+            usize::MAX
+        } else {
+            min_class_size
+        };
         let classes = Classes::new(
             self,
             sketches,
@@ -211,7 +220,7 @@ impl RobustSlst {
             &first_slot,
             &first_unit,
             &rank,
-            max_df,
+            (max_df, rare_df),
             pass_entries,
             singles,
             &packing,

@@ -20,9 +20,24 @@ use super::postings::{
     BUCKETS, Entry, KEY_MASK, LAST, NONE, PASS_BITS, Packing, Postings, bucket, documents,
     first_run, offsets, pieces_at_keys, split_parts,
 };
+use super::rare;
 
 /// A link not yet made: no postings after the entry's document's.
 const UNLINKED: u64 = (NONE as u64) << 32;
+
+/// A link's low half holds how many postings follow, below 2^24 (saturated: the count only
+/// steers which sentences a walk takes), and above them the key's document frequency, 255 for
+/// 255 and more ([`rare`]).
+const COUNT_BITS: u32 = 24;
+const COUNT_MASK: u32 = (1 << COUNT_BITS) - 1;
+
+/// A link to `next` (or [`NONE`]), with `count` postings from there, of a key held by `docs`
+/// documents.
+fn make_link(next: u32, count: usize, docs: usize) -> u64 {
+    u64::from(next) << 32
+        | (docs.min(255) as u64) << COUNT_BITS
+        | count.min(COUNT_MASK as usize) as u64
+}
 
 /// The corpus's documents, as the build lists their slots.
 struct Listing<'a> {
@@ -165,6 +180,10 @@ struct Build<'a> {
     holders: Vec<u32>,
     lengths: Vec<[u8; 2]>,
     left_out: Vec<u64>,
+    /// Per slot, its key's document frequency (255 for 255 and more; 0 for a key no other
+    /// document holds, or left out) while the postings are made, when only rare keys are
+    /// looked up ([`rare`]); else empty.
+    docs: Vec<u8>,
 }
 
 impl RobustSlst {
@@ -185,7 +204,7 @@ impl RobustSlst {
         first_slot: &[usize],
         first_unit: &[usize],
         rank: &[u32],
-        max_df: usize,
+        (max_df, rare_df): (usize, usize),
         pass_entries: usize,
         singles: bool,
         packing: &Packing,
@@ -215,6 +234,10 @@ impl RobustSlst {
             .collect();
         let after: Vec<u32> = (0..total).into_par_iter().map(|_| NONE).collect();
         let cost: Vec<u32> = (0..first_unit[n]).into_par_iter().map(|_| 0).collect();
+        let docs: Vec<u8> = (0..if rare_df > 0 { total } else { 0 })
+            .into_par_iter()
+            .map(|_| 0)
+            .collect();
         // Each document's slots in the next pass: the first pass's counted here, each later
         // one's while the pass before it is written.
         let mut sizes = passes.first_sizes(first_slot);
@@ -233,6 +256,7 @@ impl RobustSlst {
             holders: Vec::new(),
             lengths: Vec::new(),
             left_out: Vec::new(),
+            docs,
         };
         let count = build.passes.count();
         // Each document's first place in the previous pass.
@@ -254,6 +278,9 @@ impl RobustSlst {
             build.entries.truncate(next);
             build.entries.shrink_to_fit();
         }
+        if rare_df > 0 {
+            build.keep_rare(rare_df);
+        }
         Postings {
             after: build.after,
             holders: build.holders,
@@ -271,28 +298,75 @@ impl RobustSlst {
 impl Build<'_> {
     /// A slot-sized or sentence-sized `column` cut into each document's part, by where each
     /// document's part starts (`first`, and last where the last ends).
-    fn slot_parts<'c>(column: &'c mut [u32], first: &[usize]) -> Vec<&'c mut [u32]> {
+    fn slot_parts<'c, T>(column: &'c mut [T], first: &[usize]) -> Vec<&'c mut [T]> {
         split_parts(column, first.windows(2).map(|w| w[1] - w[0]))
+    }
+
+    /// Each document's part of the slots' document frequencies `docs` (none when they are not
+    /// kept), by where each document's slots start (`first_slot`).
+    fn docs_parts<'c>(docs: &'c mut [u8], first_slot: &[usize]) -> Vec<&'c mut [u8]> {
+        if docs.is_empty() {
+            (0..first_slot.len() - 1)
+                .map(|_| Default::default())
+                .collect()
+        } else {
+            Self::slot_parts(docs, first_slot)
+        }
+    }
+
+    /// Only the rare keys of each sentence are looked up ([`rare`]): the other slots are
+    /// unlinked from their postings (a walk from their document reads none; other documents'
+    /// walks still find it in them), and each sentence's cost counts its rare keys' postings.
+    fn keep_rare(&mut self, rare_df: usize) {
+        let after_parts = Self::slot_parts(&mut self.after, self.first_slot);
+        let cost_parts = Self::slot_parts(&mut self.cost, self.first_unit);
+        let docs_parts = Self::slot_parts(&mut self.docs, self.first_slot);
+        let (listing, holders) = (&self.listing, &self.holders);
+        after_parts
+            .into_par_iter()
+            .zip(cost_parts)
+            .zip(docs_parts)
+            .enumerate()
+            .for_each_init(Vec::new, |codes, (d, ((after, cost), docs))| {
+                codes.clear();
+                listing.each(d, |_| true, |_, _, code| codes.push(code));
+                let bounds = rare::bounds(codes, docs, cost.len(), rare_df);
+                cost.fill(0);
+                for (k, &code) in codes.iter().enumerate() {
+                    let units = (Slot { key: 0, code }).units();
+                    if after[k] == NONE {
+                        continue;
+                    }
+                    if !units.clone().any(|u| docs[k] <= bounds[u]) {
+                        after[k] = NONE;
+                        continue;
+                    }
+                    let read = rare::postings_from(holders, after[k] as usize);
+                    for u in units {
+                        cost[u] = cost[u].saturating_add(read);
+                    }
+                }
+            });
+        self.docs = Vec::new();
     }
 
     /// One pass: each slot's link is at its own place, so the slots are listed without what
     /// their keys are made of, which then need not be worked out.
     fn link_in_place(&mut self) {
+        let docs_parts = Self::docs_parts(&mut self.docs, self.first_slot);
         let after_parts = Self::slot_parts(&mut self.after, self.first_slot);
         let cost_parts = Self::slot_parts(&mut self.cost, self.first_unit);
         let (listing, links, first_slot) = (&self.listing, &self.links, self.first_slot);
         after_parts
             .into_par_iter()
             .zip(cost_parts)
+            .zip(docs_parts)
             .enumerate()
-            .for_each(|(d, (after, cost))| {
+            .for_each(|(d, ((after, cost), docs))| {
                 let links = &links[first_slot[d]..first_slot[d + 1]];
                 let visit = |k: usize, _, code| {
                     let link = links[k].load(Ordering::Relaxed);
-                    after[k] = (link >> 32) as u32;
-                    for u in (Slot { key: 0, code }).units() {
-                        cost[u] = cost[u].saturating_add(link as u32);
-                    }
+                    take_link(link, k, code, (after, cost, docs));
                 };
                 listing.each(d, |_| true, visit);
             });
@@ -305,17 +379,18 @@ impl Build<'_> {
     /// pass's into `sizes`.
     fn list(&mut self, p: usize, first: &[usize], previous: &[usize], sizes: &mut [usize]) {
         let m = first[first.len() - 1];
+        let docs_parts = Self::docs_parts(&mut self.docs, self.first_slot);
         let parts = split_parts(&mut self.entries[..m], sizes.iter().copied());
         let after_parts = Self::slot_parts(&mut self.after, self.first_slot);
         let cost_parts = Self::slot_parts(&mut self.cost, self.first_unit);
         let (listing, links, passes, rank) = (&self.listing, &self.links, &self.passes, self.rank);
         parts
             .into_par_iter()
-            .zip(after_parts)
+            .zip(after_parts.into_par_iter().zip(docs_parts))
             .zip(cost_parts)
             .zip(sizes.par_iter_mut())
             .enumerate()
-            .for_each(|(d, (((part, after), cost), size))| {
+            .for_each(|(d, (((part, (after, docs)), cost), size))| {
                 let sketch = listing.sketches[d];
                 let mut links = links[previous.get(d).copied().unwrap_or(0)..].iter();
                 let (mut next, mut later) = (0, 0);
@@ -326,10 +401,7 @@ impl Build<'_> {
                     if pass + 1 == p {
                         let Some(link) = links.next() else { return };
                         let link = link.load(Ordering::Relaxed);
-                        after[k] = (link >> 32) as u32;
-                        for u in (Slot { key: 0, code }).units() {
-                            cost[u] = cost[u].saturating_add(link as u32);
-                        }
+                        take_link(link, k, code, (&mut *after, &mut *cost, &mut *docs));
                     } else if pass == p {
                         let slot = Slot {
                             key: terms.key(),
@@ -412,10 +484,28 @@ impl Build<'_> {
                         continue;
                     }
                     let lists = (&mut *out, &mut *out_lengths);
-                    j += write_list(list, lists, j, start, packing, links);
+                    j += write_list(list, docs, lists, (j, start), packing, links);
                 }
             },
         );
+    }
+}
+
+/// Takes slot `k`'s `link` (of code `code`) into its document's parts of the slot and sentence
+/// columns: where its postings start, what they add to its sentences' costs, and its key's
+/// document frequency when those are kept.
+fn take_link(
+    link: u64,
+    k: usize,
+    code: u32,
+    (after, cost, docs): (&mut [u32], &mut [u32], &mut [u8]),
+) {
+    after[k] = (link >> 32) as u32;
+    for u in (Slot { key: 0, code }).units() {
+        cost[u] = cost[u].saturating_add(link as u32 & COUNT_MASK);
+    }
+    if let Some(d) = docs.get_mut(k) {
+        *d = (link as u32 >> COUNT_BITS) as u8;
     }
 }
 
@@ -445,14 +535,14 @@ fn tally(entries: &mut [Entry], pieces: &[usize], max_df: usize) -> Vec<(usize, 
         .collect()
 }
 
-/// Writes one key's `list` of entries (sorted by document) at `j` of its piece's `out` holders
-/// (and lengths, when not packed), the piece's first posting being global posting `start`,
-/// links its entries, and returns how many postings it wrote.
+/// Writes one key's `list` of entries (sorted by document; `docs` documents) at `j` of its
+/// piece's `out` holders (and lengths, when not packed), the piece's first posting being global
+/// posting `start`, links its entries, and returns how many postings it wrote.
 fn write_list(
     list: &[Entry],
+    docs: usize,
     (out, out_lengths): (&mut [u32], &mut [[u8; 2]]),
-    j: usize,
-    start: usize,
+    (j, start): (usize, usize),
     packing: &Packing,
     links: &[AtomicU64],
 ) -> usize {
@@ -478,10 +568,12 @@ fn write_list(
         if r > 0 {
             next += run.len();
         }
-        if next == end {
-            break;
-        }
-        let link = (next as u64) << 32 | (end - next) as u64;
+        // The last document's slots have no postings after theirs, only the key's frequency.
+        let link = if next == end {
+            make_link(NONE, 0, docs)
+        } else {
+            make_link(next as u32, end - next, docs)
+        };
         for e in run {
             links[e.holder as u32 as usize].store(link, Ordering::Relaxed);
         }

@@ -1,4 +1,5 @@
 use std::collections::HashMap;
+use std::ops::Range;
 
 use super::super::keys::Slot;
 use super::super::words::WORD_DF;
@@ -512,4 +513,74 @@ fn a_key_held_with_lengths_far_apart_witnesses_nothing() {
         .unwrap()
         .pairs;
     assert_eq!(found, [(0, 2)]);
+}
+
+/// Looking up each sentence's rare keys alone ([`RobustConfig::rare_df`]): the candidates
+/// still do not depend on the walk, the passes or the packing; they are among those every key
+/// finds, fewer when keys are common, all of them when no key is common; and a document whose
+/// verses another holds, each verbatim (every sentence's keys shared, its rarest among them), is
+/// still found. (A one-verse document held in another by a like verse of Genesis 5's
+/// genealogies, other names and years around `lived` and `begat`, is not: it shares only common
+/// keys.)
+#[test]
+fn rare_keys_find_the_same_whatever_the_walk_and_no_more_than_every_key() {
+    let keep = |s: &Similarity, _: bool| s.resemblance > 0.0;
+    let whole = |s: &Similarity, _: bool| {
+        s.containment_a.is_some_and(|x| x >= 0.999) || s.containment_b.is_some_and(|x| x >= 0.999)
+    };
+    let join = |rare_df: usize, keep: &(dyn Fn(&Similarity, bool) -> bool + Sync), tuning| {
+        let d = RobustSlst::new(RobustConfig {
+            rare_df,
+            ..RobustConfig::default()
+        })
+        .unwrap();
+        let sketches = genesis_sketches(&d);
+        let refs: Vec<&RobustProfile> = sketches.iter().collect();
+        let found = d.witness_join_with(&refs, keep, &|_, _| true, usize::MAX, &tuning);
+        found.unwrap().0
+    };
+    let every = join(0, &keep, Tuning::default());
+    let tunings = [0, BOUND_COST, usize::MAX]
+        .into_iter()
+        .flat_map(|bound_cost| {
+            [(PASS_ENTRIES, true), (1, false)].map(|(pass_entries, pack)| Tuning {
+                bound_cost,
+                pass_entries,
+                pack,
+                fold_visits: 3,
+                ..Tuning::default()
+            })
+        });
+    for rare_df in [2, 1000] {
+        let first = join(rare_df, &keep, Tuning::default());
+        for tuning in tunings.clone() {
+            assert_eq!(
+                join(rare_df, &keep, tuning),
+                first,
+                "rare_df {rare_df}, {tuning:?}"
+            );
+        }
+        assert!(first.iter().all(|p| every.binary_search(p).is_ok()));
+        if rare_df == 1000 {
+            assert_eq!(first, every);
+        } else {
+            assert!(first.len() < every.len(), "{} {}", first.len(), every.len());
+        }
+    }
+    let d = RobustSlst::new(RobustConfig::default()).unwrap();
+    let sketches = genesis_sketches(&d);
+    let held_whole: Vec<(usize, usize)> = (0..sketches.len())
+        .flat_map(|a| (a + 1..sketches.len()).map(move |b| (a, b)))
+        .filter(|&(a, b)| {
+            let (x, y) = (genesis_verses(a), genesis_verses(b));
+            let within = |x: &Range<usize>, y: &Range<usize>| y.start <= x.start && x.end <= y.end;
+            (within(&x, &y) || within(&y, &x))
+                && whole(&d.compare(&sketches[a], &sketches[b]).similarity, true)
+        })
+        .collect();
+    assert!(held_whole.len() > 10, "{}", held_whole.len());
+    let found = join(2, &whole, Tuning::default());
+    for pair in &held_whole {
+        assert!(found.binary_search(pair).is_ok(), "{pair:?}");
+    }
 }

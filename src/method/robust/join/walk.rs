@@ -240,9 +240,15 @@ impl Walk<'_> {
             return;
         }
         let (sketch, view) = (self.sketches[a], self.views[a]);
+        // Looking up rare keys alone, the slots are the walk's, and those it does not look up
+        // have no postings after theirs (as have the keys left out): skipped.
+        let rare = self.detector.config.rare_df > 0;
+        let after = &self.after[self.first_slot[a]..self.first_slot[a + 1]];
         c.assumed.clear();
-        for slot in view.slots(self.detector, sketch) {
-            if self.left_out.binary_search(&kept_bits(slot.key)).is_ok() {
+        for (k, slot) in view.slots(self.detector, sketch).into_iter().enumerate() {
+            if (rare && after[k] == NONE)
+                || self.left_out.binary_search(&kept_bits(slot.key)).is_ok()
+            {
                 continue;
             }
             let lengths = slot.lengths(sketch);

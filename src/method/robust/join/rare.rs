@@ -1,0 +1,94 @@
+//! Rare keys ([`RobustConfig::rare_df`](super::super::RobustConfig::rare_df)): a corpus join
+//! may look each sentence up by its rare keys alone.
+//!
+//! A sentence's keys (its single keys, and the pair keys of the steps it is in) are held by
+//! more documents as a corpus grows: two long words of a sentence recur across news and across
+//! a crawl, though the sentence does not (docs/benchmarks.md). Reading every holder of every key
+//! then costs more per document the larger the corpus. A sentence and its copy, verbatim or
+//! lightly edited, share most of their keys, and among them the sentence's rarest, held by the
+//! few documents that copy it; the keys that the growth comes from are its commonest. So, with
+//! `rare_df` T, a sentence is looked up by the keys held by at most T documents and by its
+//! [`RARE_KEYS`] rarest shared ones (by the document frequency of the key, 255 and more counting
+//! alike), and a pair key by what either of its sentences looks up; every posting still lists
+//! every holder, so the other document of a pair needs no rare key of its own. The count of
+//! witnessed sentences is then over those keys, in the walk and in the count of the sentences
+//! it assumed, so which sentences are walked still changes nothing. A sentence whose every
+//! rare key was edited away, and whose other shared keys are common, goes unwitnessed.
+
+/// The rarest shared keys a sentence is always looked up by, whatever their frequency.
+pub(super) const RARE_KEYS: usize = 4;
+
+/// Per sentence of a document with `units` sentences: the highest document frequency of a key
+/// it is looked up by — `rare_df` (at most 255), or the frequency of its [`RARE_KEYS`]-th rarest
+/// shared key when higher, or 255 (every key) when it has fewer. `codes` are the document's
+/// slots' codes and `docs` their keys' frequencies (0 for a key it alone holds, or left out).
+pub(super) fn bounds(codes: &[u32], docs: &[u8], units: usize, rare_df: usize) -> Vec<u8> {
+    let mut rarest = vec![[u8::MAX; RARE_KEYS]; units];
+    let mut held = vec![0usize; units];
+    for (&code, &df) in codes.iter().zip(docs) {
+        if df == 0 {
+            continue;
+        }
+        let i = (code >> 1) as usize;
+        for u in i..(i + 1 + (code & 1) as usize).min(units) {
+            held[u] += 1;
+            let r = &mut rarest[u];
+            // Insertion into the sorted few.
+            if df < r[RARE_KEYS - 1] {
+                let at = r.partition_point(|&x| x <= df);
+                r.copy_within(at..RARE_KEYS - 1, at + 1);
+                r[at] = df;
+            }
+        }
+    }
+    let floor = rare_df.min(255) as u8;
+    rarest
+        .iter()
+        .zip(&held)
+        .map(|(r, &h)| {
+            if h < RARE_KEYS {
+                u8::MAX
+            } else {
+                floor.max(r[RARE_KEYS - 1])
+            }
+        })
+        .collect()
+}
+
+/// How many postings a list holds from `at` to its last ([`super::postings::LAST`]).
+pub(super) fn postings_from(holders: &[u32], at: usize) -> u32 {
+    let mut n = 0;
+    for &h in &holders[at..] {
+        n += 1;
+        if h & super::postings::LAST != 0 {
+            break;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sentence_looks_up_its_rare_keys_and_its_four_rarest() {
+        // Sentence 0: single keys of frequencies 2, 40, 30, 50, 90 and a pair key (0, 1) of 7.
+        // Sentence 1: that pair key and two single keys: fewer than four shared keys.
+        let codes = [0, 0, 0, 0, 0, 1, 2, 2, 2];
+        let docs = [2, 40, 30, 50, 90, 7, 0, 3, 255];
+        // The fourth rarest of sentence 0 is 40; sentence 1 has three shared keys.
+        assert_eq!(bounds(&codes, &docs, 2, 10), vec![40, 255]);
+        assert_eq!(bounds(&codes, &docs, 2, 60), vec![60, 255]);
+        assert_eq!(bounds(&codes, &docs, 2, 1000), vec![255, 255]);
+    }
+
+    #[test]
+    fn a_list_is_counted_to_its_last_posting() {
+        let last = super::super::postings::LAST;
+        let holders = [1, 2 | last, 5, 6, 7 | last];
+        assert_eq!(postings_from(&holders, 0), 2);
+        assert_eq!(postings_from(&holders, 1), 1);
+        assert_eq!(postings_from(&holders, 3), 2);
+    }
+}
