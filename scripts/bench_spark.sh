@@ -5,6 +5,7 @@
 #   scripts/bench_spark.sh [--corpus reuters|realistic-N|stress-N] [--mode robust|paper]
 #                          [--name NAME] [--corpora DIR] [--python PY] [--partitions N]
 #                          [--driver-memory M] [--peer text-dedup] [--spark-conf NAME=VALUE]...
+#                          [--param NAME=VALUE]...
 #
 #   --corpus  reuters (Reuters-21578 as JSON lines, scripts/peers/reuters_to_jsonl.py),
 #             realistic-N (scripts/make_synthetic.py N --kind realistic, seed 1: the scale
@@ -16,6 +17,8 @@
 #             partitions of 4 MB of input, enough for robust mode at 100,000 realistic documents)
 #   --spark-conf NAME=VALUE   a Spark setting for slst's job, passed on as --conf (repeatable;
 #             e.g. spark.io.compression.codec=lz4, Spark's own codec, against the job's zstd)
+#   --param NAME=VALUE   a method setting, for the job (--param) and slst batch (--NAME VALUE,
+#             `-` for `_`) alike (repeatable; e.g. rare_df=10)
 #   --peer text-dedup   then, in the same run, text-dedup 0.4.0's MinHash LSH job
 #             (text_dedup/minhash_spark.py, its defaults: threshold 0.7, 5-grams, 250
 #             permutations) on the same corpus as Parquet, local[2] and the job's driver memory;
@@ -34,6 +37,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CORPUS=reuters MODE=robust NAME= CORPORA=../shared/corpora PY=python3 JOB_ARGS=() PEER= SPARK_CONF=
+BATCH_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --corpus) CORPUS=$2; shift 2 ;;
@@ -44,7 +48,8 @@ while [ $# -gt 0 ]; do
     --partitions|--driver-memory) JOB_ARGS+=("$1" "$2"); shift 2 ;;
     --peer) PEER=$2; shift 2 ;;
     --spark-conf) SPARK_CONF="$SPARK_CONF --conf $2"; shift 2 ;;
-    *) sed -n '2,33p' "$0"; exit 2 ;;
+    --param) JOB_ARGS+=(--param "$2"); name=${2%%=*}; BATCH_ARGS+=("--${name//_/-}" "${2#*=}"); shift 2 ;;
+    *) sed -n '2,36p' "$0"; exit 2 ;;
   esac
 done
 case "$PEER" in
@@ -104,7 +109,7 @@ sed "s|$PY|python|g" "$OUT.timev" > "$RUN/timev.txt"
 cp "$OUT/run.json" "$RUN/run.json"
 DOCS=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["documents"])' "$OUT/run.json")
 python3 scripts/spark_eventlog.py "$OUT".events/* --documents "$DOCS" --json "$RUN/eventlog.json" > "$RUN/jobs.md"
-target/release/slst batch "$INPUT" --format jsonl --mode "$MODE" -qq --out "$OUT.batch.jsonl"
+target/release/slst batch "$INPUT" --format jsonl --mode "$MODE" "${BATCH_ARGS[@]}" -qq --out "$OUT.batch.jsonl"
 if diff -q <(sort "$OUT.batch.jsonl") <(cat "$OUT"/pairs.jsonl/part-* | sort) > /dev/null; then
   echo "pairs: $(wc -l < "$OUT.batch.jsonl"), the same as slst batch's" | tee "$RUN/compare.txt"
 else

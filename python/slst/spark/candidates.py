@@ -322,12 +322,13 @@ def _witness_candidates(
     detector = slst.detector(method, mode, **params)
     fewest = detector.fewest_matched(unit_counts, rule=rule, containment=containment)
     assert fewest is not None
-    plans = _walk_plans(spark, good, slots, max_df, fewest, cpu)
+    rare_df = int(params.get("rare_df", 0))
+    plans = _walk_plans(spark, good, slots, max_df, fewest, cpu, rare_df)
     # What the bound reads of each pair's documents, joined to the pairs once they are
     # gathered, so that the gathering moves each pair and its units alone.
     facts = plans.select(F.col("pos").alias("a"), F.col("units").alias("na"), "assumed")
     sizes = good.select(F.col("pos").alias("b"), F.col("units").alias("nb"))
-    walks = plans.select("pos", "walked")
+    walks = plans.select("pos", "walked", "bounds")
     if documents <= BROADCAST_PLANS:
         # Each executor gets every plan (a few integers a document), so the rows stay put.
         walks, facts, sizes = F.broadcast(walks), F.broadcast(facts), F.broadcast(sizes)
@@ -342,7 +343,12 @@ def _witness_candidates(
     ).distinct()
     tolerance = detector.witness_tolerance
     check = (method, mode, params, rule, containment)
-    on_plans = kept.join(walks, "pos").select(
+    on_plans = kept.join(walks, "pos")
+    if rare_df:
+        # Each unit looks up its rare keys alone (``rare_bounds``), as in slst batch.
+        looked = F.least("df", F.lit(255)) <= F.element_at("bounds", F.col("unit") + 1)
+        on_plans = on_plans.where(looked)
+    on_plans = on_plans.select(
         "key",
         F.col("pos").alias("a"),
         F.col("unit").alias("ua"),
@@ -433,12 +439,13 @@ def _witness_slots(good, max_df: int):
     return slots, df.where(F.col("df") > max_df).count(), unit_counts
 
 
-def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
-    """Per document, persisted: ``(pos, units, walked, assumed)``, the units its walk takes
-    (``_plan_partition``, ``WALK_EXTRA`` beyond the fewest), a unit costing the postings of its
-    keys: each document counts its own keys per unit where it lies, and only the keys held by
-    two documents or more send their frequency back to it (a key held by one costs its one
-    posting)."""
+def _walk_plans(spark, good, slots, max_df: int, fewest, cpu, rare_df: int = 0):
+    """Per document, persisted: ``(pos, units, walked, assumed, bounds)``, the units its walk
+    takes (``_plan_partition``, ``WALK_EXTRA`` beyond the fewest), a unit costing the postings
+    of its keys: each document counts its own keys per unit where it lies, and only the keys
+    held by two documents or more send their frequency back to it (a key held by one costs its
+    one posting); under ``rare_df``, the highest frequency of a key each unit looks up
+    (``rare_bounds``; else none)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
@@ -472,11 +479,12 @@ def _walk_plans(spark, good, slots, max_df: int, fewest, cpu):
             StructField("units", IntegerType(), False),
             StructField("walked", ints, False),
             StructField("assumed", IntegerType(), False),
+            StructField("bounds", ints, False),
         ]
     )
     return spark.createDataFrame(
         counted.join(held, "pos", "left").rdd.mapPartitions(
-            lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest, WALK_EXTRA))
+            lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest, WALK_EXTRA, rare_df))
         ),
         plan_schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)  # read twice

@@ -62,11 +62,6 @@ def run(
 
     params = dict(params or {})
     probe = slst.detector(method, mode, **params)  # settings checked before any work
-    if params.get("rare_df"):
-        raise ValueError(
-            "rare_df: the Spark job looks up every key of a sentence; rare keys alone are "
-            "slst batch's (set rare_df=0)"
-        )
     if dedup and rule == "templates":
         raise ValueError("dedup: template pairs are not duplicates; use rule='duplicates'")
     if dedup and keep not in KEEP_POLICIES:

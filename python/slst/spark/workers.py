@@ -268,30 +268,56 @@ def _unit_keys_partition(
         yield r.pos, n, keys
 
 
+#: The rarest shared keys a unit is always looked up by under ``rare_df``, as in
+#: ``slst batch`` (``RARE_KEYS``, src/method/robust/join/rare.rs).
+RARE_KEYS = 4
+
+
+def rare_bounds(units: int, slots: Iterable[int], max_df: int, rare_df: int) -> List[int]:
+    """Per unit, the highest document frequency (255 for 255 and more) of a key it looks up
+    under ``rare_df``, as ``slst batch`` bounds it: ``rare_df`` (at most 255), or the frequency
+    of its ``RARE_KEYS``-th rarest key held by another document (and not boilerplate) when
+    higher, or 255 (every key) when it has fewer. ``slots``: unit · 2³² + df of each witness
+    row of the document whose key another document holds."""
+    held: List[List[int]] = [[] for _ in range(units)]
+    for packed in slots:
+        unit, df = packed >> 32, packed & 0xFFFF_FFFF
+        if df <= max_df:
+            held[unit].append(min(df, 255))
+    floor = min(rare_df, 255)
+    return [
+        255 if len(h) < RARE_KEYS else max(floor, sorted(h)[RARE_KEYS - 1]) for h in held
+    ]
+
+
 def _plan_partition(
-    rows: Iterable[Any], max_df: int, fewest: List[Optional[int]], extra: int
-) -> Iterator[Tuple[int, int, List[int], int]]:
+    rows: Iterable[Any], max_df: int, fewest: List[Optional[int]], extra: int, rare_df: int = 0
+) -> Iterator[Tuple[int, int, List[int], int, List[int]]]:
     """Per document, the units the witness join walks: the cheapest set that holds ``extra`` + 1
     witnesses of every pair the rule could keep (with ``extra`` 0, the first walk of
     ``slst batch``), or all of them when that set costs half their cost or more; what
     walking each costs being the postings of its keys: the document's witness keys per unit
     (``keys``) and the document frequency of each key it holds with another document
     (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed)``
-    out. Keys held by more than ``max_df`` documents are boilerplate: they witness nothing and
-    cost nothing. The units not walked are counted exactly afterwards, for the pairs the walk
-    lets pass, as ``slst batch`` counts them: so the candidates do not depend on which units are
-    walked, and this plan may cost a unit otherwise than batch does."""
+    out, with the units' ``rare_bounds`` under ``rare_df`` (else none). Keys held by more than
+    ``max_df`` documents are boilerplate: they witness nothing and cost nothing, and so does a
+    key a unit does not look up. The units not walked are counted exactly afterwards, for the
+    pairs the walk lets pass, as ``slst batch`` counts them: so the candidates do not depend on
+    which units are walked, and this plan may cost a unit otherwise than batch does."""
     for r in rows:
         n = r.units
+        slots = r.slots or ()
+        bounds = rare_bounds(n, slots, max_df, rare_df) if rare_df else []
         cost = list(r.keys)  # a key held by this document alone: its one posting
-        for packed in r.slots or ():
+        for packed in slots:
             unit, df = packed >> 32, packed & 0xFFFF_FFFF
-            cost[unit] += df - 1 if df <= max_df else -1
+            looked = df <= max_df and (not bounds or min(df, 255) <= bounds[unit])
+            cost[unit] += df - 1 if looked else -1
         # A pair needs `fewest[n]` units in blocks; planned for `extra` fewer, the walk
         # assumes `extra` fewer units witnessed, so a pair must have `extra` + 1 of the walked
         # ones witnessed to pass.
         walked, assumed = slst.plan_walk(cost, max(1, fewest[n] - extra))
-        yield r.pos, n, [u for u in range(n) if walked[u]], assumed
+        yield r.pos, n, [u for u in range(n) if walked[u]], assumed, bounds
 
 
 def _word_prefix_partition(

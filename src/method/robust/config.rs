@@ -165,8 +165,9 @@ pub struct RobustConfig {
     /// key). A sentence's commonest keys — two long words that many unrelated documents also
     /// hold — are what makes a join's work per document grow with the corpus; a copy shares the
     /// rare ones too. A block of edited sentences whose rare keys were all edited away may
-    /// then be missed. Only which pairs become candidates changes, never a comparison; not
-    /// yet taken by the index or the Spark job, which refuse it.
+    /// then be missed. Only which pairs become candidates changes, never a comparison. The
+    /// Spark job takes it as `slst batch` does; an index, which looks up every key of a query,
+    /// refuses it.
     pub rare_df: usize,
 }
 

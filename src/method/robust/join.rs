@@ -263,6 +263,7 @@ impl RobustSlst {
             lengths: &postings.lengths,
             packing: &packing,
             cost: &postings.cost,
+            looks: &postings.looks,
             classes: classes.as_ref(),
             rank: &rank,
             by_size: &by_size,

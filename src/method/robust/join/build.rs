@@ -286,6 +286,7 @@ impl RobustSlst {
             holders: build.holders,
             lengths: build.lengths,
             cost: build.cost,
+            looks: build.docs,
             left_out: {
                 let mut keys = build.left_out;
                 keys.par_sort_unstable();
@@ -314,14 +315,18 @@ impl Build<'_> {
         }
     }
 
-    /// Only the rare keys of each sentence are looked up ([`rare`]): the other slots are
-    /// unlinked from their postings (a walk from their document reads none; other documents'
-    /// walks still find it in them), and each sentence's cost counts its rare keys' postings.
+    /// Only the rare keys of each sentence are looked up ([`rare`]): each slot's frequency
+    /// becomes which of its sentences look it up ([`Postings::looks`]), a slot none looks up
+    /// is unlinked from its postings (a walk from its document reads none; other documents'
+    /// walks still find it in them), and each sentence costs the document frequencies of the
+    /// keys it looks up: what its walk reads, near enough to choose which sentences to walk
+    /// (the postings after each slot's own, counted, would be a read at a random place per
+    /// slot).
     fn keep_rare(&mut self, rare_df: usize) {
         let after_parts = Self::slot_parts(&mut self.after, self.first_slot);
         let cost_parts = Self::slot_parts(&mut self.cost, self.first_unit);
         let docs_parts = Self::slot_parts(&mut self.docs, self.first_slot);
-        let (listing, holders) = (&self.listing, &self.holders);
+        let listing = &self.listing;
         after_parts
             .into_par_iter()
             .zip(cost_parts)
@@ -334,20 +339,19 @@ impl Build<'_> {
                 cost.fill(0);
                 for (k, &code) in codes.iter().enumerate() {
                     let units = (Slot { key: 0, code }).units();
+                    let df = docs[k];
+                    docs[k] = rare::looks(df, units.clone(), &bounds);
+                    if docs[k] == 0 {
+                        after[k] = NONE;
+                    }
                     if after[k] == NONE {
                         continue;
                     }
-                    if !units.clone().any(|u| docs[k] <= bounds[u]) {
-                        after[k] = NONE;
-                        continue;
-                    }
-                    let read = rare::postings_from(holders, after[k] as usize);
-                    for u in units {
-                        cost[u] = cost[u].saturating_add(read);
+                    for u in rare::looking(docs[k], units) {
+                        cost[u] = cost[u].saturating_add(u32::from(df));
                     }
                 }
             });
-        self.docs = Vec::new();
     }
 
     /// One pass: each slot's link is at its own place, so the slots are listed without what

@@ -113,6 +113,9 @@ pub(super) struct Postings {
     /// costs), at most `u32::MAX`: a choice of which sentences to walk, which no count of
     /// that size would change. Four bytes a sentence.
     pub(super) cost: Vec<u32>,
+    /// Per global slot, when only rare keys are looked up ([`super::rare`]): which of the
+    /// sentences it witnesses look it up ([`super::rare::looks`]); else empty (all of them).
+    pub(super) looks: Vec<u8>,
     /// Keys left out as boilerplate, as their [`kept_bits`], sorted: a sentence is not
     /// witnessed by one ([`super::walk`] counts the sentences its walk assumed without them).
     pub(super) left_out: Vec<u64>,

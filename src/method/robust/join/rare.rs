@@ -9,11 +9,14 @@
 //! few documents that copy it; the keys that the growth comes from are its commonest. So, with
 //! `rare_df` T, a sentence is looked up by the keys held by at most T documents and by its
 //! [`RARE_KEYS`] rarest shared ones (by the document frequency of the key, 255 and more counting
-//! alike), and a pair key by what either of its sentences looks up; every posting still lists
-//! every holder, so the other document of a pair needs no rare key of its own. The count of
+//! alike), and a key witnesses only the sentences that look it up (a pair key may witness one of
+//! its two); every posting still lists every holder, so the other document of a pair needs no
+//! rare key of its own. A key held by more than `max_df` documents is no sentence's, as ever. The count of
 //! witnessed sentences is then over those keys, in the walk and in the count of the sentences
 //! it assumed, so which sentences are walked still changes nothing. A sentence whose every
 //! rare key was edited away, and whose other shared keys are common, goes unwitnessed.
+
+use std::ops::Range;
 
 /// The rarest shared keys a sentence is always looked up by, whatever their frequency.
 pub(super) const RARE_KEYS: usize = 4;
@@ -55,16 +58,24 @@ pub(super) fn bounds(codes: &[u32], docs: &[u8], units: usize, rare_df: usize) -
         .collect()
 }
 
-/// How many postings a list holds from `at` to its last ([`super::postings::LAST`]).
-pub(super) fn postings_from(holders: &[u32], at: usize) -> u32 {
-    let mut n = 0;
-    for &h in &holders[at..] {
-        n += 1;
-        if h & super::postings::LAST != 0 {
-            break;
-        }
+/// Which of the sentences `units` of a slot whose key is held by `docs` documents look it up,
+/// under their `bounds`: bit i for the i-th of them (0 for none).
+pub(super) fn looks(docs: u8, units: Range<usize>, bounds: &[u8]) -> u8 {
+    units
+        .enumerate()
+        .filter(|&(_, u)| docs <= bounds[u])
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// The sentences among a slot's `units` that look it up (`looks`, as [`looks`] gives it): one
+/// or two neighbours, or none.
+pub(super) fn looking(looks: u8, units: Range<usize>) -> Range<usize> {
+    match looks & 3 {
+        0 => units.start..units.start,
+        1 => units.start..units.start + 1,
+        2 => units.start + 1..units.end,
+        _ => units,
     }
-    n
 }
 
 #[cfg(test)]
@@ -84,11 +95,17 @@ mod tests {
     }
 
     #[test]
-    fn a_list_is_counted_to_its_last_posting() {
-        let last = super::super::postings::LAST;
-        let holders = [1, 2 | last, 5, 6, 7 | last];
-        assert_eq!(postings_from(&holders, 0), 2);
-        assert_eq!(postings_from(&holders, 1), 1);
-        assert_eq!(postings_from(&holders, 3), 2);
+    fn a_pair_key_witnesses_the_sentences_that_look_it_up() {
+        let bounds = [40, 255, 5];
+        // A single key of sentence 0, and pair keys of (0, 1) and (1, 2).
+        assert_eq!(looks(30, 0..1, &bounds), 1);
+        assert_eq!(looks(50, 0..1, &bounds), 0);
+        assert_eq!(looks(50, 0..2, &bounds), 2);
+        assert_eq!(looks(3, 1..3, &bounds), 3);
+        assert_eq!(looking(2, 0..2), 1..2);
+        assert_eq!(looking(1, 1..3), 1..2);
+        assert_eq!(looking(3, 1..3), 1..3);
+        assert!(looking(0, 0..2).is_empty());
+        assert!(looking(2, 4..5).is_empty());
     }
 }

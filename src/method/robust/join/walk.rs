@@ -9,6 +9,7 @@ use super::super::keys::Slot;
 use super::super::{CorpusView, RobustProfile, RobustSlst};
 use super::plan::{Thresholds, choose_walked};
 use super::postings::{LAST, NONE, Packing, kept_bits};
+use super::rare;
 use crate::method::lengths_fit;
 
 /// Per-thread state of the walk.
@@ -90,6 +91,8 @@ pub(super) struct Walk<'a> {
     pub(super) packing: &'a Packing,
     /// [`Postings::cost`](super::postings::Postings::cost)
     pub(super) cost: &'a [u32],
+    /// [`Postings::looks`](super::postings::Postings::looks)
+    pub(super) looks: &'a [u8],
     /// The sentence classes and their single keys' postings, if the single keys are kept per
     /// class (else they are among the slots).
     pub(super) classes: Option<&'a Classes>,
@@ -242,7 +245,7 @@ impl Walk<'_> {
         let (sketch, view) = (self.sketches[a], self.views[a]);
         // Looking up rare keys alone, the slots are the walk's, and those it does not look up
         // have no postings after theirs (as have the keys left out): skipped.
-        let rare = self.detector.config.rare_df > 0;
+        let rare = !self.looks.is_empty();
         let after = &self.after[self.first_slot[a]..self.first_slot[a + 1]];
         c.assumed.clear();
         for (k, slot) in view.slots(self.detector, sketch).into_iter().enumerate() {
@@ -252,7 +255,8 @@ impl Walk<'_> {
                 continue;
             }
             let lengths = slot.lengths(sketch);
-            for u in slot.units().filter(|&u| !c.walked[u]) {
+            let units = self.looking(a, k, slot.units());
+            for u in units.filter(|&u| !c.walked[u]) {
                 c.assumed.push((slot.key, u as u32, lengths));
             }
         }
@@ -362,6 +366,9 @@ impl Walk<'_> {
             if slot.units().start > u {
                 break;
             }
+            if !self.looking(a, k, slot.units()).contains(&u) {
+                continue;
+            }
             for r in self.witnesses(a, k, *slot) {
                 once(r);
             }
@@ -434,6 +441,16 @@ impl Walk<'_> {
         })
         .filter(move |&(r, l)| r != own && lengths_fit(lengths, l, tolerance))
         .map(|(r, _)| r)
+    }
+
+    /// The sentences among `units`, those `a`'s `k`-th slot witnesses, that look it up: all of
+    /// them unless only rare keys are looked up ([`rare`]).
+    #[inline]
+    fn looking(&self, a: usize, k: usize, units: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        match self.looks.get(self.first_slot[a] + k) {
+            Some(&looks) => rare::looking(looks, units),
+            None => units,
+        }
     }
 
     /// Clears the counters of the documents the last walk touched.
@@ -514,6 +531,7 @@ impl Walk<'_> {
                     prefetch(lengths);
                 }
             }
+            let units = self.looking(a, k, units);
             if !walked[units.clone()].contains(&true) {
                 continue;
             }
