@@ -3,18 +3,21 @@
 # same machine: wall time, CPU, peak memory, the candidates stage, the pairs and the planted
 # pairs recalled (docs/benchmarks.md, "Rare keys").
 #
-#   scripts/bench_rare_keys.sh CORPUS.jsonl TRUTH.tsv [RARE_DF]
+#   scripts/bench_rare_keys.sh CORPUS.jsonl TRUTH.tsv [RARE_DF...]
 #
 # CORPUS and TRUTH as scripts/make_synthetic.py writes them (bench-results/data/realistic-N.*);
-# RARE_DF defaults to 10. Prints each run's summary lines, GNU time's figures and the recall.
+# RARE_DF defaults to 10; each value given runs in turn, then --rare-df 0. Prints each run's
+# summary lines, GNU time's figures and the recall.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 2 ] || { sed -n '2,9p' "$0"; exit 2; }
-corpus=$1 truth=$2 rare=${3:-10}
+[ $# -ge 2 ] || { sed -n '2,10p' "$0"; exit 2; }
+corpus=$1 truth=$2
+shift 2
+[ $# -gt 0 ] || set -- 10
 cargo build --release -q
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for r in "$rare" 0; do
+for r in "$@" 0; do
   /usr/bin/time -f "wall %e s, CPU %U + %S s, peak RSS %M KB" -o "$out/time-$r" \
     target/release/slst batch "$corpus" --format jsonl --out "$out/pairs-$r.jsonl" \
     --out-format jsonl --rare-df "$r" > "$out/summary-$r" 2>&1
