@@ -42,6 +42,7 @@ from ._slst import (
     methods,
     plan_walk,
     prefix_len,
+    rare_bounds,
 )
 from ._slst import dedup as _dedup
 from ._slst import profile as _profile
@@ -71,6 +72,7 @@ __all__ = [
     "plan_walk",
     "prefix_len",
     "profile",
+    "rare_bounds",
     "sketch",
     "verify",
 ]

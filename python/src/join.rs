@@ -109,6 +109,28 @@ pub(crate) fn prefix_len(size: usize, tau: f64) -> usize {
     slst::method::prefix_len(size, tau)
 }
 
+/// Per unit of a document of `units` units, the highest document frequency (255 for 255 and
+/// more) of a key the unit looks up under `rare_df` (`slst batch --rare-df`): `slots` holds
+/// unit · 2³² + df for each witness row of the document whose key another document holds;
+/// keys held by more than `max_df` documents are boilerplate and count for nothing.
+#[pyfunction]
+pub(crate) fn rare_bounds(
+    units: usize,
+    slots: Vec<u64>,
+    max_df: usize,
+    rare_df: usize,
+) -> Vec<u32> {
+    let held = slots
+        .iter()
+        .map(|&p| ((p >> 32) as usize, (p & 0xFFFF_FFFF) as usize))
+        .filter(|&(_, df)| (2..=max_df).contains(&df));
+    // A list of numbers, not bytes, on the Python side.
+    slst::method::rare_bounds(units, held, rare_df)
+        .into_iter()
+        .map(u32::from)
+        .collect()
+}
+
 /// Which units of a document a witness join walks (the plan of `slst batch`'s own walk):
 /// `cost` per unit (the postings of its witness keys held by at most `max_df` documents; keys
 /// held by more are boilerplate and witness nothing), `least` from `Detector.fewest_matched`.

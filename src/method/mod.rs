@@ -79,7 +79,7 @@ pub use self::registry::{
 pub use self::robust::{
     Refusal, RobustBlock, RobustComparison, RobustConfig, RobustParams, RobustProfile,
     RobustSentence, RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk,
-    prefix_len,
+    prefix_len, rare_bounds,
 };
 pub use self::seed_keys::seed_index_keys;
 pub use self::sentlen::{

@@ -345,7 +345,7 @@ def _witness_candidates(
     check = (method, mode, params, rule, containment)
     on_plans = kept.join(walks, "pos")
     if rare_df:
-        # Each unit looks up its rare keys alone (``rare_bounds``), as in slst batch.
+        # Each unit looks up its rare keys alone (``slst.rare_bounds``), as in slst batch.
         looked = F.least("df", F.lit(255)) <= F.element_at("bounds", F.col("unit") + 1)
         on_plans = on_plans.where(looked)
     on_plans = on_plans.select(
@@ -445,7 +445,7 @@ def _walk_plans(spark, good, slots, max_df: int, fewest, cpu, rare_df: int = 0):
     of its keys: each document counts its own keys per unit where it lies, and only the keys
     held by two documents or more send their frequency back to it (a key held by one costs its
     one posting); under ``rare_df``, the highest frequency of a key each unit looks up
-    (``rare_bounds``; else none)."""
+    (``slst.rare_bounds``; else none)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType

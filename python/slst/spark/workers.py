@@ -268,28 +268,6 @@ def _unit_keys_partition(
         yield r.pos, n, keys
 
 
-#: The rarest shared keys a unit is always looked up by under ``rare_df``, as in
-#: ``slst batch`` (``RARE_KEYS``, src/method/robust/join/rare.rs).
-RARE_KEYS = 4
-
-
-def rare_bounds(units: int, slots: Iterable[int], max_df: int, rare_df: int) -> List[int]:
-    """Per unit, the highest document frequency (255 for 255 and more) of a key it looks up
-    under ``rare_df``, as ``slst batch`` bounds it: ``rare_df`` (at most 255), or the frequency
-    of its ``RARE_KEYS``-th rarest key held by another document (and not boilerplate) when
-    higher, or 255 (every key) when it has fewer. ``slots``: unit · 2³² + df of each witness
-    row of the document whose key another document holds."""
-    held: List[List[int]] = [[] for _ in range(units)]
-    for packed in slots:
-        unit, df = packed >> 32, packed & 0xFFFF_FFFF
-        if df <= max_df:
-            held[unit].append(min(df, 255))
-    floor = min(rare_df, 255)
-    return [
-        255 if len(h) < RARE_KEYS else max(floor, sorted(h)[RARE_KEYS - 1]) for h in held
-    ]
-
-
 def _plan_partition(
     rows: Iterable[Any], max_df: int, fewest: List[Optional[int]], extra: int, rare_df: int = 0
 ) -> Iterator[Tuple[int, int, List[int], int, List[int]]]:
@@ -299,7 +277,7 @@ def _plan_partition(
     walking each costs being the postings of its keys: the document's witness keys per unit
     (``keys``) and the document frequency of each key it holds with another document
     (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed)``
-    out, with the units' ``rare_bounds`` under ``rare_df`` (else none). Keys held by more than
+    out, with the units' ``slst.rare_bounds`` under ``rare_df`` (else none). Keys held by more than
     ``max_df`` documents are boilerplate: they witness nothing and cost nothing, and so does a
     key a unit does not look up. The units not walked are counted exactly afterwards, for the
     pairs the walk lets pass, as ``slst batch`` counts them: so the candidates do not depend on
@@ -307,7 +285,7 @@ def _plan_partition(
     for r in rows:
         n = r.units
         slots = r.slots or ()
-        bounds = rare_bounds(n, slots, max_df, rare_df) if rare_df else []
+        bounds = slst.rare_bounds(n, list(slots), max_df, rare_df) if rare_df else []
         cost = list(r.keys)  # a key held by this document alone: its one posting
         for packed in slots:
             unit, df = packed >> 32, packed & 0xFFFF_FFFF

@@ -21,29 +21,48 @@ use std::ops::Range;
 /// The rarest shared keys a sentence is always looked up by, whatever their frequency.
 pub(super) const RARE_KEYS: usize = 4;
 
-/// Per sentence of a document with `units` sentences: the highest document frequency of a key
-/// it is looked up by — `rare_df` (at most 255), or the frequency of its [`RARE_KEYS`]-th rarest
-/// shared key when higher, or 255 (every key) when it has fewer. `codes` are the document's
-/// slots' codes and `docs` their keys' frequencies (0 for a key it alone holds, or left out).
+/// [`rare_bounds`] of a document's slots: `codes` are their codes and `docs` their keys'
+/// frequencies (0 for a key it alone holds, or left out).
 pub(super) fn bounds(codes: &[u32], docs: &[u8], units: usize, rare_df: usize) -> Vec<u8> {
+    let held = codes
+        .iter()
+        .zip(docs)
+        .filter(|x| *x.1 > 0)
+        .flat_map(|(&code, &df)| {
+            let i = (code >> 1) as usize;
+            (i..i + 1 + (code & 1) as usize).map(move |u| (u, usize::from(df)))
+        });
+    rare_bounds(units, held, rare_df)
+}
+
+/// Per sentence of a document with `units` sentences: the highest document frequency of a key
+/// it looks up ([`super::super::RobustConfig::rare_df`]) — `rare_df` (at most 255), or the
+/// frequency of its [`RARE_KEYS`]-th rarest shared key when higher, or 255 (every key) when it
+/// has fewer; frequencies from 255 up count as 255. `held`: (sentence, document frequency) for
+/// each key of a sentence held by another document too, and not left out as boilerplate (a pair
+/// key once for each of its two sentences). A key is looked up by a sentence when its frequency,
+/// so capped, is at most the sentence's bound. The Spark job's plans call this too.
+pub fn rare_bounds(
+    units: usize,
+    held: impl IntoIterator<Item = (usize, usize)>,
+    rare_df: usize,
+) -> Vec<u8> {
     let mut rarest = vec![[u8::MAX; RARE_KEYS]; units];
-    let mut held = vec![0usize; units];
-    for (&code, &df) in codes.iter().zip(docs) {
-        if df == 0 {
+    let mut counts = vec![0usize; units];
+    for (u, df) in held {
+        let Some(r) = rarest.get_mut(u) else {
             continue;
-        }
-        let i = (code >> 1) as usize;
-        for u in i..(i + 1 + (code & 1) as usize).min(units) {
-            held[u] += 1;
-            let r = &mut rarest[u];
-            // Insertion into the sorted few.
-            if df < r[RARE_KEYS - 1] {
-                let at = r.partition_point(|&x| x <= df);
-                r.copy_within(at..RARE_KEYS - 1, at + 1);
-                r[at] = df;
-            }
+        };
+        let df = df.min(255) as u8;
+        counts[u] += 1;
+        // Insertion into the sorted few.
+        if df < r[RARE_KEYS - 1] {
+            let at = r.partition_point(|&x| x <= df);
+            r.copy_within(at..RARE_KEYS - 1, at + 1);
+            r[at] = df;
         }
     }
+    let held = counts;
     let floor = rare_df.min(255) as u8;
     rarest
         .iter()
