@@ -37,7 +37,7 @@ pub(super) fn bounds(codes: &[u32], docs: &[u8], units: usize, rare_df: usize) -
 
 /// Per sentence of a document with `units` sentences: the highest document frequency of a key
 /// it looks up ([`super::super::RobustConfig::rare_df`]) — `rare_df` (at most 255), or the
-/// frequency of its [`RARE_KEYS`]-th rarest shared key when higher, or 255 (every key) when it
+/// frequency of its fourth rarest shared key (`RARE_KEYS`) when higher, or 255 (every key) when it
 /// has fewer; frequencies from 255 up count as 255. `held`: (sentence, document frequency) for
 /// each key of a sentence held by another document too, and not left out as boilerplate (a pair
 /// key once for each of its two sentences). A key is looked up by a sentence when its frequency,
