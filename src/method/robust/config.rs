@@ -165,7 +165,9 @@ pub struct RobustConfig {
     /// key). A sentence's commonest keys — two long words that many unrelated documents also
     /// hold — are what makes a join's work per document grow with the corpus; a copy shares the
     /// rare ones too. A block of edited sentences whose rare keys were all edited away may
-    /// then be missed. Only which pairs become candidates changes, never a comparison. The
+    /// then be missed, and so may a notice sent twice whose keys are all its template's, held
+    /// by its other notices (docs/benchmarks.md, "Rare keys": 1.8 % of Reuters-21578's pairs
+    /// at 10). Only which pairs become candidates changes, never a comparison. The
     /// Spark job takes it as `slst batch` does; an index, which looks up every key of a query,
     /// refuses it.
     pub rare_df: usize,
