@@ -8,7 +8,7 @@
 # CORPUS and TRUTH as scripts/make_synthetic.py writes them (bench-results/data/realistic-N.*),
 # or `-` for a corpus without planted pairs (Reuters-21578 as JSON lines:
 # scripts/peers/reuters_to_jsonl.py). RARE_DF defaults to 10; each value given runs in turn,
-# then --rare-df 0. Prints each run's summary lines, GNU time's figures and the recall; then,
+# then --rare-df 0. A value T/B runs --rare-df T --rare-budget B (T alone: the default budget). Prints each run's summary lines, GNU time's figures and the recall; then,
 # for each value, the pairs of --rare-df 0 it does not report, by resemblance and by what
 # decided them, with the first few listed.
 set -euo pipefail
@@ -20,18 +20,24 @@ shift 2
 cargo build --release -q
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+flags() { # T or T/B
+  echo "--rare-df ${1%%/*}"
+  [ "${1#*/}" = "$1" ] || echo "--rare-budget ${1#*/}"
+}
 for r in "$@" 0; do
-  /usr/bin/time -f "wall %e s, CPU %U + %S s, peak RSS %M KB" -o "$out/time-$r" \
-    target/release/slst batch "$corpus" --format jsonl --out "$out/pairs-$r.jsonl" \
-    --out-format jsonl --rare-df "$r" > "$out/summary-$r" 2>&1
-  echo "== --rare-df $r"
-  grep -E "^(candidate pairs|pairs reported|time):" "$out/summary-$r"
-  cat "$out/time-$r"
-  [ "$truth" = - ] || python3 scripts/planted_recall.py "$truth" --pairs "$out/pairs-$r.jsonl"
+  f=${r//\//_}
+  # shellcheck disable=SC2046 # the flags are words
+  /usr/bin/time -f "wall %e s, CPU %U + %S s, peak RSS %M KB" -o "$out/time-$f" \
+    target/release/slst batch "$corpus" --format jsonl --out "$out/pairs-$f.jsonl" \
+    --out-format jsonl $(flags "$r") > "$out/summary-$f" 2>&1
+  echo "== $(flags "$r" | tr '\n' ' ')"
+  grep -E "^(candidate pairs|pairs reported|time):" "$out/summary-$f"
+  cat "$out/time-$f"
+  [ "$truth" = - ] || python3 scripts/planted_recall.py "$truth" --pairs "$out/pairs-$f.jsonl"
 done
 for r in "$@"; do
-  echo "== pairs of --rare-df 0 that --rare-df $r does not report"
-  python3 - "$out/pairs-0.jsonl" "$out/pairs-$r.jsonl" <<'EOF'
+  echo "== pairs of --rare-df 0 that $(flags "$r" | tr '\n' ' ')does not report"
+  python3 - "$out/pairs-0.jsonl" "$out/pairs-${r//\//_}.jsonl" <<'EOF'
 import collections, json, sys
 
 def pairs(path):

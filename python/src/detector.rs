@@ -17,7 +17,7 @@ use slst::method::{Method, MethodDetector, MethodSettings, PairRule};
 use crate::comparison::{CompareSketches, CompareTexts, Comparison};
 use crate::corpus::PyDocs;
 use crate::join::{
-    Fewest, MayKeep, MayKeepPairs, PairCheck, Tolerance, Witnesses, WordJoin, witnesses,
+    Fewest, MayKeep, MayKeepPairs, PairCheck, RareKeys, Tolerance, Witnesses, WordJoin, witnesses,
 };
 use crate::pairs::{Pairs, PassageItem, StopLists, VerifyMany, VerifyPassages, run_pairs};
 use crate::settings::settings_of;
@@ -175,6 +175,13 @@ impl Detector {
     #[getter]
     fn witness_tolerance(&self) -> Option<usize> {
         self.inner.visit(Tolerance)
+    }
+
+    /// `(rare_df, rare_budget)` when each unit looks up its rare keys alone (robust SL+ST with
+    /// `rare_df`; what `slst.rare_bounds` takes), else None: every key.
+    #[getter]
+    fn rare_keys(&self) -> Option<(usize, usize)> {
+        self.inner.visit(RareKeys)
     }
 
     /// For each `(matched, units_a, units_b)`: whether that many units in blocks could

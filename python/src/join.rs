@@ -51,6 +51,15 @@ impl WithDetector for Tolerance {
     }
 }
 
+/// Whether each unit looks up its rare keys alone: `(rare_df, rare_budget)`.
+pub(crate) struct RareKeys;
+impl WithDetector for RareKeys {
+    type Output = Option<(usize, usize)>;
+    fn with<D: slst::Detector>(self, d: &D) -> Self::Output {
+        d.external_join()?.rare_keys()
+    }
+}
+
 /// The join's bound for many (matched, units_a, units_b).
 pub(crate) struct MayKeep<'a>(pub(crate) &'a [(usize, usize, usize)], pub(crate) PairRule);
 impl WithDetector for MayKeep<'_> {
@@ -110,22 +119,24 @@ pub(crate) fn prefix_len(size: usize, tau: f64) -> usize {
 }
 
 /// Per unit of a document of `units` units, the highest document frequency (255 for 255 and
-/// more) of a key the unit looks up under `rare_df` (`slst batch --rare-df`): `slots` holds
-/// unit · 2³² + df for each witness row of the document whose key another document holds;
-/// keys held by more than `max_df` documents are boilerplate and count for nothing.
+/// more) of a key the unit looks up under `rare_df` and `rare_budget` (`slst batch --rare-df
+/// --rare-budget`; `Detector.rare_keys`): `slots` holds unit · 2³² + df for each witness row of
+/// the document whose key another document holds; keys held by more than `max_df` documents are
+/// boilerplate and count for nothing.
 #[pyfunction]
 pub(crate) fn rare_bounds(
     units: usize,
     slots: Vec<u64>,
     max_df: usize,
     rare_df: usize,
+    rare_budget: usize,
 ) -> Vec<u32> {
     let held = slots
         .iter()
         .map(|&p| ((p >> 32) as usize, (p & 0xFFFF_FFFF) as usize))
         .filter(|&(_, df)| (2..=max_df).contains(&df));
     // A list of numbers, not bytes, on the Python side.
-    slst::method::rare_bounds(units, held, rare_df)
+    slst::method::rare_bounds(units, held, rare_df, rare_budget)
         .into_iter()
         .map(u32::from)
         .collect()

@@ -56,11 +56,19 @@ def clusters_of(out: Path) -> set:
 
 
 @pytest.mark.parametrize(
-    "mode, broadcast, rare_df",
-    [("robust", True, 0), ("robust", False, 0), ("robust", True, 2), ("paper", True, 0)],
+    "mode, broadcast, rare",
+    [
+        ("robust", True, {}),
+        ("robust", False, {}),
+        # Rare keys alone, with no budget (every document by its rare keys) and with one
+        # (the documents of the shipped corpus under it look every key up).
+        ("robust", True, {"rare_df": 2, "rare_budget": 0}),
+        ("robust", True, {"rare_df": 2, "rare_budget": 600}),
+        ("paper", True, {}),
+    ],
 )
 def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(
-    spark, tmp_path, monkeypatch, mode, broadcast, rare_df
+    spark, tmp_path, monkeypatch, mode, broadcast, rare
 ):
     from slst.spark import candidates
 
@@ -68,11 +76,11 @@ def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(
         monkeypatch.setattr(candidates, "BROADCAST_PLANS", 0)
         monkeypatch.setattr(candidates, "BROADCAST_PAIRS", 0)
     out = tmp_path / "out"
-    params = {"rare_df": rare_df} if rare_df else {}
+    params = dict(rare)
     record = job.run(spark, [str(CLOUGH)], str(out), fmt="text", mode=mode, params=params)
     cli = tmp_path / "batch.jsonl"
-    rare = ["--rare-df", str(rare_df)] if rare_df else []
-    run_slst("batch", str(CLOUGH), "--mode", mode, *rare, "-qq", "--out", str(cli))
+    flags = [x for k, v in rare.items() for x in ("--" + k.replace("_", "-"), str(v))]
+    run_slst("batch", str(CLOUGH), "--mode", mode, *flags, "-qq", "--out", str(cli))
     expected = sorted(line.replace('"corpus-20090418/', '"') for line in cli.read_text().splitlines())
     assert lines(out / "pairs.jsonl") == expected
     assert record["pairs"] == len(expected) >= 3
@@ -97,10 +105,17 @@ def test_the_job_finds_the_pairs_of_slst_batch_on_the_shipped_corpus(
 
 
 @pytest.mark.parametrize(
-    "max_df, extra, rare_df", [(1000, None, 0), (1000, 0, 0), (3, None, 0), (1000, None, 2)]
+    "max_df, extra, rare",
+    [
+        (1000, None, None),
+        (1000, 0, None),
+        (3, None, None),
+        (1000, None, (2, 0)),
+        (1000, None, (2, 600)),
+    ],
 )
 def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
-    spark, monkeypatch, max_df, extra, rare_df
+    spark, monkeypatch, max_df, extra, rare
 ):
     # The walk joins each document's cheapest units and assumes the rest witnessed; the pairs
     # it lets pass then have those units counted. So the candidates are exactly the pairs whose
@@ -109,7 +124,8 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
     # whether the walk takes the fewest units (`extra` 0) or more (the job's own). A key held
     # by more than `max_df` documents is boilerplate and witnesses nothing. With `rare_df`, a
     # key witnesses only the units that look it up: held by at most `rare_df` documents, or
-    # among the unit's four rarest keys held by another document.
+    # among the unit's four rarest keys held by another document; unless the frequencies of
+    # the document's shared keys (up to 255 each) sum to at most `rare_budget`.
     import slst
     from slst.spark import candidates
     from slst.spark.job import _sketched
@@ -122,7 +138,8 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
     docs = job.read_documents(spark, [str(CLOUGH)], "text", "id", "text", 256 << 20)
     good = _sketched(spark, docs, "slst", "robust", {}, True, 256 << 20, True, False, False, cpu)
     good = good.where("problem is null")
-    params = {"rare_df": rare_df} if rare_df else {}
+    rare_df, budget = rare or (0, 0)
+    params = {"rare_df": rare_df, "rare_budget": budget} if rare else {}
     pairs, dropped, walked = candidates._witness_candidates(
         spark, good, good.count(), max_df, "slst", "robust", params, "duplicates", 0.8, cpu
     )
@@ -141,6 +158,8 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
             df[k] = df.get(k, 0) + 1
     boilerplate = {k for k, n in df.items() if n > max_df}
 
+    under_budget = []
+
     def looked_up(wkeys):
         # Each unit's bound: the highest frequency of a key it looks up.
         if not rare_df:
@@ -149,6 +168,9 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
         for w in wkeys:
             if 2 <= df[w.key] <= max_df:
                 shared.setdefault(w.unit, []).append(min(df[w.key], 255))
+        if sum(map(sum, shared.values())) <= budget:
+            under_budget.append(wkeys)
+            return lambda w: True
         bound = {
             u: max(rare_df, sorted(f)[3]) if len(f) >= 4 else 255 for u, f in shared.items()
         }
@@ -177,6 +199,8 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
     expected = {pair for pair, k in zip(named, keep) if k}
     assert found == expected and dropped == len(boilerplate)
     assert (len(boilerplate) > 10) == (max_df < 1000)
+    if budget:  # the budget splits the corpus: some documents under it, some over
+        assert 0 < len(under_budget) < len(keyed), len(under_budget)
     # Walking the fewest units, the walk alone lets many more pass than the count keeps: the
     # count is what rules them out. Walking more, it still lets every candidate pass.
     if extra == 0:

@@ -59,6 +59,12 @@ pub trait WitnessJoin<S>: Send + Sync {
     /// witness ([`Witness::fits`]).
     fn witness_tolerance(&self) -> usize;
 
+    /// When each unit looks up its rare keys alone: `(rare_df, rare_budget)`, what
+    /// [`rare_bounds`](crate::method::rare_bounds) takes. `None` (the default): every key.
+    fn rare_keys(&self) -> Option<(usize, usize)> {
+        None
+    }
+
     /// Whether `matched` units in blocks, between documents of `units_a` and `units_b` units,
     /// could satisfy `rule` (increasing in `matched`): the bound a join of
     /// [`WitnessJoin::witness_keys`] prunes by.

@@ -322,8 +322,8 @@ def _witness_candidates(
     detector = slst.detector(method, mode, **params)
     fewest = detector.fewest_matched(unit_counts, rule=rule, containment=containment)
     assert fewest is not None
-    rare_df = int(params.get("rare_df", 0))
-    plans = _walk_plans(spark, good, slots, max_df, fewest, cpu, rare_df)
+    rare = detector.rare_keys  # (rare_df, rare_budget), or None: every key
+    plans = _walk_plans(spark, good, slots, max_df, fewest, cpu, rare)
     # What the bound reads of each pair's documents, joined to the pairs once they are
     # gathered, so that the gathering moves each pair and its units alone.
     facts = plans.select(F.col("pos").alias("a"), F.col("units").alias("na"), "assumed")
@@ -344,7 +344,7 @@ def _witness_candidates(
     tolerance = detector.witness_tolerance
     check = (method, mode, params, rule, containment)
     on_plans = kept.join(walks, "pos")
-    if rare_df:
+    if rare:
         # Each unit looks up its rare keys alone (``slst.rare_bounds``), as in slst batch.
         looked = F.least("df", F.lit(255)) <= F.element_at("bounds", F.col("unit") + 1)
         on_plans = on_plans.where(looked)
@@ -439,13 +439,13 @@ def _witness_slots(good, max_df: int):
     return slots, df.where(F.col("df") > max_df).count(), unit_counts
 
 
-def _walk_plans(spark, good, slots, max_df: int, fewest, cpu, rare_df: int = 0):
+def _walk_plans(spark, good, slots, max_df: int, fewest, cpu, rare=None):
     """Per document, persisted: ``(pos, units, walked, assumed, bounds)``, the units its walk
     takes (``_plan_partition``, ``WALK_EXTRA`` beyond the fewest), a unit costing the postings
     of its keys: each document counts its own keys per unit where it lies, and only the keys
     held by two documents or more send their frequency back to it (a key held by one costs its
-    one posting); under ``rare_df``, the highest frequency of a key each unit looks up
-    (``slst.rare_bounds``; else none)."""
+    one posting); with ``rare`` (``Detector.rare_keys``), the highest frequency of a key each
+    unit looks up (``slst.rare_bounds``; else none)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
     from pyspark.sql.types import ArrayType, IntegerType, LongType, StructField, StructType
@@ -484,7 +484,7 @@ def _walk_plans(spark, good, slots, max_df: int, fewest, cpu, rare_df: int = 0):
     )
     return spark.createDataFrame(
         counted.join(held, "pos", "left").rdd.mapPartitions(
-            lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest, WALK_EXTRA, rare_df))
+            lambda rows: timed(cpu, _plan_partition(rows, max_df, fewest, WALK_EXTRA, rare))
         ),
         plan_schema,
     ).persist(StorageLevel.MEMORY_AND_DISK)  # read twice

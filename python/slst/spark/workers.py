@@ -269,7 +269,11 @@ def _unit_keys_partition(
 
 
 def _plan_partition(
-    rows: Iterable[Any], max_df: int, fewest: List[Optional[int]], extra: int, rare_df: int = 0
+    rows: Iterable[Any],
+    max_df: int,
+    fewest: List[Optional[int]],
+    extra: int,
+    rare: Optional[Tuple[int, int]] = None,
 ) -> Iterator[Tuple[int, int, List[int], int, List[int]]]:
     """Per document, the units the witness join walks: the cheapest set that holds ``extra`` + 1
     witnesses of every pair the rule could keep (with ``extra`` 0, the first walk of
@@ -277,7 +281,8 @@ def _plan_partition(
     walking each costs being the postings of its keys: the document's witness keys per unit
     (``keys``) and the document frequency of each key it holds with another document
     (``slots``, unit · 2³² + df) in; ``(pos, units, walked units, units assumed witnessed)``
-    out, with the units' ``slst.rare_bounds`` under ``rare_df`` (else none). Keys held by more than
+    out, with the units' ``slst.rare_bounds`` under ``rare`` (``Detector.rare_keys``: rare_df
+    and rare_budget; else none). Keys held by more than
     ``max_df`` documents are boilerplate: they witness nothing and cost nothing, and so does a
     key a unit does not look up. The units not walked are counted exactly afterwards, for the
     pairs the walk lets pass, as ``slst batch`` counts them: so the candidates do not depend on
@@ -285,7 +290,7 @@ def _plan_partition(
     for r in rows:
         n = r.units
         slots = r.slots or ()
-        bounds = slst.rare_bounds(n, list(slots), max_df, rare_df) if rare_df else []
+        bounds = slst.rare_bounds(n, list(slots), max_df, *rare) if rare else []
         cost = list(r.keys)  # a key held by this document alone: its one posting
         for packed in slots:
             unit, df = packed >> 32, packed & 0xFFFF_FFFF

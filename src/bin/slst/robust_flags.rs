@@ -55,6 +55,7 @@ const ROBUST_FLAGS: &[RobustFlag] = &[
     flag("vocabulary", "J", "Robust mode: also a duplicate when a block joins the two documents and the distinct terms of their whole texts have at least this Jaccard coefficient, whatever the share of their sentences in blocks: a story sent again with its sentences cut otherwise (0: off)."),
     flag("pair_keys", "N", "Robust mode, corpus runs and indexes: keys per pair of neighbouring sentences, picked by min-wise hashing among the pairs of their anchors (0: every pair, an exact join). Fewer keys make a run faster and smaller; a block of edited sentences may then be missed."),
     flag("rare_df", "DOCS", "Robust mode, corpus runs: look each sentence up by its keys held by at most this many documents and by its four rarest (0: by every key). Keeps a run's work per document from growing with the corpus; a sentence whose rare words were all edited away, or a repeated notice whose keys are all its template's, may then be missed."),
+    flag("rare_budget", "POSTINGS", "Robust mode, corpus runs, with --rare-df: a document whose every key costs at most this many postings to look up (its shared keys' document frequencies, each counted up to 255, summed) looks every key up, so a short document loses nothing and the work per document stays bounded (0: every document by its rare keys)."),
 ];
 
 /// The robust settings that have flags of their own, shared by every method.

@@ -400,6 +400,11 @@ impl WitnessJoin<RobustProfile> for RobustSlst {
         self.config.length_tolerance
     }
 
+    fn rare_keys(&self) -> Option<(usize, usize)> {
+        let c = &self.config;
+        (c.rare_df > 0).then_some((c.rare_df, c.rare_budget))
+    }
+
     /// The figures' ids, which the figure check of the decision compares (reporting duplicates,
     /// a pair whose figures disagree is refused whatever its blocks).
     fn pair_check_values(&self, sketch: &RobustProfile) -> Option<Vec<u64>> {

@@ -335,7 +335,8 @@ impl Build<'_> {
             .for_each_init(Vec::new, |codes, (d, ((after, cost), docs))| {
                 codes.clear();
                 listing.each(d, |_| true, |_, _, code| codes.push(code));
-                let bounds = rare::bounds(codes, docs, cost.len(), rare_df);
+                let budget = listing.detector.config.rare_budget;
+                let bounds = rare::bounds(codes, docs, cost.len(), (rare_df, budget));
                 cost.fill(0);
                 for (k, &code) in codes.iter().enumerate() {
                     let units = (Slot { key: 0, code }).units();

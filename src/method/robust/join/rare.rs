@@ -15,6 +15,15 @@
 //! witnessed sentences is then over those keys, in the walk and in the count of the sentences
 //! it assumed, so which sentences are walked still changes nothing. A sentence whose every
 //! rare key was edited away, and whose other shared keys are common, goes unwitnessed.
+//!
+//! A document that every key costs little to look up looks every key up: when the frequencies
+//! of its sentences' shared keys (each counted up to 255, a pair key once for each of its
+//! sentences) sum to at most `rare_budget`
+//! ([`RobustConfig::rare_budget`](super::super::RobustConfig::rare_budget)). Its walk is then
+//! bounded by the budget instead of by its rare keys, so the work per document stays bounded,
+//! and short documents lose nothing: a notice sent twice, both short, may share only the keys
+//! its template's other notices hold too (docs/benchmarks.md, "Rare keys"). Under the budget
+//! are the documents of a small corpus, and the short ones of a large one.
 
 use std::ops::Range;
 
@@ -23,7 +32,12 @@ pub(super) const RARE_KEYS: usize = 4;
 
 /// [`rare_bounds`] of a document's slots: `codes` are their codes and `docs` their keys'
 /// frequencies (0 for a key it alone holds, or left out).
-pub(super) fn bounds(codes: &[u32], docs: &[u8], units: usize, rare_df: usize) -> Vec<u8> {
+pub(super) fn bounds(
+    codes: &[u32],
+    docs: &[u8],
+    units: usize,
+    (rare_df, budget): (usize, usize),
+) -> Vec<u8> {
     let held = codes
         .iter()
         .zip(docs)
@@ -32,7 +46,7 @@ pub(super) fn bounds(codes: &[u32], docs: &[u8], units: usize, rare_df: usize) -
             let i = (code >> 1) as usize;
             (i..i + 1 + (code & 1) as usize).map(move |u| (u, usize::from(df)))
         });
-    rare_bounds(units, held, rare_df)
+    rare_bounds(units, held, rare_df, budget)
 }
 
 /// Per sentence of a document with `units` sentences: the highest document frequency of a key
@@ -41,19 +55,25 @@ pub(super) fn bounds(codes: &[u32], docs: &[u8], units: usize, rare_df: usize) -
 /// has fewer; frequencies from 255 up count as 255. `held`: (sentence, document frequency) for
 /// each key of a sentence held by another document too, and not left out as boilerplate (a pair
 /// key once for each of its two sentences). A key is looked up by a sentence when its frequency,
-/// so capped, is at most the sentence's bound. The Spark job's plans call this too.
+/// so capped, is at most the sentence's bound. Every sentence's bound is 255 when those
+/// frequencies, so capped, sum to at most `budget`
+/// ([`RobustConfig::rare_budget`](super::super::RobustConfig::rare_budget)). The Spark job's
+/// plans call this too.
 pub fn rare_bounds(
     units: usize,
     held: impl IntoIterator<Item = (usize, usize)>,
     rare_df: usize,
+    budget: usize,
 ) -> Vec<u8> {
     let mut rarest = vec![[u8::MAX; RARE_KEYS]; units];
     let mut counts = vec![0usize; units];
+    let mut total = 0;
     for (u, df) in held {
         let Some(r) = rarest.get_mut(u) else {
             continue;
         };
         let df = df.min(255) as u8;
+        total += usize::from(df);
         counts[u] += 1;
         // Insertion into the sorted few.
         if df < r[RARE_KEYS - 1] {
@@ -61,6 +81,9 @@ pub fn rare_bounds(
             r.copy_within(at..RARE_KEYS - 1, at + 1);
             r[at] = df;
         }
+    }
+    if total <= budget {
+        return vec![u8::MAX; units];
     }
     let held = counts;
     let floor = rare_df.min(255) as u8;
@@ -108,9 +131,24 @@ mod tests {
         let codes = [0, 0, 0, 0, 0, 1, 2, 2, 2];
         let docs = [2, 40, 30, 50, 90, 7, 0, 3, 255];
         // The fourth rarest of sentence 0 is 40; sentence 1 has three shared keys.
-        assert_eq!(bounds(&codes, &docs, 2, 10), vec![40, 255]);
-        assert_eq!(bounds(&codes, &docs, 2, 60), vec![60, 255]);
-        assert_eq!(bounds(&codes, &docs, 2, 1000), vec![255, 255]);
+        assert_eq!(bounds(&codes, &docs, 2, (10, 0)), vec![40, 255]);
+        assert_eq!(bounds(&codes, &docs, 2, (60, 0)), vec![60, 255]);
+        assert_eq!(bounds(&codes, &docs, 2, (1000, 0)), vec![255, 255]);
+    }
+
+    #[test]
+    fn a_document_under_the_budget_looks_every_key_up() {
+        let codes = [0, 0, 0, 0, 0, 1, 2, 2, 2];
+        let docs = [2, 40, 30, 50, 90, 7, 0, 3, 255];
+        // Shared keys' frequencies, a pair key for each of its two sentences: 2 + 40 + 30 + 50
+        // + 90 + 7 · 2 + 3 + 255 = 484.
+        assert_eq!(bounds(&codes, &docs, 2, (10, 484)), vec![255, 255]);
+        assert_eq!(bounds(&codes, &docs, 2, (10, 483)), vec![40, 255]);
+        // Frequencies count up to 255, in the sum as in the bounds.
+        // 2 + 3 + 30 + 40 + 255 = 330, where 5,000 uncounted would make 5,075.
+        let held = [(0, 2), (0, 40), (0, 3), (0, 30), (0, 5000)];
+        assert_eq!(rare_bounds(1, held, 10, 330), vec![255]);
+        assert_eq!(rare_bounds(1, held, 10, 329), vec![40]);
     }
 
     #[test]

@@ -528,18 +528,20 @@ fn rare_keys_find_the_same_whatever_the_walk_and_no_more_than_every_key() {
     let whole = |s: &Similarity, _: bool| {
         s.containment_a.is_some_and(|x| x >= 0.999) || s.containment_b.is_some_and(|x| x >= 0.999)
     };
-    let join = |rare_df: usize, keep: &(dyn Fn(&Similarity, bool) -> bool + Sync), tuning| {
-        let d = RobustSlst::new(RobustConfig {
-            rare_df,
-            ..RobustConfig::default()
-        })
-        .unwrap();
-        let sketches = genesis_sketches(&d);
-        let refs: Vec<&RobustProfile> = sketches.iter().collect();
-        let found = d.witness_join_with(&refs, keep, &|_, _| true, usize::MAX, &tuning);
-        found.unwrap().0
-    };
-    let every = join(0, &keep, Tuning::default());
+    let join =
+        |(rare_df, rare_budget), keep: &(dyn Fn(&Similarity, bool) -> bool + Sync), tuning| {
+            let d = RobustSlst::new(RobustConfig {
+                rare_df,
+                rare_budget,
+                ..RobustConfig::default()
+            })
+            .unwrap();
+            let sketches = genesis_sketches(&d);
+            let refs: Vec<&RobustProfile> = sketches.iter().collect();
+            let found = d.witness_join_with(&refs, keep, &|_, _| true, usize::MAX, &tuning);
+            found.unwrap().0
+        };
+    let every = join((0, 0), &keep, Tuning::default());
     let tunings = [0, BOUND_COST, usize::MAX]
         .into_iter()
         .flat_map(|bound_cost| {
@@ -551,22 +553,23 @@ fn rare_keys_find_the_same_whatever_the_walk_and_no_more_than_every_key() {
                 ..Tuning::default()
             })
         });
-    for rare_df in [2, 1000] {
-        let first = join(rare_df, &keep, Tuning::default());
+    // Rare keys alone; with a budget that some chapters' keys cost less than; with one they
+    // all do (every key, then); and by every key held by up to 255 documents.
+    let mut found = Vec::new();
+    for rare in [(2, 0), (2, 1_000), (2, usize::MAX), (1000, 0)] {
+        let first = join(rare, &keep, Tuning::default());
         for tuning in tunings.clone() {
-            assert_eq!(
-                join(rare_df, &keep, tuning),
-                first,
-                "rare_df {rare_df}, {tuning:?}"
-            );
+            assert_eq!(join(rare, &keep, tuning), first, "{rare:?}, {tuning:?}");
         }
         assert!(first.iter().all(|p| every.binary_search(p).is_ok()));
-        if rare_df == 1000 {
-            assert_eq!(first, every);
-        } else {
-            assert!(first.len() < every.len(), "{} {}", first.len(), every.len());
-        }
+        found.push(first.len());
     }
+    assert!(
+        found[0] < found[1] && found[1] < every.len(),
+        "{found:?} {}",
+        every.len()
+    );
+    assert_eq!(found[2..], [every.len(); 2]);
     let d = RobustSlst::new(RobustConfig::default()).unwrap();
     let sketches = genesis_sketches(&d);
     let held_whole: Vec<(usize, usize)> = (0..sketches.len())
@@ -579,7 +582,7 @@ fn rare_keys_find_the_same_whatever_the_walk_and_no_more_than_every_key() {
         })
         .collect();
     assert!(held_whole.len() > 10, "{}", held_whole.len());
-    let found = join(2, &whole, Tuning::default());
+    let found = join((2, 0), &whole, Tuning::default());
     for pair in &held_whole {
         assert!(found.binary_search(pair).is_ok(), "{pair:?}");
     }
