@@ -124,12 +124,15 @@ pub(super) fn looking(looks: u8, units: Range<usize>) -> Range<usize> {
 mod tests {
     use super::*;
 
+    /// Sentence 0: single keys of frequencies 2, 40, 30, 50, 90 and a pair key (0, 1) of 7.
+    /// Sentence 1: that pair key and three single keys, one held by this document alone: fewer
+    /// than four shared keys.
+    const CODES: [u32; 9] = [0, 0, 0, 0, 0, 1, 2, 2, 2];
+    const DOCS: [u8; 9] = [2, 40, 30, 50, 90, 7, 0, 3, 255];
+
     #[test]
     fn a_sentence_looks_up_its_rare_keys_and_its_four_rarest() {
-        // Sentence 0: single keys of frequencies 2, 40, 30, 50, 90 and a pair key (0, 1) of 7.
-        // Sentence 1: that pair key and two single keys: fewer than four shared keys.
-        let codes = [0, 0, 0, 0, 0, 1, 2, 2, 2];
-        let docs = [2, 40, 30, 50, 90, 7, 0, 3, 255];
+        let (codes, docs) = (CODES, DOCS);
         // The fourth rarest of sentence 0 is 40; sentence 1 has three shared keys.
         assert_eq!(bounds(&codes, &docs, 2, (10, 0)), vec![40, 255]);
         assert_eq!(bounds(&codes, &docs, 2, (60, 0)), vec![60, 255]);
@@ -138,8 +141,7 @@ mod tests {
 
     #[test]
     fn a_document_under_the_budget_looks_every_key_up() {
-        let codes = [0, 0, 0, 0, 0, 1, 2, 2, 2];
-        let docs = [2, 40, 30, 50, 90, 7, 0, 3, 255];
+        let (codes, docs) = (CODES, DOCS);
         // Shared keys' frequencies, a pair key for each of its two sentences: 2 + 40 + 30 + 50
         // + 90 + 7 · 2 + 3 + 255 = 484.
         assert_eq!(bounds(&codes, &docs, 2, (10, 484)), vec![255, 255]);
