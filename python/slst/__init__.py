@@ -43,6 +43,7 @@ from ._slst import (
     plan_walk,
     prefix_len,
     rare_bounds,
+    RARE_KEYS,
 )
 from ._slst import dedup as _dedup
 from ._slst import profile as _profile
@@ -73,6 +74,7 @@ __all__ = [
     "prefix_len",
     "profile",
     "rare_bounds",
+    "RARE_KEYS",
     "sketch",
     "verify",
 ]

@@ -30,6 +30,7 @@ __all__ = [
     "prefix_len",
     "profile",
     "rare_bounds",
+    "RARE_KEYS",
 ]
 
 class SlstError(ValueError):
@@ -44,6 +45,9 @@ def prefix_len(size: int, tau: float) -> int: ...
 def rare_bounds(
     units: int, slots: List[int], max_df: int, rare_df: int, rare_budget: int
 ) -> List[int]: ...
+# The rarest shared keys a unit always looks up under rare_df (slst batch --rare-df).
+RARE_KEYS: int
+
 def pair_columns_ddl(passages: bool = False) -> str: ...
 
 @final

@@ -76,6 +76,7 @@ fn _slst(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(corpus::decode, m)?)?;
     m.add_function(wrap_pyfunction!(join::plan_walk, m)?)?;
     m.add_function(wrap_pyfunction!(join::rare_bounds, m)?)?;
+    m.add("RARE_KEYS", slst::method::RARE_KEYS)?;
     m.add_function(wrap_pyfunction!(join::prefix_len, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::pair_columns_ddl, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

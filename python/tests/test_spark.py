@@ -124,8 +124,8 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
     # whether the walk takes the fewest units (`extra` 0) or more (the job's own). A key held
     # by more than `max_df` documents is boilerplate and witnesses nothing. With `rare_df`, a
     # key witnesses only the units that look it up: held by at most `rare_df` documents, or
-    # among the unit's four rarest keys held by another document; unless the frequencies of
-    # the document's shared keys (up to 255 each) sum to at most `rare_budget`.
+    # among the unit's `slst.RARE_KEYS` rarest keys held by another document; unless the
+    # frequencies of the document's shared keys (up to 255 each) sum to at most `rare_budget`.
     import slst
     from slst.spark import candidates
     from slst.spark.job import _sketched
@@ -159,6 +159,7 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
     boilerplate = {k for k, n in df.items() if n > max_df}
 
     under_budget = []
+    few = slst.RARE_KEYS  # the rarest shared keys a unit always looks up
 
     def looked_up(wkeys):
         # Each unit's bound: the highest frequency of a key it looks up.
@@ -172,7 +173,7 @@ def test_the_witness_join_counts_every_unit_of_the_pairs_its_walk_lets_pass(
             under_budget.append(wkeys)
             return lambda w: True
         bound = {
-            u: max(rare_df, sorted(f)[3]) if len(f) >= 4 else 255 for u, f in shared.items()
+            u: max(rare_df, sorted(f)[few - 1]) if len(f) >= few else 255 for u, f in shared.items()
         }
         return lambda w: min(df[w.key], 255) <= bound.get(w.unit, 255)
 

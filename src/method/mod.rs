@@ -77,7 +77,7 @@ pub use self::registry::{
     Method, MethodDetector, MethodSettings, Params, UnknownMethod, WithDetector,
 };
 pub use self::robust::{
-    Refusal, RobustBlock, RobustComparison, RobustConfig, RobustParams, RobustProfile,
+    RARE_KEYS, Refusal, RobustBlock, RobustComparison, RobustConfig, RobustParams, RobustProfile,
     RobustSentence, RobustSketchView, RobustSlst, SlstMode, WalkPlan, fewest_matched, plan_walk,
     prefix_len, rare_bounds,
 };

@@ -161,7 +161,7 @@ pub struct RobustConfig {
     /// "Sampled pair keys", measures what it costs).
     pub pair_keys: usize,
     /// A corpus join looks each sentence up by its rare keys alone: those held by at most this
-    /// many documents, and its four rarest shared ones whatever their frequency (0: by every
+    /// many documents, and its six rarest shared ones whatever their frequency (0: by every
     /// key). A sentence's commonest keys — two long words that many unrelated documents also
     /// hold — are what makes a join's work per document grow with the corpus; a copy shares the
     /// rare ones too. A block of edited sentences whose rare keys were all edited away may

@@ -81,7 +81,7 @@ use self::plan::Thresholds;
 pub use self::plan::{WalkPlan, fewest_matched, plan_walk};
 use self::postings::{NONE, PASS_ENTRIES, Packing, Postings, offsets};
 pub(super) use self::postings::{kept_bits, split_parts};
-pub use self::rare::rare_bounds;
+pub use self::rare::{RARE_KEYS, rare_bounds};
 use self::walk::{Counters, Walk};
 use super::classes::{self, Classes};
 use super::matching::SetSignature;

@@ -71,7 +71,7 @@ use crate::method::{CandidateSet, Condition};
 
 pub use self::comparison::{Refusal, RobustBlock, RobustComparison};
 pub use self::config::{RobustConfig, RobustParams, SlstMode};
-pub use self::join::{WalkPlan, fewest_matched, plan_walk, rare_bounds};
+pub use self::join::{RARE_KEYS, WalkPlan, fewest_matched, plan_walk, rare_bounds};
 use self::keys::CorpusView;
 pub use self::matching::prefix_len;
 use self::profile::{Forms, Term, TermList, Unit};
