@@ -141,6 +141,10 @@ mod tests {
         assert_eq!(bounds(&codes, &docs, 2, (10, 0)), vec![50, 255]);
         assert_eq!(bounds(&codes, &docs, 2, (70, 0)), vec![70, 255]);
         assert_eq!(bounds(&codes, &docs, 2, (1000, 0)), vec![255, 255]);
+        // Six shared keys make the sixth the bound; five are fewer than six: every key.
+        let six = [(0, 2), (0, 3), (0, 8), (0, 9), (0, 30), (0, 40)];
+        assert_eq!(rare_bounds(1, six, 10, 0), vec![40]);
+        assert_eq!(rare_bounds(1, six[..5].iter().copied(), 10, 0), vec![255]);
     }
 
     #[test]
